@@ -1,0 +1,153 @@
+/**
+ * Wire formats of the service, in one place. The client parses every reply with these schemas and the
+ * emulator builds its replies and validates its requests with them, so the two cannot drift.
+ *
+ * Reply schemas are tolerant (unknown fields are ignored, fields the spec marks as "also" are optional);
+ * request limits are the documented ones (see `../shared/spec/service-api.md`, appendix A).
+ */
+import { z } from "zod";
+
+/** Longest role name the service accepts. */
+export const ROLE_NAME_MAX = 70;
+/** Longest role description the service accepts. */
+export const ROLE_DESCRIPTION_MAX = 255;
+/** Visitor IDs: at most 62 characters of letters, digits, `-`, `_` and `~`. */
+export const VISITOR_ID_PATTERN = /^[A-Za-z0-9_~-]{1,62}$/;
+/** `SERVICE.<Module>.Visitor.<function>`, the only shape of an invoke message's `func`. */
+export const VISITOR_FUNC_PATTERN = /^SERVICE\.[A-Za-z_$][\w$]*\.Visitor\.[A-Za-z_$][\w$]*$/;
+
+const int = z.number().int();
+
+/** Permission settings: setting name to boolean (`null` is accepted by the newer API version). */
+export const WireSettings = z.record(z.string(), z.boolean().nullable());
+export type WireSettings = z.infer<typeof WireSettings>;
+
+// ---- roles: replies -------------------------------------------------------------------------------
+
+/** One entry of `GET /groups/{groupId}/roles`. */
+export const WireRoleListItem = z.object({
+  roleId: int,
+  name: z.string(),
+  inUse: z.boolean(),
+  description: z.string().nullable().optional(),
+  userCount: int.nonnegative().optional(),
+});
+export type WireRoleListItem = z.infer<typeof WireRoleListItem>;
+export const WireRoleList = z.array(WireRoleListItem);
+
+/** One entry of the `POST /groups/{groupId}/roles` reply. */
+export const WireCreatedRole = z.object({
+  roleId: int,
+  name: z.string(),
+  inUse: z.boolean().optional(),
+});
+export type WireCreatedRole = z.infer<typeof WireCreatedRole>;
+export const WireCreatedRoles = z.array(WireCreatedRole);
+
+/** `GET /groups/{groupId}/roles/{roleId}`. */
+export const WireRoleDetails = z.object({
+  roleId: int,
+  name: z.string(),
+  settings: WireSettings.nullable().optional(),
+  description: z.string().nullable().optional(),
+});
+export type WireRoleDetails = z.infer<typeof WireRoleDetails>;
+
+/** `{status: "ok"}` of update and delete-roles. */
+export const WireStatus = z.object({ status: z.string() });
+export type WireStatus = z.infer<typeof WireStatus>;
+
+// ---- roles: requests ------------------------------------------------------------------------------
+
+const roleName = z
+  .string()
+  .min(1, "must not be empty")
+  .max(ROLE_NAME_MAX, `must be at most ${ROLE_NAME_MAX} characters`)
+  .refine((s) => s.trim().length > 0, "must not be blank (whitespace only)");
+const roleDescription = z
+  .string()
+  .max(ROLE_DESCRIPTION_MAX, `must be at most ${ROLE_DESCRIPTION_MAX} characters`);
+
+/** One element of the create request body. */
+export const WireRoleCreate = z.object({
+  name: roleName,
+  description: roleDescription.optional(),
+  settings: WireSettings.optional(),
+});
+export type WireRoleCreate = z.infer<typeof WireRoleCreate>;
+
+/** One element of the update request body. */
+export const WireRoleUpdate = z.object({
+  roleId: int.positive(),
+  name: roleName,
+  description: roleDescription.optional(),
+  settings: WireSettings.optional(),
+});
+export type WireRoleUpdate = z.infer<typeof WireRoleUpdate>;
+
+/** The delete-roles request body: role IDs. */
+export const WireRoleIds = z.array(int.positive());
+
+// ---- presence -------------------------------------------------------------------------------------
+
+/** A decimal number of seconds carried as text, e.g. `"1700000000.123"`. */
+const decimalSeconds = z.union([z.string().regex(/^\d+(\.\d+)?$/), z.number()]);
+const port = int.min(0).max(65535);
+
+/**
+ * `GET {presenceUrl}/lookupvisitor`. Every field is optional because an absent visitor is answered
+ * with `{}`; some deployments carry the ports as text, so numeric strings are accepted too.
+ */
+export const WirePresenceRecord = z.object({
+  direct: z.string().optional(),
+  visitorpresent: decimalSeconds.optional(),
+  timestamp: decimalSeconds.optional(),
+  visitorid: z.string().optional(),
+  groupid: z.union([z.string(), z.number()]).optional(),
+  ds: z.string().optional(),
+  directserver: z.string().optional(),
+  tlsport: z.union([port, z.string().regex(/^\d+$/)]).optional(),
+  httpsport: z.union([port, z.string().regex(/^\d+$/)]).optional(),
+});
+export type WirePresenceRecord = z.infer<typeof WirePresenceRecord>;
+
+/** `GET {presenceUrl}/findvisitor`. */
+export const WireVisitorLocation = z.object({
+  visitorfound: z.boolean(),
+  ds: z.string().optional(),
+  direct: z.string().optional(),
+  directserver: z.string().optional(),
+  tlsport: z.union([port, z.string().regex(/^\d+$/)]).optional(),
+  httpsport: z.union([port, z.string().regex(/^\d+$/)]).optional(),
+});
+export type WireVisitorLocation = z.infer<typeof WireVisitorLocation>;
+
+/** Body of `POST https://{directserver}/signalvisitor`. */
+export const WireVisitorMessage = z.discriminatedUnion("mtype", [
+  z.object({
+    mtype: z.literal("invoke"),
+    data: z.object({
+      func: z
+        .string()
+        .regex(VISITOR_FUNC_PATTERN, "must have the form SERVICE.<Module>.Visitor.<function>"),
+    }),
+  }),
+  z.object({
+    mtype: z.literal("signal"),
+    data: z.record(z.string(), z.unknown()),
+  }),
+]);
+export type WireVisitorMessage = z.infer<typeof WireVisitorMessage>;
+
+// ---- errors ---------------------------------------------------------------------------------------
+
+/**
+ * Error body. The spec does not show one; the emulator sends `{code, message}` and the client reads
+ * these two fields when present and falls back to the raw text otherwise.
+ */
+export const WireError = z.object({
+  code: z.string().optional(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+});
+export type WireError = z.infer<typeof WireError>;
