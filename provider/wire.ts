@@ -151,3 +151,36 @@ export const WireError = z.object({
   error: z.string().optional(),
 });
 export type WireError = z.infer<typeof WireError>;
+
+// ---- emulator conventions (the real service documents none of these) -------------------------------
+
+/**
+ * Stable `code` values of the emulator's `{code, message}` error bodies. The real service's codes are
+ * not documented; clients may branch on these when talking to the emulator and must fall back to the
+ * HTTP status otherwise.
+ */
+export const EMULATOR_ERROR_CODES = [
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "method_not_allowed",
+  "role_in_use",
+  "validation_failed",
+  "name_conflict",
+  "malformed_json",
+  "payload_too_large",
+  "rate_limited",
+  "fault_injected",
+  "visitor_not_present",
+  "wrong_server",
+  "invalid_message",
+  "internal",
+] as const;
+export type EmulatorErrorCode = (typeof EMULATOR_ERROR_CODES)[number];
+
+/**
+ * Most items one array request (create, update, delete-roles) may carry in the emulator; a longer
+ * array is answered with 413 `payload_too_large`. The real service documents no limit, so clients
+ * should batch at or below this.
+ */
+export const MAX_BATCH_ITEMS = 1000;
