@@ -1,0 +1,61 @@
+/**
+ * Typed client of the Group Roles service: roles (`{baseUrl}/api/v0`) and presence (`{presenceUrl}` and
+ * the named presence servers).
+ *
+ * @example
+ * const client = new GroupRolesClient({ baseUrl: "https://api.example.com", accessToken: token });
+ * const roles = await client.roles.list(42);
+ */
+import { ConfigurationError } from "./errors";
+import { PresenceApi } from "./presence";
+import { RolesApi } from "./roles";
+import { Transport, type TransportOptions } from "./transport";
+import { parseServiceUrl } from "./urls";
+
+export interface ClientOptions extends Omit<TransportOptions, "accessToken"> {
+  /** Root of the roles interface, e.g. `https://api.example.com`. Required for `roles`. */
+  baseUrl?: string;
+  /** The presence load balancer, e.g. `https://presence.example.com`. Required for `presence`. */
+  presenceUrl?: string;
+  /** Bearer token, or a function that returns the current one. Never logged, never in errors. */
+  accessToken: string | (() => string | undefined);
+  /**
+   * Accept plain `http://` for non-loopback hosts. Loopback hosts (the emulator) are always accepted.
+   * @default false
+   */
+  allowInsecureHttp?: boolean;
+}
+
+export class GroupRolesClient {
+  private readonly transport: Transport;
+  private rolesApi?: RolesApi;
+  private presenceApi?: PresenceApi;
+
+  /** @throws ConfigurationError when a URL is malformed or insecure. */
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(options);
+    // Validate eagerly, so a bad URL fails before any request.
+    if (options.baseUrl !== undefined) this.rolesApi = new RolesApi(this.transport, parseServiceUrl(options.baseUrl, "baseUrl", options.allowInsecureHttp));
+    if (options.presenceUrl !== undefined) this.presenceApi = new PresenceApi(this.transport, parseServiceUrl(options.presenceUrl, "presenceUrl", options.allowInsecureHttp));
+  }
+
+  /** The roles endpoints. @throws ConfigurationError when no baseUrl was given. */
+  get roles(): RolesApi {
+    if (!this.rolesApi) throw new ConfigurationError("baseUrl is not set (grouproles:baseUrl or GROUPROLES_BASE_URL)");
+    return this.rolesApi;
+  }
+
+  /** The presence endpoints. @throws ConfigurationError when no presenceUrl was given. */
+  get presence(): PresenceApi {
+    if (!this.presenceApi) throw new ConfigurationError("presenceUrl is not set (grouproles:presenceUrl or GROUPROLES_PRESENCE_URL)");
+    return this.presenceApi;
+  }
+}
+
+export * from "./errors";
+export * from "./types";
+export { shouldRetry, backoffDelay, parseRetryAfter, DEFAULT_RETRY, type RetryOptions, type RetryDecision, type AttemptOutcome } from "./retry";
+export { closeAllPools, DEFAULT_TIMEOUTS, type TimeoutOptions, type TransportOptions } from "./transport";
+export { parseServiceUrl, isLoopbackHost, type ServiceUrl } from "./urls";
+export { checkVisitorRef, directServerOrigin, PresenceApi } from "./presence";
+export { RolesApi, type RequestOptions } from "./roles";

@@ -1,0 +1,269 @@
+/**
+ * HTTP transport: one shared undici pool per origin, per-phase timeouts, bounded retries, JSON replies
+ * parsed with zod, and every failure turned into one of the typed errors of `./errors`.
+ */
+import { Pool, errors as undiciErrors } from "undici";
+import type { z } from "zod";
+import {
+  ConnectionError,
+  GroupRolesError,
+  TimeoutError,
+  UnexpectedReplyError,
+  errorForStatus,
+  registerSecret,
+  type RequestInfo,
+} from "./errors";
+import { DEFAULT_RETRY, parseRetryAfter, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
+import { WireError } from "../wire";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
+
+/** Per-phase timeouts, in milliseconds. */
+export interface TimeoutOptions {
+  /**
+   * Time to open the TCP (and TLS) connection.
+   * @default 10000
+   */
+  connectMs?: number;
+  /**
+   * Time from sending the request to receiving the reply headers.
+   * @default 30000
+   */
+  headersMs?: number;
+  /**
+   * Longest gap between two chunks of the reply body.
+   * @default 30000
+   */
+  bodyMs?: number;
+}
+
+export const DEFAULT_TIMEOUTS: Required<TimeoutOptions> = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 };
+
+/**
+ * Keep-alive: idle sockets are closed after 4 s unless the server says otherwise, and never kept longer
+ * than 50 s; typical load balancers drop idle connections after 60 s, and reusing a socket the other
+ * side is closing is the classic source of spurious "socket hang up" errors.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 4_000;
+const KEEP_ALIVE_MAX_TIMEOUT_MS = 50_000;
+
+export interface TransportOptions {
+  /** The access token, or a function returning it, read for every request so rotation works. */
+  accessToken: string | (() => string | undefined);
+  timeouts?: TimeoutOptions;
+  retry?: RetryOptions;
+  /**
+   * Most concurrent connections per origin.
+   * @default 16
+   */
+  maxConnections?: number;
+  /** Waits between retries; injectable so tests stay fast. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Source of jitter in [0, 1). */
+  random?: () => number;
+  /** Appended to the User-Agent, e.g. the caller's tool name. */
+  userAgentSuffix?: string;
+}
+
+/** One call through the transport. */
+export interface CallOptions<T> {
+  method: "GET" | "POST" | "PUT";
+  origin: string;
+  /** Path with query, already encoded. */
+  path: string;
+  body?: unknown;
+  /** Schema of a successful reply; `undefined` accepts any body, including none. */
+  schema?: z.ZodType<T>;
+  /** See `shouldRetry`: only idempotent calls are retried after the service may have acted. */
+  idempotent: boolean;
+  retry?: RetryOptions;
+  timeouts?: TimeoutOptions;
+}
+
+const pools = new Map<string, Pool>();
+
+function poolFor(origin: string, connectMs: number, connections: number): Pool {
+  const key = `${origin}|${connectMs}|${connections}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = new Pool(origin, {
+      connections,
+      connect: { timeout: connectMs },
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      keepAliveMaxTimeout: KEEP_ALIVE_MAX_TIMEOUT_MS,
+    });
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
+/** Closes every shared pool (tests and short-lived CLIs call this so the process can exit). */
+export async function closeAllPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close().catch(() => p.destroy())));
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Error codes that mean the connection was never established, so the service never saw the request. */
+const NOT_CONNECTED_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+export class Transport {
+  private readonly options: TransportOptions;
+
+  constructor(options: TransportOptions) {
+    this.options = options;
+    if (typeof options.accessToken === "string") registerSecret(options.accessToken);
+  }
+
+  private token(): string | undefined {
+    const t = typeof this.options.accessToken === "function" ? this.options.accessToken() : this.options.accessToken;
+    registerSecret(t);
+    return t;
+  }
+
+  /** Sends a request, retrying as `shouldRetry` decides, and returns the parsed reply. */
+  async call<T>(call: CallOptions<T>): Promise<T> {
+    const retry = { ...DEFAULT_RETRY, ...this.options.retry, ...call.retry };
+    const sleep = this.options.sleep ?? defaultSleep;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(call);
+      } catch (error) {
+        if (!(error instanceof GroupRolesError)) throw error;
+        const outcome = outcomeOf(error);
+        const decision = outcome
+          ? shouldRetry({ outcome, attempt, idempotent: call.idempotent, options: retry, random: this.options.random })
+          : ({ retry: false, reason: "" } as const);
+        if (!decision.retry) {
+          if (attempt > 1) Object.defineProperty(error, "attempts", { value: attempt, enumerable: true });
+          throw error;
+        }
+        await sleep(decision.delayMs);
+      }
+    }
+  }
+
+  private async attempt<T>(call: CallOptions<T>): Promise<T> {
+    const timeouts = { ...DEFAULT_TIMEOUTS, ...this.options.timeouts, ...call.timeouts };
+    const info: RequestInfo = { method: call.method, path: call.path, origin: call.origin };
+    const pool = poolFor(call.origin, timeouts.connectMs, this.options.maxConnections ?? 16);
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "user-agent": `${PACKAGE_NAME}/${PACKAGE_VERSION} node/${process.versions.node}${this.options.userAgentSuffix ? ` ${this.options.userAgentSuffix}` : ""}`,
+    };
+    const token = this.token();
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      headers["content-type"] = "application/json";
+    }
+
+    let statusCode: number;
+    let replyHeaders: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      const res = await pool.request({
+        method: call.method,
+        path: call.path,
+        headers,
+        body,
+        headersTimeout: timeouts.headersMs,
+        bodyTimeout: timeouts.bodyMs,
+      });
+      statusCode = res.statusCode;
+      replyHeaders = res.headers;
+      text = await res.body.text();
+    } catch (error) {
+      throw transportError(error, info, timeouts);
+    }
+
+    if (statusCode >= 400) throw httpError(statusCode, replyHeaders, text, info);
+    if (!call.schema) return undefined as T;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new UnexpectedReplyError(`reply ${statusCode} is not JSON (${text.length} bytes)`, undefined, {
+        request: info,
+        status: statusCode,
+      });
+    }
+    const parsed = call.schema.safeParse(json);
+    if (!parsed.success) {
+      throw new UnexpectedReplyError(`reply ${statusCode} has an unexpected shape`, parsed.error.issues, {
+        request: info,
+        status: statusCode,
+      });
+    }
+    return parsed.data;
+  }
+}
+
+function outcomeOf(error: GroupRolesError): AttemptOutcome | undefined {
+  if (error instanceof TimeoutError) return { kind: "timeout", phase: error.phase };
+  if (error instanceof ConnectionError) return { kind: "connection", requestSent: error.requestSent };
+  if (error instanceof UnexpectedReplyError) return { kind: "malformed" };
+  if (error.status !== undefined) {
+    const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
+    return { kind: "status", status: error.status, retryAfterMs };
+  }
+  return undefined;
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function httpError(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+  request: RequestInfo,
+): GroupRolesError {
+  let serviceCode: string | undefined;
+  let serviceMessage: string | undefined;
+  try {
+    const parsed = WireError.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      serviceCode = parsed.data.code;
+      serviceMessage = parsed.data.message ?? parsed.data.error;
+    }
+  } catch {
+    // Not JSON: keep a short excerpt of the text so the user sees what the service said.
+  }
+  if (serviceMessage === undefined && text.trim()) serviceMessage = text.trim().slice(0, 300);
+  const retryAfter = header(headers, "retry-after");
+  return errorForStatus(status, {
+    request,
+    status,
+    serviceCode,
+    serviceMessage,
+    retryAfter,
+    retryAfterMs: parseRetryAfter(retryAfter),
+  });
+}
+
+function transportError(error: unknown, request: RequestInfo, timeouts: Required<TimeoutOptions>): GroupRolesError {
+  if (error instanceof undiciErrors.ConnectTimeoutError) {
+    return new TimeoutError("connect", timeouts.connectMs, { request, cause: error });
+  }
+  if (error instanceof undiciErrors.HeadersTimeoutError) {
+    return new TimeoutError("headers", timeouts.headersMs, { request, cause: error });
+  }
+  if (error instanceof undiciErrors.BodyTimeoutError) {
+    return new TimeoutError("body", timeouts.bodyMs, { request, cause: error });
+  }
+  const code = (error as { code?: unknown }).code;
+  const text = error instanceof Error ? error.message : String(error);
+  if (typeof code === "string" && NOT_CONNECTED_CODES.has(code)) {
+    return new ConnectionError(`could not connect to ${request.origin} (${code})`, false, { request, cause: error });
+  }
+  return new ConnectionError(
+    `connection to ${request.origin} failed before a complete reply (${typeof code === "string" ? code : text})`,
+    true,
+    { request, cause: error },
+  );
+}

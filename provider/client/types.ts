@@ -1,0 +1,79 @@
+/** The client's typed view of the service's objects (camelCase; numbers as numbers). */
+
+/** Permission settings of a role: setting name to enabled. `null` means "not set". */
+export type RoleSettings = Record<string, boolean | null>;
+
+/** A role as the list endpoint shows it. */
+export interface RoleSummary {
+  roleId: number;
+  name: string;
+  inUse: boolean;
+  description?: string;
+  /** Users holding the role; absent when the service did not say. */
+  userCount?: number;
+}
+
+/** A role as the create endpoint answers it. */
+export interface CreatedRole {
+  roleId: number;
+  name: string;
+  inUse?: boolean;
+}
+
+/** A role as the details endpoint shows it. */
+export interface RoleDetails {
+  roleId: number;
+  name: string;
+  settings: RoleSettings;
+  description?: string;
+}
+
+/** One role to create. */
+export interface RoleCreateInput {
+  name: string;
+  description?: string;
+  settings?: RoleSettings;
+}
+
+/** One role to update; `roleId` and `name` are required by the service. */
+export interface RoleUpdateInput {
+  roleId: number;
+  name: string;
+  description?: string;
+  settings?: RoleSettings;
+}
+
+/** Where a visitor is connected (reply of /findvisitor). */
+export interface VisitorLocation {
+  visitorFound: boolean;
+  /** Server identifier `<host>/<index>`. */
+  ds?: string;
+  /** `<host>:<port>` of the named server. */
+  direct?: string;
+  /** Host name of the named presence server. */
+  directServer?: string;
+  tlsPort?: number;
+  httpsPort?: number;
+}
+
+/** A visitor's presence record (reply of /lookupvisitor). */
+export interface PresenceRecord {
+  /** False when the service answered `{}` (the visitor is not present). */
+  present: boolean;
+  visitorId?: string;
+  groupId?: number;
+  direct?: string;
+  ds?: string;
+  directServer?: string;
+  tlsPort?: number;
+  httpsPort?: number;
+  /** Seconds since the epoch, with a fraction, when the visitor was last seen present. */
+  visitorPresent?: number;
+  /** Seconds since the epoch, with a fraction, of the record. */
+  timestamp?: number;
+}
+
+/** A message for a connected visitor. */
+export type VisitorMessage =
+  | { mtype: "invoke"; data: { func: string } }
+  | { mtype: "signal"; data: Record<string, unknown> };

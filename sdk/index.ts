@@ -1,0 +1,2 @@
+/** `pulumi-grouproles`: what a Pulumi program imports. */
+export {};
