@@ -1,0 +1,77 @@
+/**
+ * The test surface under `/_emulator` on the roles server: user assignments, fault rules, the request
+ * log, reset. Same bearer token as the service; never logged, never faulted.
+ */
+import { z } from "zod";
+import { ApiError } from "./errors";
+import { FaultRuleInput, type FaultRules } from "./faults";
+import { compileTemplate, parseJson, parsePositiveInt } from "./http-util";
+import type { Route, RouteContext } from "./pipeline";
+import type { RequestLog } from "./request-log";
+import type { RoleStore } from "./store";
+
+export interface AdminDeps {
+  store: RoleStore;
+  faults: FaultRules;
+  log: RequestLog;
+  persist(): Promise<void>;
+}
+
+const UserCountBody = z.object({ userCount: z.number().int().min(0) }).strict();
+
+function parseBody<T>(ctx: RouteContext, schema: z.ZodType<T>): T {
+  const result = schema.safeParse(parseJson(ctx.body));
+  if (result.success) return result.data;
+  const message = result.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`).join("; ");
+  throw new ApiError(400, "validation_failed", message);
+}
+
+export function adminRoutes({ store, faults, log, persist }: AdminDeps): Route[] {
+  const faultsPath = compileTemplate("/_emulator/faults");
+  return [
+    {
+      method: "PUT",
+      path: compileTemplate("/_emulator/groups/:groupId/roles/:roleId/users"),
+      kind: "admin",
+      group: "path",
+      handle: async (ctx) => {
+        const roleId = parsePositiveInt(ctx.params["roleId"]);
+        if (roleId === undefined) throw new ApiError(400, "validation_failed", "roleId: must be a positive integer");
+        const { userCount } = parseBody(ctx, UserCountBody);
+        const role = store.setUserCount(ctx.groupId, roleId, userCount);
+        await persist();
+        return { status: 200, body: { roleId: role.roleId, userCount: role.userCount, inUse: role.userCount > 0 } };
+      },
+    },
+    {
+      method: "POST",
+      path: faultsPath,
+      kind: "admin",
+      handle: (ctx) => ({ status: 201, body: { id: faults.add(parseBody(ctx, FaultRuleInput)).id } }),
+    },
+    { method: "GET", path: faultsPath, kind: "admin", handle: () => ({ status: 200, body: faults.list() }) },
+    { method: "DELETE", path: faultsPath, kind: "admin", handle: () => ({ status: 200, body: { status: "ok", cleared: faults.clear() } }) },
+    { method: "GET", path: compileTemplate("/_emulator/requests"), kind: "admin", handle: () => ({ status: 200, body: log.view() }) },
+    {
+      method: "DELETE",
+      path: compileTemplate("/_emulator/requests"),
+      kind: "admin",
+      handle: () => {
+        log.clear();
+        return { status: 200, body: { status: "ok" } };
+      },
+    },
+    {
+      method: "POST",
+      path: compileTemplate("/_emulator/reset"),
+      kind: "admin",
+      handle: async () => {
+        store.reset();
+        faults.clear();
+        log.clear();
+        await persist();
+        return { status: 200, body: { status: "ok" } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+/**
+ * `grouproles-emulator`: runs the emulator until SIGINT/SIGTERM. Prints exactly one JSON line
+ * `{"baseUrl":…,"presenceUrl":…,"directServers":[…]}` on stdout when ready, so scripts can read it;
+ * everything for humans (the token to use) goes to stderr.
+ */
+import { parseArgs } from "node:util";
+import { startEmulator } from "./index";
+
+const USAGE = `usage: grouproles-emulator [options]
+  --host HOST               interface to listen on (default 127.0.0.1)
+  --port N                  roles API port (default 0 = any free port); presence uses N+1, N+2, ...
+  --presence-servers N      named presence servers (default 2)
+  --token TOKEN[:G1,G2]     accepted bearer token, optionally limited to groups (repeatable;
+                            default: one development token "dev-token" for every group)
+  --group N                 only this group exists (repeatable; default: every positive integer)
+  --state-file PATH         keep roles across restarts in this JSON file
+  --latency-ms N            add N ms to every service call
+  --rate-limit N            at most N service calls per second (429 with Retry-After above)
+  --help                    show this help`;
+
+function int(name: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${text}"`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      "presence-servers": { type: "string" },
+      token: { type: "string", multiple: true },
+      group: { type: "string", multiple: true },
+      "state-file": { type: "string" },
+      "latency-ms": { type: "string" },
+      "rate-limit": { type: "string" },
+      help: { type: "boolean" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stderr.write(USAGE + "\n");
+    return;
+  }
+  const emulator = await startEmulator({
+    host: values.host,
+    port: int("port", values.port, 0),
+    presenceServers: int("presence-servers", values["presence-servers"], 1),
+    tokens: values.token,
+    groups: values.group?.map((g) => int("group", g, 1) as number),
+    stateFile: values["state-file"],
+    latencyMs: int("latency-ms", values["latency-ms"], 0),
+    rateLimitPerSecond: int("rate-limit", values["rate-limit"], 1),
+  });
+  process.stdout.write(
+    JSON.stringify({ baseUrl: emulator.baseUrl, presenceUrl: emulator.presenceUrl, directServers: emulator.directServers }) + "\n",
+  );
+  if (!values.token?.length) process.stderr.write(`grouproles-emulator: development token (all groups): ${emulator.token}\n`);
+  process.stderr.write(`grouproles-emulator: ready; roles API ${emulator.baseUrl}/api/v0, presence ${emulator.presenceUrl}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`grouproles-emulator: ${signal}, shutting down\n`);
+    emulator.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`grouproles-emulator: error while shutting down: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`grouproles-emulator: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+  process.exit(2);
+});

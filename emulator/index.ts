@@ -1,0 +1,170 @@
+/**
+ * `pulumi-grouproles/emulator`: a local stand-in for the whole Group Roles service (roles API, presence
+ * load balancer, named presence servers with visitor WebSockets) plus a test surface under
+ * `/_emulator`. See README.md in this folder for routes, error codes and conventions.
+ */
+import { createServer, type Server } from "node:http";
+import { adminRoutes } from "./admin";
+import { Auth, type TokenGrant } from "./auth";
+import { FaultRules } from "./faults";
+import { closeServer, listen, urlHost } from "./http-util";
+import { loadState, StateWriter } from "./persistence";
+import { createPipeline, type PipelineDeps } from "./pipeline";
+import { type NamedServer, PresenceRegistry } from "./presence";
+import { RateLimiter } from "./rate-limit";
+import { RequestLog } from "./request-log";
+import { rolesRoutes } from "./roles-api";
+import { RoleStore } from "./store";
+
+export { connectVisitor, type ConnectVisitorOptions, type VisitorConnection } from "./visitor";
+export { DEV_TOKEN, parseTokenSpec, type TokenGrant } from "./auth";
+export type { FaultRuleInput, FaultRule } from "./faults";
+export type { RequestLogEntry, RequestLogView, ServerKind } from "./request-log";
+
+/** Options of {@link startEmulator}. */
+export interface EmulatorOptions {
+  /**
+   * Interface every server listens on.
+   * @default "127.0.0.1"
+   */
+  host?: string;
+  /**
+   * Port of the roles API (`baseUrl`); 0 picks a free one.
+   * @default 0
+   */
+  port?: number;
+  /**
+   * Port of the presence load balancer. Named server `i` listens on `presencePort + 1 + i`.
+   * @default `port + 1` when `port` is set, else 0 (and 0 for every named server)
+   */
+  presencePort?: number;
+  /**
+   * How many named presence servers to run.
+   * @default 2
+   */
+  presenceServers?: number;
+  /**
+   * Accepted bearer tokens: `"TOKEN"`, `"TOKEN:GROUP[,GROUP]"` or {@link TokenGrant}s.
+   * @default one token, {@link DEV_TOKEN}, granted every group
+   */
+  tokens?: readonly (string | TokenGrant)[];
+  /**
+   * When given, only these groups exist; others answer 404. By default every positive integer group
+   * exists and appears when first used.
+   */
+  groups?: readonly number[];
+  /** Keep roles, assignments and the role id counter in this JSON file (atomic writes). */
+  stateFile?: string;
+  /**
+   * Added to every service call (not admin or visitor routes).
+   * @default 0
+   */
+  latencyMs?: number;
+  /** Sustained service calls per second across all servers; above it, 429 with `Retry-After`. */
+  rateLimitPerSecond?: number;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** Roles API root, e.g. `http://127.0.0.1:40001` (the API lives under `/api/v0`). */
+  baseUrl: string;
+  /** Presence load balancer, e.g. `http://127.0.0.1:40002`. */
+  presenceUrl: string;
+  /** Base URLs of the named presence servers, by index. */
+  directServers: string[];
+  /** The first configured token ({@link DEV_TOKEN} by default). */
+  token: string;
+  /** Every configured token. */
+  tokens: string[];
+  /** Visitors connected right now. */
+  visitorCount(): number;
+  /** Stops every server, drops visitor sockets, waits for pending state-file writes. */
+  close(): Promise<void>;
+}
+
+function checkCount(name: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${value}`);
+}
+
+/** Starts the emulator in-process. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 0;
+  const presencePort = options.presencePort ?? (port ? port + 1 : 0);
+  const serverCount = options.presenceServers ?? 2;
+  checkCount("presenceServers", serverCount, 1);
+  checkCount("latencyMs", options.latencyMs ?? 0, 0);
+  if (options.rateLimitPerSecond !== undefined && !(options.rateLimitPerSecond > 0)) {
+    throw new Error(`rateLimitPerSecond must be > 0, got ${options.rateLimitPerSecond}`);
+  }
+
+  const auth = new Auth(options.tokens ?? []);
+  const store = new RoleStore(options.groups ? new Set(options.groups) : undefined);
+  let persist = (): Promise<void> => Promise.resolve();
+  let writer: StateWriter | undefined;
+  if (options.stateFile) {
+    const saved = await loadState(options.stateFile);
+    if (saved) store.restore(saved);
+    const w = new StateWriter(options.stateFile, () => store.snapshot());
+    writer = w;
+    persist = () => w.save();
+  }
+  const log = new RequestLog();
+  const faults = new FaultRules();
+  const deps: PipelineDeps = {
+    auth,
+    log,
+    faults,
+    rateLimiter: options.rateLimitPerSecond ? new RateLimiter(options.rateLimitPerSecond) : undefined,
+    latencyMs: options.latencyMs ?? 0,
+    assertGroup: (g) => store.assertGroup(g),
+  };
+
+  const servers: Server[] = [];
+  const start = async (server: Server, p: number): Promise<number> => {
+    servers.push(server);
+    return listen(server, host, p);
+  };
+  const closeAll = async (): Promise<void> => {
+    await Promise.all(servers.map(closeServer));
+  };
+
+  try {
+    const apiPort = await start(createServer(createPipeline("api", [...rolesRoutes({ store, persist }), ...adminRoutes({ store, faults, log, persist })], deps)), port);
+    // Named servers first: the load balancer needs their ports for its answers.
+    const named: NamedServer[] = [];
+    const namedServers: Server[] = [];
+    for (let i = 0; i < serverCount; i++) {
+      const s = createServer();
+      const p = await start(s, presencePort ? presencePort + 1 + i : 0);
+      named.push({ index: i, host, port: p });
+      namedServers.push(s);
+    }
+    const presence = new PresenceRegistry(named);
+    named.forEach((n, i) => {
+      const s = namedServers[i] as Server;
+      s.on("request", createPipeline("direct", presence.signalRoutes(n), deps));
+      s.on("upgrade", presence.upgradeHandler(n));
+    });
+    const lbPort = await start(createServer(createPipeline("presence", presence.loadBalancerRoutes(), deps)), presencePort);
+
+    let closing: Promise<void> | undefined;
+    return {
+      baseUrl: `http://${urlHost(host, apiPort)}`,
+      presenceUrl: `http://${urlHost(host, lbPort)}`,
+      directServers: named.map((n) => `http://${urlHost(host, n.port)}`),
+      token: auth.tokens()[0] as string,
+      tokens: auth.tokens(),
+      visitorCount: () => presence.size(),
+      close: () =>
+        (closing ??= (async () => {
+          presence.closeAll();
+          await closeAll();
+          await writer?.idle();
+        })()),
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * What every HTTP request goes through, on every listener: routing, auth, rate limit, latency, fault
+ * rules, the handler, the request log. Handlers only compute a {@link Reply} or throw an
+ * {@link ApiError}; keeping the writing here is what lets fault rules replace, mangle or drop any reply.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { Auth } from "./auth";
+import { ApiError } from "./errors";
+import type { FaultRule, FaultRules } from "./faults";
+import { type CompiledTemplate, type Reply, matchTemplate, parsePositiveInt, readBody, send, sleep } from "./http-util";
+import type { RateLimiter } from "./rate-limit";
+import type { RequestLog, ServerKind } from "./request-log";
+
+/** What a handler gets. */
+export interface RouteContext {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Raw request body (`""` when none). */
+  body: string;
+  /** The authorized group, for routes with a `group` source. */
+  groupId: number;
+}
+
+/**
+ * - `service`: the documented interface: bearer token, rate limit, latency, faults, logged
+ * - `admin`: `/_emulator/...`: bearer token only; never logged, never faulted, never delayed
+ * - `visitor`: what a visitor's browser calls: no bearer token (visitors authenticate differently in
+ *   the real service), logged and faultable, never rate limited or delayed
+ */
+export type RouteKind = "service" | "admin" | "visitor";
+
+export interface Route {
+  method: string;
+  path: CompiledTemplate;
+  kind: RouteKind;
+  /** Where the group id to authorize comes from: path param `groupId` or query param `groupid`. */
+  group?: "path" | "query";
+  handle(ctx: RouteContext): Reply | Promise<Reply>;
+}
+
+export interface PipelineDeps {
+  auth: Auth;
+  log: RequestLog;
+  faults: FaultRules;
+  rateLimiter?: RateLimiter;
+  latencyMs: number;
+  /** 404 for a group that does not exist. */
+  assertGroup(groupId: number): void;
+}
+
+function errorReply(err: unknown): Reply {
+  if (err instanceof ApiError) {
+    return { status: err.status, body: err.body(), headers: err.extras.retryAfter ? { "retry-after": err.extras.retryAfter } : {} };
+  }
+  console.error("grouproles-emulator: internal error:", err);
+  return { status: 500, body: { code: "internal", message: "internal emulator error" } };
+}
+
+/** A well-formed reply of the wrong shape: a shortened array (wrong length), or an unexpected object. */
+function wrongShape(body: unknown): unknown {
+  if (Array.isArray(body)) return body.length ? body.slice(0, -1) : [{ unexpected: true }];
+  return { unexpected: true };
+}
+
+function groupOf(route: Route, params: Record<string, string>, query: URLSearchParams): number {
+  const raw = route.group === "path" ? params["groupId"] : query.get("groupid");
+  const groupId = parsePositiveInt(raw);
+  if (groupId === undefined) {
+    const where = route.group === "path" ? "groupId" : "groupid";
+    throw new ApiError(400, "validation_failed", `${where}: must be a positive integer, got ${JSON.stringify(raw ?? null)}`);
+  }
+  return groupId;
+}
+
+/** Builds the request listener of one server. */
+export function createPipeline(server: ServerKind, routes: readonly Route[], deps: PipelineDeps): RequestListener {
+  const find = (method: string, pathname: string): { route?: Route; params: Record<string, string>; allowed: string[] } => {
+    const allowed: string[] = [];
+    for (const route of routes) {
+      const params = matchTemplate(route.path, pathname);
+      if (!params) continue;
+      if (route.method === method) return { route, params, allowed };
+      allowed.push(route.method);
+    }
+    return { params: {}, allowed };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const method = (req.method ?? "GET").toUpperCase();
+    const { route, params, allowed } = find(method, url.pathname);
+    let body = "";
+    const record = (status: number): void => {
+      if (route?.kind === "admin") return;
+      deps.log.record({ server, method, path: url.pathname, query: url.search, route: route?.path.template ?? "*", status, body });
+    };
+
+    let fault: FaultRule | undefined;
+    let reply: Reply;
+    try {
+      body = await readBody(req);
+      if (!route) {
+        if (allowed.length) throw new ApiError(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}; use ${allowed.join(" or ")}`);
+        throw new ApiError(404, "not_found", `no route for ${method} ${url.pathname}`);
+      }
+      let groupId = 0;
+      if (route.kind !== "visitor") {
+        deps.auth.check(req.headers.authorization);
+        if (route.group) {
+          groupId = groupOf(route, params, url.searchParams);
+          deps.auth.check(req.headers.authorization, groupId);
+          deps.assertGroup(groupId);
+        }
+      } else if (route.group) {
+        groupId = groupOf(route, params, url.searchParams);
+      }
+      if (route.kind === "service") {
+        deps.rateLimiter?.take();
+        if (deps.latencyMs > 0) await sleep(deps.latencyMs);
+      }
+      if (route.kind !== "admin") fault = deps.faults.take(server, method, url.pathname);
+      if (fault?.action === "latency") await sleep(fault.latencyMs ?? 0);
+      if (fault?.action === "status") {
+        const status = fault.status ?? 500;
+        throw new ApiError(status, "fault_injected", `injected fault (rule ${fault.id}): status ${status}`, { retryAfter: fault.retryAfter });
+      }
+      if (fault?.action === "drop-before") {
+        record(0);
+        req.socket.destroy();
+        return;
+      }
+      reply = await route.handle({ params, query: url.searchParams, body, groupId });
+    } catch (err) {
+      reply = errorReply(err);
+    }
+
+    switch (fault?.action) {
+      case "drop-after":
+        record(0);
+        req.socket.destroy();
+        return;
+      case "malformed-json": {
+        const text = JSON.stringify(reply.body ?? {});
+        record(200);
+        send(res, 200, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+        return;
+      }
+      case "wrong-shape":
+        record(200);
+        send(res, 200, JSON.stringify(wrongShape(reply.body)));
+        return;
+      default:
+        record(reply.status);
+        send(res, reply.status, reply.body === undefined ? undefined : JSON.stringify(reply.body), reply.headers);
+    }
+  };
+
+  return (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      console.error("grouproles-emulator: failed to answer a request:", err);
+      if (!res.headersSent) send(res, 500, JSON.stringify({ code: "internal", message: "internal emulator error" }));
+      else res.destroy();
+    });
+  };
+}

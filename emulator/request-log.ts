@@ -1,0 +1,62 @@
+/**
+ * A log of the requests the emulator served, for tests: counts by method and route template (how many
+ * HTTP calls did the client make?) and the raw bodies (did a secret leak into a request?). Admin routes
+ * and WebSocket upgrades are not logged, so reading the log never changes it.
+ */
+
+/** Which listener served a request. */
+export type ServerKind = "api" | "presence" | "direct";
+
+/** One logged request. */
+export interface RequestLogEntry {
+  server: ServerKind;
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** The query string including `?`, or `""`. */
+  query: string;
+  /** Route template, e.g. `/api/v0/groups/:groupId/roles`; `"*"` when no route matched. */
+  route: string;
+  /** Status sent; `0` when a fault rule dropped the connection instead. */
+  status: number;
+  /** Raw request body, cut at {@link MAX_LOGGED_BODY} characters. */
+  body: string;
+}
+
+/** The `GET /_emulator/requests` reply. */
+export interface RequestLogView {
+  /** Requests logged since start or the last reset, including those no longer in `entries`. */
+  total: number;
+  /** `"METHOD /route/template"` to count. */
+  counts: Record<string, number>;
+  /** The most recent {@link MAX_LOG_ENTRIES} requests, oldest first. */
+  entries: RequestLogEntry[];
+}
+
+export const MAX_LOGGED_BODY = 16 * 1024;
+export const MAX_LOG_ENTRIES = 5000;
+
+export class RequestLog {
+  private total = 0;
+  private counts = new Map<string, number>();
+  private entries: RequestLogEntry[] = [];
+
+  record(entry: RequestLogEntry): void {
+    this.total++;
+    const key = `${entry.method} ${entry.route}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.entries.push({ ...entry, body: entry.body.slice(0, MAX_LOGGED_BODY) });
+    // Bounded so a benchmark run cannot grow memory without limit.
+    if (this.entries.length > MAX_LOG_ENTRIES) this.entries.splice(0, this.entries.length - MAX_LOG_ENTRIES);
+  }
+
+  view(): RequestLogView {
+    return { total: this.total, counts: Object.fromEntries(this.counts), entries: [...this.entries] };
+  }
+
+  clear(): void {
+    this.total = 0;
+    this.counts.clear();
+    this.entries = [];
+  }
+}
