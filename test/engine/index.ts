@@ -1,0 +1,228 @@
+// TEST INFRASTRUCTURE: the engine stand-in. Not part of the product; see ./README.md.
+//
+// `runEngine` plays the part of the Pulumi CLI's Go engine for one `preview`, `up`, `refresh` or
+// `destroy`: it runs the program through the real Node language runtime (`cmd/run`), serves the
+// ResourceMonitor/Engine gRPC services it calls, forwards dynamic resources to the real
+// dynamic-provider host, and keeps a JSON checkpoint between runs.
+
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { Deployment, type Diagnostic } from "./deployment";
+import { startMonitor } from "./monitor";
+import { type PlanStep, planText } from "./plan";
+import { ProviderHost, type ProviderMethod } from "./provider-host";
+import { type StateResource, StateWriter, loadState } from "./state";
+import { type Props, type Value, unwrapSecrets } from "./values";
+
+export { UNKNOWN } from "./values";
+export type { PlanStep, StepOp } from "./plan";
+export type { Checkpoint, StateResource } from "./state";
+export type { Diagnostic } from "./deployment";
+
+export interface EngineOptions {
+  operation: "preview" | "up" | "refresh" | "destroy";
+  /** The project directory (holds Pulumi.yaml); the program runs with it as working directory. */
+  programDir: string;
+  /** Program entry, relative to programDir. Default: Pulumi.yaml `main`, else "." (package.json main / index.js). */
+  program?: string;
+  /** Default: Pulumi.yaml `name`. */
+  project?: string;
+  stack: string;
+  /** The checkpoint; missing means a new, empty stack. */
+  stateFile: string;
+  /** Plain stack config, `ns:key` to value (`pulumi config set ns:key value`). */
+  config?: Record<string, string>;
+  /** Secret stack config, `ns:key` to plaintext (`pulumi config set --secret ...`). */
+  secretConfig?: Record<string, string>;
+  /** Extra environment for the program and the provider host (both inherit this process's env). */
+  env?: Record<string, string>;
+  /** Concurrent resource operations. @default 16 (the CLI's default for `--parallel`) */
+  parallel?: number;
+  /** Kill the program if it runs longer. @default 120000 */
+  timeoutMs?: number;
+}
+
+export interface EngineResult {
+  /** No error was reported: no failed step, no program error. */
+  ok: boolean;
+  /** Steps in program registration order, then deletes in the order they ran. */
+  plan: PlanStep[];
+  /** The changing steps, one per line, e.g. `+ create  pulumi-nodejs:dynamic:Resource a`. */
+  planText: string;
+  /** Stack outputs, secrets unwrapped; values not known in preview are {@link UNKNOWN}. */
+  outputs: Record<string, Value>;
+  /** `error: <urn>: <message>` per failure, as the engine reports them. */
+  errors: string[];
+  /** Program log lines (info, warning, error) and engine warnings. */
+  diagnostics: Diagnostic[];
+  /** Output of the program process (`cmd/run`). */
+  stdout: string;
+  stderr: string;
+  /** The checkpoint as it is after the run (in memory; secrets still wrapped, not encrypted). */
+  resources: StateResource[];
+  providerHost: {
+    /** Output of the dynamic-provider host (after the port line). */
+    stdout: string;
+    stderr: string;
+    pid?: number;
+    /** Peak RSS (Linux VmHWM) of the host in bytes; undefined if it never started. */
+    peakRssBytes?: number;
+    /** gRPC calls made to the host, by method. */
+    calls: Record<ProviderMethod, number>;
+  };
+  programExitCode?: number | null;
+}
+
+/** The subset of Pulumi.yaml the engine needs; a tiny reader instead of a YAML dependency. */
+function readProjectFile(dir: string): { name?: string; main?: string } {
+  const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(dir, f)).find((f) => existsSync(f));
+  if (!file) return {};
+  const text = readFileSync(file, "utf8");
+  const top = (key: string) => new RegExp(`^${key}:\\s*["']?([^"'#\\n]+?)["']?\\s*(#.*)?$`, "m").exec(text)?.[1];
+  const name = top("name");
+  const main = top("main");
+  return { ...(name ? { name } : {}), ...(main ? { main } : {}) };
+}
+
+/** Prefer the program's own copy of @pulumi/pulumi, as the language host and plugin do. */
+function pulumiModule(programDir: string, sub: string): string {
+  try {
+    return require.resolve(`@pulumi/pulumi/${sub}`, { paths: [programDir] });
+  } catch {
+    return require.resolve(`@pulumi/pulumi/${sub}`);
+  }
+}
+
+function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    // Never leak an outer Pulumi run's settings (or vitest's) into this one.
+    if (!k.startsWith("PULUMI_") && !k.startsWith("VITEST")) env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+export async function runEngine(o: EngineOptions): Promise<EngineResult> {
+  const programDir = path.resolve(o.programDir);
+  const pf = readProjectFile(programDir);
+  const project = o.project ?? pf.name ?? path.basename(programDir);
+  const parallel = o.parallel ?? 16;
+  const preview = o.operation === "preview";
+  const config = { ...o.config, ...o.secretConfig };
+  const secretKeys = Object.keys(o.secretConfig ?? {}).sort();
+  const baseEnv = cleanEnv(o.env);
+
+  const state = await loadState(o.stateFile, project, o.stack);
+  const writer = new StateWriter(o.stateFile);
+  const host = new ProviderHost();
+  let hostReady: Promise<ProviderHost> | undefined;
+  let engineAddr = "";
+  // Started on first use, like the engine loads a plugin when the first resource needs it.
+  const provider = (): Promise<ProviderHost> =>
+    (hostReady ??= (async () => {
+      await host.start({
+        modulePath: pulumiModule(programDir, "cmd/dynamic-provider"),
+        cwd: programDir,
+        // The plugin gets the CLI's environment; only the program gets PULUMI_CONFIG.
+        env: { ...baseEnv, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: o.stack, PULUMI_NODEJS_ORGANIZATION: "organization" },
+        engineAddr,
+      });
+      const name = "default";
+      const type = "pulumi:providers:pulumi-nodejs";
+      await host.configure(config, new Set(secretKeys), { urn: `urn:pulumi:${o.stack}::${project}::${type}::${name}`, name, type });
+      return host;
+    })());
+
+  const d = new Deployment({ project, stack: o.stack, preview, state, writer, provider, parallel });
+  const monitor = await startMonitor(d, { project, stack: o.stack, dryRun: preview, parallel, secretKeys });
+  engineAddr = monitor.addr;
+
+  let stdout = "";
+  let stderr = "";
+  let programExitCode: number | null | undefined;
+  try {
+    if (o.operation === "preview" || o.operation === "up") {
+      // Start the host alongside the program: it is needed as soon as the first resource registers.
+      const warm = provider().catch(() => undefined);
+      const run = await runProgram();
+      await warm;
+      stdout = run.stdout;
+      stderr = run.stderr;
+      programExitCode = run.code;
+      if (run.code !== 0 && !d.failed && d.errors.length === 0) {
+        // Exit code 32 means "already reported"; anything else gets the language host's generic line.
+        d.errors.push(`error: Program exited with non-zero exit code: ${run.code}\n${run.stderr}`);
+      }
+      // Resources the program no longer declares go only after the program succeeded.
+      if (run.code === 0 && !d.failed && d.errors.length === 0) await d.deleteUnregistered();
+    } else if (o.operation === "refresh") {
+      await d.refresh();
+    } else {
+      await d.destroy();
+    }
+    await d.persist();
+    await writer.flush();
+  } finally {
+    await host.stop();
+    await monitor.close();
+  }
+
+  const plan = [...d.plan].sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...s }) => s);
+  return {
+    ok: !d.failed && d.errors.length === 0,
+    plan,
+    planText: planText(plan),
+    outputs: unwrapSecrets(d.stackOutputs ?? stackOutputsFromState(d.resources)) as Props,
+    errors: d.errors,
+    diagnostics: d.diagnostics,
+    stdout,
+    stderr,
+    resources: [...d.resources],
+    providerHost: {
+      stdout: host.stdout,
+      stderr: host.stderr,
+      ...(host.pid !== undefined ? { pid: host.pid } : {}),
+      ...(host.peakRssBytes !== undefined ? { peakRssBytes: host.peakRssBytes } : {}),
+      calls: { ...host.calls },
+    },
+    programExitCode,
+  };
+
+  function runProgram(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const args = [
+      pulumiModule(programDir, "cmd/run"),
+      `--monitor=${monitor.addr}`,
+      `--engine=${monitor.addr}`,
+      `--project=${project}`,
+      `--stack=${o.stack}`,
+      `--organization=organization`,
+      `--root-directory=${programDir}`,
+      `--pwd=${programDir}`,
+      `--parallel=${parallel}`,
+      ...(preview ? ["--dry-run"] : []),
+      o.program ?? pf.main ?? ".",
+    ];
+    // The Node language host hands config to the program in these two variables.
+    const env = { ...baseEnv, PULUMI_CONFIG: JSON.stringify(config), PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys) };
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd: programDir, env, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+      child.stderr.on("data", (b: Buffer) => (err += b.toString()));
+      const timer = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs ?? 120_000);
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout: out, stderr: err });
+      });
+    });
+  }
+}
+
+/** Outputs of the root stack resource in state (refresh and destroy do not run the program). */
+function stackOutputsFromState(resources: readonly StateResource[]): Props {
+  const stack = resources.find((r) => r.type === "pulumi:pulumi:Stack" && !r.parent);
+  return stack?.outputs ?? {};
+}

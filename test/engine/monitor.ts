@@ -1,0 +1,145 @@
+// TEST INFRASTRUCTURE (engine stand-in): the gRPC ResourceMonitor and Engine services that the
+// real Node language runtime (`@pulumi/pulumi/cmd/run`) talks to. Each RPC is translated into a
+// Deployment call; requests are served concurrently (the Deployment bounds provider work).
+
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engproto from "@pulumi/pulumi/proto/engine_pb";
+import * as resrpc from "@pulumi/pulumi/proto/resource_grpc_pb";
+import * as resproto from "@pulumi/pulumi/proto/resource_pb";
+import { type Deployment, type Goal } from "./deployment";
+import { fromStruct, toStruct } from "./values";
+
+export interface MonitorInfo {
+  project: string;
+  stack: string;
+  dryRun: boolean;
+  parallel: number;
+  secretKeys: string[];
+}
+
+/**
+ * The engine answers a RegisterResource whose step cannot run (failed, or after another failure)
+ * with UNAVAILABLE; the SDK then stops issuing RPCs quietly instead of printing a second error.
+ */
+const SHUT_DOWN = { code: grpc.status.UNAVAILABLE, details: "resource monitor shut down while waiting on step's done channel" };
+
+const GRPC_OPTIONS = { "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.max_send_message_length": 400 * 1024 * 1024 };
+
+export async function startMonitor(d: Deployment, info: MonitorInfo): Promise<{ addr: string; close(): Promise<void> }> {
+  const server = new grpc.Server(GRPC_OPTIONS);
+
+  const monitor: Partial<resrpc.IResourceMonitorServer> = {
+    getDeploymentInfo(_call, cb) {
+      const r = new resproto.DeploymentInfo();
+      r.setProject(info.project);
+      r.setStack(info.stack);
+      r.setOrganization("organization");
+      r.setDryrun(info.dryRun);
+      r.setParallel(info.parallel);
+      r.setConfigsecretkeysList(info.secretKeys);
+      // Only secrets: resource references and output values are not needed by dynamic resources.
+      r.setSupportedfeaturesList([resproto.ResourceMonitorFeature.RESOURCE_MONITOR_FEATURE_SECRETS]);
+      cb(null, r);
+    },
+    supportsFeature(call, cb) {
+      const r = new resproto.SupportsFeatureResponse();
+      r.setHassupport(call.request.getId() === "secrets");
+      cb(null, r);
+    },
+    registerResource(call, cb) {
+      const q = call.request;
+      if (d.failed) return cb(SHUT_DOWN);
+      const propertyDependencies: Record<string, string[]> = {};
+      q.getPropertydependenciesMap().forEach((v, k) => (propertyDependencies[k] = v.getUrnsList()));
+      const goal: Goal = {
+        type: q.getType(),
+        name: q.getName(),
+        parent: q.getParent(),
+        custom: q.getCustom(),
+        inputs: fromStruct(q.getObject()),
+        dependencies: q.getDependenciesList(),
+        propertyDependencies,
+        protect: q.getProtect() ?? false,
+        retainOnDelete: q.getRetainondelete() ?? false,
+        ignoreChanges: q.getIgnorechangesList(),
+        replaceOnChanges: q.getReplaceonchangesList(),
+        importId: q.getImportid(),
+        additionalSecretOutputs: q.getAdditionalsecretoutputsList(),
+      };
+      if (q.getDeletebeforereplacedefined()) goal.deleteBeforeReplace = q.getDeletebeforereplace();
+      d.register(goal).then(
+        (res) => {
+          const r = new resproto.RegisterResourceResponse();
+          r.setUrn(res.urn);
+          r.setId(res.id);
+          r.setObject(toStruct(res.outputs));
+          r.setResult(resproto.Result.SUCCESS);
+          cb(null, r);
+        },
+        () => cb(SHUT_DOWN),
+      );
+    },
+    registerResourceOutputs(call, cb) {
+      d.registerOutputs(call.request.getUrn(), fromStruct(call.request.getOutputs()));
+      cb(null, new Empty());
+    },
+    readResource(call, cb) {
+      const q = call.request;
+      if (d.failed) return cb(SHUT_DOWN);
+      d.read(q.getType(), q.getName(), q.getParent(), q.getId(), fromStruct(q.getProperties()), q.getDependenciesList()).then(
+        (res) => {
+          const r = new resproto.ReadResourceResponse();
+          r.setUrn(res.urn);
+          r.setProperties(toStruct(res.outputs));
+          cb(null, r);
+        },
+        () => cb(SHUT_DOWN),
+      );
+    },
+    invoke(call, cb) {
+      cb({ code: grpc.status.UNIMPLEMENTED, details: `unknown function ${call.request.getTok()} (engine stand-in has no invokes)` });
+    },
+  };
+
+  let rootUrn = "";
+  const engine: Partial<engrpc.IEngineServer> = {
+    log(call, cb) {
+      const q = call.request;
+      const S = engproto.LogSeverity;
+      const sev = q.getSeverity();
+      const urn = q.getUrn();
+      if (sev === S.ERROR) {
+        // A logged error fails the update (the language host then exits 32), but, as in the engine,
+        // does not by itself stop steps already asked for.
+        d.errors.push(`error: ${urn ? `${urn}: ` : ""}${q.getMessage()}`);
+        d.diagnostics.push({ severity: "error", message: q.getMessage(), ...(urn ? { urn } : {}) });
+      } else if (sev !== S.DEBUG) {
+        d.diagnostics.push({ severity: sev === S.WARNING ? "warning" : "info", message: q.getMessage(), ...(urn ? { urn } : {}) });
+      }
+      cb(null, new Empty());
+    },
+    getRootResource(_call, cb) {
+      const r = new engproto.GetRootResourceResponse();
+      r.setUrn(rootUrn);
+      cb(null, r);
+    },
+    setRootResource(call, cb) {
+      rootUrn = call.request.getUrn();
+      cb(null, new engproto.SetRootResourceResponse());
+    },
+  };
+
+  // grpc-js answers UNIMPLEMENTED for any method we leave out (SignalAndWaitForShutdown, hooks, ...),
+  // which the SDK treats as "older engine" and tolerates.
+  server.addService(resrpc.ResourceMonitorService, monitor as grpc.UntypedServiceImplementation);
+  server.addService(engrpc.EngineService, engine as grpc.UntypedServiceImplementation);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
+  return {
+    addr: `127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+  };
+}

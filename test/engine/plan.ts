@@ -1,0 +1,48 @@
+// TEST INFRASTRUCTURE (engine stand-in): the plan a run shows, and its text form.
+
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "read" | "import" | "refresh";
+
+export interface PlanStep {
+  op: StepOp;
+  urn: string;
+  type: string;
+  name: string;
+  /** Top-level properties that differ, sorted (the CLI's `[diff: ...]`). */
+  changedProperties?: string[];
+  /** The delete only drops the resource from state (`retainOnDelete`). */
+  retain?: boolean;
+  /** Replacement order chosen: delete-before-replace or create-before-delete. */
+  deleteBeforeReplace?: boolean;
+}
+
+const SYMBOL: Record<StepOp, string> = {
+  create: "+",
+  update: "~",
+  replace: "+-",
+  delete: "-",
+  same: " ",
+  read: ">",
+  import: "=",
+  refresh: "~",
+};
+
+/**
+ * One line per step that changes something, like the CLI's preview without `--show-sames`:
+ * `+ create  pulumi-nodejs:dynamic/grouproles:Role support`, `~ update  ... [name, settings]`.
+ */
+export function planText(steps: PlanStep[]): string {
+  return steps
+    .filter((s) => s.op !== "same")
+    .map((s) => {
+      const extra = s.changedProperties?.length ? ` [${s.changedProperties.join(", ")}]` : s.retain ? " [retain]" : "";
+      return `${SYMBOL[s.op]} ${s.op.padEnd(8)}${s.type} ${s.name}${extra}`;
+    })
+    .join("\n");
+}
+
+/** The parts of a URN (`urn:pulumi:<stack>::<project>::<qualified type>::<name>`). */
+export function parseUrn(urn: string): { type: string; name: string } {
+  const parts = urn.split("::");
+  const qualified = parts[2] ?? "";
+  return { type: qualified.slice(qualified.lastIndexOf("$") + 1), name: parts.slice(3).join("::") };
+}

@@ -1,0 +1,226 @@
+// TEST INFRASTRUCTURE (engine stand-in): the real dynamic-provider host, driven over gRPC.
+//
+// The Go engine loads the `pulumi-nodejs` plugin, which runs
+// `node ./node_modules/@pulumi/pulumi/cmd/dynamic-provider <engine>` in the program directory; the
+// host prints its port, then serves pulumirpc.ResourceProvider. We do the same, count every call
+// (tests assert on them) and read the host's peak RSS from /proc before stopping it.
+
+import * as grpc from "@grpc/grpc-js";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { type Props, fromStruct, secret, toStruct } from "./values";
+
+export type ProviderMethod = "Configure" | "Check" | "Diff" | "Create" | "Update" | "Read" | "Delete";
+
+/** An error returned by the provider over gRPC; `message` is the provider's own text. */
+export class ProviderError extends Error {
+  constructor(
+    readonly method: ProviderMethod,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CheckResult {
+  inputs: Props;
+  failures: Array<{ property: string; reason: string }>;
+}
+export interface DiffResult {
+  changes: "unknown" | "none" | "some";
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  diffs: string[];
+}
+export interface ReadResult {
+  id: string;
+  properties: Props;
+  inputs?: Props;
+}
+/** What the caller knows about a resource when calling the provider. */
+export interface Target {
+  urn: string;
+  name: string;
+  type: string;
+}
+
+const GRPC_OPTIONS = { "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.max_send_message_length": 400 * 1024 * 1024 };
+
+export interface ProviderHostOptions {
+  modulePath: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  engineAddr: string;
+}
+
+export class ProviderHost {
+  readonly calls: Record<ProviderMethod, number> = { Configure: 0, Check: 0, Diff: 0, Create: 0, Update: 0, Read: 0, Delete: 0 };
+  stdout = "";
+  stderr = "";
+  private child?: ChildProcess;
+  private client?: provrpc.ResourceProviderClient;
+  private peakRss?: number;
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Peak resident set size of the host in bytes (VmHWM), read just before it was stopped. */
+  get peakRssBytes(): number | undefined {
+    return this.peakRss ?? this.readPeakRss();
+  }
+
+  async start(o: ProviderHostOptions): Promise<void> {
+    const child = spawn(process.execPath, [o.modulePath, o.engineAddr], { cwd: o.cwd, env: o.env, stdio: ["ignore", "pipe", "pipe"] });
+    this.child = child;
+    child.stderr?.on("data", (d: Buffer) => (this.stderr += d.toString()));
+    const port = await new Promise<string>((resolve, reject) => {
+      let first = true;
+      child.stdout?.on("data", (d: Buffer) => {
+        this.stdout += d.toString();
+        const nl = this.stdout.indexOf("\n");
+        if (first && nl >= 0) {
+          first = false;
+          resolve(this.stdout.slice(0, nl).trim());
+          this.stdout = this.stdout.slice(nl + 1);
+        }
+      });
+      child.on("exit", (code) => first && reject(new Error(`dynamic-provider host exited (${code}) before printing its port:\n${this.stderr}`)));
+      child.on("error", reject);
+    });
+    this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), GRPC_OPTIONS);
+  }
+
+  /**
+   * The engine configures the `pulumi-nodejs` provider with the whole stack config, `ns:key` to
+   * string, secrets wrapped in the secret signature (the host unwraps them). The deprecated
+   * `variables` map gets the same plain strings, as the engine still fills it.
+   */
+  async configure(config: Record<string, string>, secretKeys: ReadonlySet<string>, provider: Target): Promise<void> {
+    const req = new provproto.ConfigureRequest();
+    const args: Props = {};
+    for (const [k, v] of Object.entries(config)) {
+      args[k] = secretKeys.has(k) ? secret(v) : v;
+      req.getVariablesMap().set(k, v);
+    }
+    req.setArgs(toStruct(args));
+    req.setAcceptsecrets(true);
+    req.setAcceptresources(true);
+    req.setUrn(provider.urn);
+    req.setName(provider.name);
+    req.setType(provider.type);
+    await this.call("Configure", "configure", req);
+  }
+
+  async check(t: Target, olds: Props, news: Props): Promise<CheckResult> {
+    const req = new provproto.CheckRequest();
+    setTarget(req, t);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    const resp = await this.call<provproto.CheckResponse>("Check", "check", req);
+    return {
+      inputs: fromStruct(resp.getInputs()),
+      failures: resp.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  async diff(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[]): Promise<DiffResult> {
+    const req = new provproto.DiffRequest();
+    setTarget(req, t);
+    req.setId(id);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    req.setOldInputs(toStruct(oldInputs));
+    req.setIgnorechangesList(ignoreChanges);
+    const resp = await this.call<provproto.DiffResponse>("Diff", "diff", req);
+    const c = resp.getChanges();
+    const D = provproto.DiffResponse.DiffChanges;
+    return {
+      changes: c === D.DIFF_SOME ? "some" : c === D.DIFF_NONE ? "none" : "unknown",
+      replaces: resp.getReplacesList(),
+      deleteBeforeReplace: resp.getDeletebeforereplace(),
+      diffs: resp.getDiffsList(),
+    };
+  }
+
+  async create(t: Target, properties: Props): Promise<{ id: string; properties: Props }> {
+    const req = new provproto.CreateRequest();
+    setTarget(req, t);
+    req.setProperties(toStruct(properties));
+    const resp = await this.call<provproto.CreateResponse>("Create", "create", req);
+    return { id: resp.getId(), properties: fromStruct(resp.getProperties()) };
+  }
+
+  async update(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[]): Promise<Props> {
+    const req = new provproto.UpdateRequest();
+    setTarget(req, t);
+    req.setId(id);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    req.setOldInputs(toStruct(oldInputs));
+    req.setIgnorechangesList(ignoreChanges);
+    const resp = await this.call<provproto.UpdateResponse>("Update", "update", req);
+    return fromStruct(resp.getProperties());
+  }
+
+  /** `properties` are the last known outputs (refresh) or empty (`get`/import, inputs only). */
+  async read(t: Target, id: string, properties: Props, inputs: Props): Promise<ReadResult> {
+    const req = new provproto.ReadRequest();
+    setTarget(req, t);
+    req.setId(id);
+    req.setProperties(toStruct(properties));
+    req.setInputs(toStruct(inputs));
+    const resp = await this.call<provproto.ReadResponse>("Read", "read", req);
+    const inputsStruct = resp.getInputs();
+    return { id: resp.getId(), properties: fromStruct(resp.getProperties()), ...(inputsStruct ? { inputs: fromStruct(inputsStruct) } : {}) };
+  }
+
+  async delete(t: Target, id: string, properties: Props, oldInputs: Props): Promise<void> {
+    const req = new provproto.DeleteRequest();
+    setTarget(req, t);
+    req.setId(id);
+    req.setProperties(toStruct(properties));
+    req.setOldInputs(toStruct(oldInputs));
+    await this.call("Delete", "delete", req);
+  }
+
+  async stop(): Promise<void> {
+    this.client?.close();
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.peakRss = this.readPeakRss();
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGKILL");
+    await exited;
+  }
+
+  private readPeakRss(): number | undefined {
+    const pid = this.child?.pid;
+    if (pid === undefined) return undefined;
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      return m ? Number(m[1]) * 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private call<R>(method: ProviderMethod, fn: string, req: unknown): Promise<R> {
+    const client = this.client;
+    if (!client) throw new Error("dynamic-provider host not started");
+    this.calls[method]++;
+    return new Promise<R>((resolve, reject) => {
+      // The generated client has one overload per method; index it dynamically to share the plumbing.
+      const f = (client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, v: R) => void) => void>)[fn];
+      f!.call(client, req, (err, resp) => (err ? reject(new ProviderError(method, err.details || err.message)) : resolve(resp)));
+    });
+  }
+}
+
+function setTarget(req: { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }, t: Target): void {
+  req.setUrn(t.urn);
+  req.setName(t.name);
+  req.setType(t.type);
+}
