@@ -74,7 +74,8 @@ describe("presence", () => {
         expect(again.json).toMatchObject({ index, direct: `127.0.0.1:${port}` });
       }
 
-      const [first, second] = visitors as [{ id: string }, { id: string }];
+      const first = visitors[0] as { id: string };
+      const second = visitors[1] as { id: string };
       const msg = { mtype: "signal", data: { command: "hello", chatid: "c1" } };
       const ok = await http("POST", `${h.emu.directServers[0]}/signalvisitor?${q(first.id)}`, { body: msg });
       expect(ok.status).toBe(200);
