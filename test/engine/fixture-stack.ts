@@ -1,0 +1,76 @@
+// TEST INFRASTRUCTURE: a throwaway stack of the `fixtures/items` program for the engine's own tests.
+
+import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { type EngineOptions, type EngineResult, runEngine } from "./index";
+import type { Checkpoint } from "./state";
+
+export interface ItemSpec {
+  name: string;
+  props?: Record<string, unknown>;
+  opts?: {
+    protect?: boolean;
+    retainOnDelete?: boolean;
+    deleteBeforeReplace?: boolean;
+    ignoreChanges?: string[];
+    replaceOnChanges?: string[];
+    import?: string;
+    dependsOn?: string[];
+  };
+  /** Read an existing item with `Item.get(name, id)` instead of declaring it. */
+  get?: string;
+}
+
+export interface StoreFile {
+  nextId: number;
+  items: Record<string, { value?: string; group?: string }>;
+  log: Array<{ op: string; id: string }>;
+  tokenLength?: number | null;
+  tokenStartsWith?: string | null;
+  maxActive?: number;
+}
+
+export const FIXTURE_DIR = path.join(__dirname, "fixtures", "items");
+export const TOKEN = "tok-9f8e7d6c5b4a";
+
+export function fixtureStack() {
+  const dir = mkdtempSync(path.join(tmpdir(), "engine-stand-in-"));
+  const stateFile = path.join(dir, "state.json");
+  const storeFile = path.join(dir, "store.json");
+  return {
+    dir,
+    stateFile,
+    storeFile,
+    run(operation: EngineOptions["operation"], spec: ItemSpec[] = [], extra: Partial<EngineOptions> = {}): Promise<EngineResult> {
+      return runEngine({
+        operation,
+        programDir: FIXTURE_DIR,
+        stack: "dev",
+        stateFile,
+        config: { "fixture:spec": JSON.stringify(spec), "fixture:store": storeFile },
+        secretConfig: { "fixture:token": TOKEN },
+        ...extra,
+      });
+    },
+    store(): StoreFile {
+      return JSON.parse(readFileSync(storeFile, "utf8")) as StoreFile;
+    },
+    stateText(): string {
+      return existsSync(stateFile) ? readFileSync(stateFile, "utf8") : "";
+    },
+    state(): Checkpoint {
+      return JSON.parse(readFileSync(stateFile, "utf8")) as Checkpoint;
+    },
+    /** Item names in the checkpoint, in order. */
+    names(): string[] {
+      if (!existsSync(stateFile)) return [];
+      return this.state()
+        .resources.filter((r) => r.custom)
+        .map((r) => r.urn.split("::").pop() ?? "");
+    },
+  };
+}
+
+export const ITEM = "pulumi-nodejs:dynamic/fixture:Item";
+export const STACK_LINE = "+ create  pulumi:pulumi:Stack engine-fixture-dev";
