@@ -108,6 +108,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const w = new StateWriter(options.stateFile, () => store.snapshot());
     writer = w;
     persist = () => w.save();
+    // Write once now: an unwritable path fails the start, not the first change hours later.
+    await w.save();
   }
   const log = new RequestLog();
   const faults = new FaultRules();

@@ -6,17 +6,19 @@ import { ApiError } from "./errors";
 
 export class RateLimiter {
   private tokens: number;
+  private readonly burst: number;
   private last = Date.now();
 
-  /** @param perSecond sustained requests per second; also the burst size. */
+  /** @param perSecond sustained requests per second; also the burst size (at least 1). */
   constructor(private readonly perSecond: number) {
-    this.tokens = perSecond;
+    this.burst = Math.max(1, perSecond);
+    this.tokens = this.burst;
   }
 
   /** Takes one token or throws 429 with `Retry-After` (whole seconds, at least 1). */
   take(): void {
     const now = Date.now();
-    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
     this.last = now;
     if (this.tokens >= 1) {
       this.tokens -= 1;

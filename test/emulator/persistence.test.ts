@@ -56,6 +56,10 @@ describe("state file", () => {
     await expect(startEmulator({ stateFile: file })).rejects.toThrow(/not a valid emulator state file/);
   });
 
+  it("fails at start when the state file cannot be written", async () => {
+    await expect(startEmulator({ stateFile: path.join(dir, "no-such-dir", "state.json") })).rejects.toThrow(/ENOENT/);
+  });
+
   it("survives a burst of concurrent writes with a consistent file", async () => {
     emu = await startEmulator({ stateFile: file });
     const e = emu;
