@@ -10,6 +10,7 @@ import type { Route, RouteContext } from "./pipeline";
 import type { RequestLog } from "./request-log";
 import type { RoleStore } from "./store";
 
+/** What the admin routes act on. */
 export interface AdminDeps {
   store: RoleStore;
   faults: FaultRules;
@@ -26,6 +27,7 @@ function parseBody<T>(ctx: RouteContext, schema: z.ZodType<T>): T {
   throw new ApiError(400, "validation_failed", message);
 }
 
+/** The `/_emulator/...` routes of the roles server. */
 export function adminRoutes({ store, faults, log, persist }: AdminDeps): Route[] {
   const faultsPath = compileTemplate("/_emulator/faults");
   return [

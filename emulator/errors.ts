@@ -32,7 +32,6 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, index?: number): ApiError =>
-  new ApiError(400, "validation_failed", message, { index });
+/** 404 `not_found`, optionally naming the batch item. */
 export const notFound = (message: string, index?: number): ApiError =>
   new ApiError(404, "not_found", message, { index });

@@ -45,6 +45,7 @@ export interface FaultRule extends FaultRuleInput {
   hits: number;
 }
 
+/** The active fault rules, in the order they were added. */
 export class FaultRules {
   private rules: FaultRule[] = [];
   private nextId = 1;

@@ -25,6 +25,7 @@ export interface CompiledTemplate {
   names: string[];
 }
 
+/** Compiles `/a/:param/b` into a matcher; `:name` matches one path segment. */
 export function compileTemplate(template: string): CompiledTemplate {
   const names: string[] = [];
   const source = template
@@ -123,6 +124,7 @@ export function decimalSeconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
+/** Resolves after `ms` milliseconds. */
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** A positive integer path/query id, or `undefined` (leading zeros, signs and fractions are refused). */

@@ -29,6 +29,7 @@ export interface RouteContext {
  */
 export type RouteKind = "service" | "admin" | "visitor";
 
+/** One endpoint of one server. */
 export interface Route {
   method: string;
   path: CompiledTemplate;
@@ -38,6 +39,7 @@ export interface Route {
   handle(ctx: RouteContext): Reply | Promise<Reply>;
 }
 
+/** Shared by every server's pipeline: one log, one rule set, one rate limit for the whole emulator. */
 export interface PipelineDeps {
   auth: Auth;
   log: RequestLog;

@@ -4,6 +4,7 @@
  */
 import { ApiError } from "./errors";
 
+/** A token bucket shared by every server of one emulator. */
 export class RateLimiter {
   private tokens: number;
   private readonly burst: number;

@@ -33,9 +33,12 @@ export interface RequestLogView {
   entries: RequestLogEntry[];
 }
 
+/** Longest body kept per entry, in characters. */
 export const MAX_LOGGED_BODY = 16 * 1024;
+/** Entries kept; older ones are dropped (counts keep them). */
 export const MAX_LOG_ENTRIES = 5000;
 
+/** The log behind `GET /_emulator/requests`. */
 export class RequestLog {
   private total = 0;
   private counts = new Map<string, number>();

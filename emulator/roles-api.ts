@@ -43,12 +43,14 @@ function parseArray<T>(ctx: RouteContext, item: z.ZodType<T>): T[] {
 
 const ok = WireStatus.parse({ status: "ok" });
 
+/** What the role routes act on. */
 export interface RolesApiDeps {
   store: RoleStore;
   /** Resolves once a change is durable (state file) — a no-op in memory. */
   persist(): Promise<void>;
 }
 
+/** The five documented endpoints under `/api/v0`. */
 export function rolesRoutes({ store, persist }: RolesApiDeps): Route[] {
   const collection = compileTemplate("/api/v0/groups/:groupId/roles");
   return [

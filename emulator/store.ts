@@ -36,6 +36,7 @@ function cleanSettings(settings: WireSettings): Record<string, boolean> {
 
 const quote = (s: string): string => JSON.stringify(s);
 
+/** Roles of every group, plus the id counter. */
 export class RoleStore {
   private groups = new Map<number, Group>();
   /** Role IDs are global and never reused, even after reset, so a stale ID can never hit a new role. */
