@@ -1,6 +1,17 @@
 /**
- * `pulumi-grouproles/provider`: everything that talks to the service. The serialized dynamic provider
- * requires this module by package name.
+ * `pulumi-grouproles/provider`: everything that talks to the service.
+ *
+ * This module is itself the Role resource's dynamic provider: the SDK hands Pulumi this module object,
+ * so the serialized `__provider` is just `require("pulumi-grouproles/provider")` (see DESIGN.md,
+ * invariant 1). Its top-level `configure`, `check`, `diff`, `create`, `read`, `update` and `delete` are
+ * Pulumi's ResourceProvider methods.
  */
+export { configure, check, diff, create, read, update, deleteRole as delete } from "./role-provider";
+export { inUseMessage, changedProperties, setWriterFactory, RoleOperationError } from "./role-provider";
+export type { CheckResult, DiffResult, CreateResult, ReadResult, UpdateResult } from "./role-provider";
+export { checkRoleInputs, parseRoleId, formatRoleId, UNKNOWN, type RoleInputs, type RoleOutputs, type CheckFailure } from "./role-inputs";
+export { KNOWN_SETTINGS, suggestSetting } from "./settings-keys";
+export { resolveConfig, requireSettings, clientFromConfig, setStackConfig, CONFIG_KEYS, ENV_KEYS, type ConfigSource, type ResolvedConfig } from "./config";
+export type { RoleWriter } from "./role-writes";
 export * from "./client";
 export * as wire from "./wire";

@@ -1,0 +1,137 @@
+/**
+ * The Role resource's inputs and outputs as they travel through the dynamic provider, and their
+ * validation (`check`). Validation is zod-backed, field by field, so that an unknown value during
+ * preview skips just that field and every failure names its property path.
+ */
+import { z } from "zod";
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "./wire";
+import { suggestSetting } from "./settings-keys";
+
+/** The value Pulumi uses for "not known until apply" in dynamic provider inputs. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
+
+/** Validated Role inputs. */
+export interface RoleInputs {
+  groupId: number;
+  name: string;
+  description?: string;
+  settings?: Record<string, boolean>;
+}
+
+/** Role state: the inputs as the service holds them, plus what the service computes. */
+export interface RoleOutputs extends RoleInputs {
+  roleId: number;
+  inUse: boolean;
+  userCount: number;
+}
+
+/** A failed property check, as Pulumi's `CheckFailure`. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+const groupIdSchema = z
+  .number({ error: (i) => (i.input === undefined ? "is required" : `must be a number, got ${describe(i.input)}`) })
+  .int({ error: (i) => `must be an integer, got ${String(i.input)}` })
+  .positive({ error: (i) => `must be a positive integer, got ${String(i.input)}` })
+  .max(Number.MAX_SAFE_INTEGER, { error: "is too large" });
+
+const nameSchema = z
+  .string({ error: (i) => (i.input === undefined ? "is required" : `must be a string, got ${describe(i.input)}`) })
+  .min(1, { error: "must not be empty" })
+  .max(ROLE_NAME_MAX, { error: (i) => `must be at most ${ROLE_NAME_MAX} characters, got ${(i.input as string).length}` })
+  .refine((s) => s.trim().length > 0, { error: "must not be blank (whitespace only)" });
+
+const descriptionSchema = z
+  .string({ error: (i) => `must be a string, got ${describe(i.input)}` })
+  .max(ROLE_DESCRIPTION_MAX, {
+    error: (i) => `must be at most ${ROLE_DESCRIPTION_MAX} characters, got ${(i.input as string).length}`,
+  });
+
+const settingValueSchema = z.boolean({
+  error: (i) =>
+    i.input === null
+      ? "must be true or false (remove the key to leave the setting unset)"
+      : `must be true or false, got ${describe(i.input)}`,
+});
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === "object") return "an object";
+  return `${typeof v} ${String(v)}`;
+}
+
+function checkField(schema: z.ZodType, value: unknown, property: string, failures: CheckFailure[]): void {
+  if (isUnknown(value)) return;
+  const r = schema.safeParse(value);
+  if (!r.success) failures.push({ property, reason: `${property} ${r.error.issues[0].message}` });
+}
+
+const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", "__provider"]);
+
+/**
+ * Checks Role inputs. Unknown values (preview) pass; everything else is checked here, before any
+ * request, so a bad program fails in `pulumi preview` with every problem listed at once.
+ */
+export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  checkField(groupIdSchema, news.groupId, "groupId", failures);
+  checkField(nameSchema, news.name, "name", failures);
+  if (news.description !== undefined) checkField(descriptionSchema, news.description, "description", failures);
+  const settings = news.settings;
+  if (settings !== undefined && !isUnknown(settings)) {
+    if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
+      failures.push({ property: "settings", reason: `settings must be a map of setting name to boolean, got ${describe(settings)}` });
+    } else {
+      for (const [key, value] of Object.entries(settings as Record<string, unknown>)) {
+        const property = `settings.${key}`;
+        if (key.trim() === "") {
+          failures.push({ property, reason: "settings keys must not be empty" });
+          continue;
+        }
+        const suggestion = suggestSetting(key);
+        if (suggestion) {
+          failures.push({ property, reason: `unknown setting "${key}": did you mean "${suggestion}"?` });
+        }
+        checkField(settingValueSchema, value, property, failures);
+      }
+    }
+  }
+  for (const key of Object.keys(news)) {
+    if (!KNOWN_PROPERTIES.has(key) && news[key] !== undefined && !isOutputKey(key)) {
+      failures.push({ property: key, reason: `unknown property "${key}"; Role takes groupId, name, description and settings` });
+    }
+  }
+  return failures;
+}
+
+/** Output-only properties the SDK declares (with undefined values) so that they become Outputs. */
+const OUTPUT_KEYS = new Set(["roleId", "inUse", "userCount"]);
+function isOutputKey(key: string): boolean {
+  return OUTPUT_KEYS.has(key);
+}
+
+/** Inputs as the provider uses them, once checked and known. */
+export function toRoleInputs(props: Record<string, unknown>): RoleInputs {
+  const inputs: RoleInputs = { groupId: props.groupId as number, name: props.name as string };
+  if (typeof props.description === "string") inputs.description = props.description;
+  if (props.settings && typeof props.settings === "object") inputs.settings = { ...(props.settings as Record<string, boolean>) };
+  return inputs;
+}
+
+/** Parses a Role resource ID, `"<groupId>/<roleId>"`. */
+export function parseRoleId(id: string): { groupId: number; roleId: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(id);
+  const groupId = m ? Number(m[1]) : NaN;
+  const roleId = m ? Number(m[2]) : NaN;
+  if (!m || !Number.isSafeInteger(groupId) || !Number.isSafeInteger(roleId) || groupId <= 0 || roleId <= 0) {
+    throw new Error(`invalid Role ID "${id}": expected "<groupId>/<roleId>" with positive integers, e.g. "42/1001"`);
+  }
+  return { groupId, roleId };
+}
+
+export const formatRoleId = (groupId: number, roleId: number): string => `${groupId}/${roleId}`;

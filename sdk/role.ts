@@ -1,0 +1,100 @@
+/**
+ * The Role resource: one permission role of a group, managed through the service's array endpoints.
+ */
+import * as pulumi from "@pulumi/pulumi";
+// The provider module object itself is the dynamic provider, so Pulumi serializes it as a bare
+// `require("pulumi-grouproles/...")` instead of inlining code (DESIGN.md, invariant 1).
+import * as roleProvider from "../provider";
+
+/** The arguments of a {@link Role}. */
+export interface RoleArgs {
+  /** ID of the group the role belongs to: a positive integer. Changing it replaces the role. */
+  groupId: pulumi.Input<number>;
+  /** Display name: 1 to 70 characters, not blank, unique within the group. */
+  name: pulumi.Input<string>;
+  /** Text describing the role: at most 255 characters. Omitted means empty. */
+  description?: pulumi.Input<string>;
+  /**
+   * Permission settings: setting name to enabled, e.g. `{ viewVideo: true, remoteAssist: false }`.
+   * Only the keys listed here are managed; removing a key resets that setting in the service. Key
+   * order never matters. A key that looks like a typo of a known setting is refused in preview.
+   */
+  settings?: pulumi.Input<Record<string, pulumi.Input<boolean>>>;
+}
+
+/**
+ * A permission role of a group.
+ *
+ * @example
+ * ```ts
+ * import { Role } from "pulumi-grouproles";
+ *
+ * const support = new Role("support", {
+ *   groupId: 42,
+ *   name: "Support",
+ *   description: "First-line support agents",
+ *   settings: { viewVideo: true, remoteAssist: true },
+ * });
+ * export const supportRoleId = support.roleId;
+ * ```
+ *
+ * A role that users hold (`inUse`) is never deleted: deleting or replacing it fails with a message
+ * naming the role and its user count. Use `retainOnDelete: true` to let Pulumi forget it instead.
+ */
+export class Role extends pulumi.dynamic.Resource {
+  /** ID of the group the role belongs to. */
+  declare public readonly groupId: pulumi.Output<number>;
+  /** Display name. */
+  declare public readonly name: pulumi.Output<string>;
+  /** Description, when one is set. */
+  declare public readonly description: pulumi.Output<string | undefined>;
+  /** The managed settings as the service holds them (for `Role.get` and imports: every setting). */
+  declare public readonly settings: pulumi.Output<Record<string, boolean> | undefined>;
+  /** ID the service generated for the role. */
+  declare public readonly roleId: pulumi.Output<number>;
+  /** True when the role is assigned to users. */
+  declare public readonly inUse: pulumi.Output<boolean>;
+  /** Number of users holding the role. */
+  declare public readonly userCount: pulumi.Output<number>;
+
+  /**
+   * Looks up an existing role by its resource ID, `"<groupId>/<roleId>"`, without managing it.
+   * The same ID works with the `import` resource option to adopt a role created by hand.
+   */
+  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Role {
+    return new Role(name, undefined as unknown as RoleArgs, { ...opts, id });
+  }
+
+  /** Returns true if `obj` is a Role created by this package (also across copies of the package). */
+  public static override isInstance(obj: unknown): obj is Role {
+    return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === Role.__pulumiType;
+  }
+
+  /** The type token, `pulumi-nodejs:dynamic/grouproles:Role`. */
+  public static readonly __pulumiType = "pulumi-nodejs:dynamic/grouproles:Role";
+
+  /**
+   * @param name The unique name of the resource in the program.
+   * @param args The role's group, name, description and settings.
+   * @param opts Resource options (`protect`, `retainOnDelete`, `import`, `ignoreChanges`, ...).
+   */
+  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      roleProvider as unknown as pulumi.dynamic.ResourceProvider,
+      name,
+      {
+        groupId: args?.groupId,
+        name: args?.name,
+        description: args?.description,
+        settings: args?.settings,
+        // Declared as undefined so that Pulumi creates Outputs for them.
+        roleId: undefined,
+        inUse: undefined,
+        userCount: undefined,
+      },
+      opts,
+      "grouproles",
+      "Role",
+    );
+  }
+}

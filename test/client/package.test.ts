@@ -1,0 +1,31 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, inject, it } from "vitest";
+
+describe("packed tarball", () => {
+  it("installs into an empty project and its entry points resolve", () => {
+    const dir = inject("installedProject");
+    const script = `
+      const sdk = require("pulumi-grouproles");
+      const provider = require("pulumi-grouproles/provider");
+      const emulator = require("pulumi-grouproles/emulator");
+      console.log(JSON.stringify({
+        sdk: Object.keys(sdk).sort(),
+        provider: typeof provider.GroupRolesClient,
+        emulator: typeof emulator.startEmulator,
+        resolved: require.resolve("pulumi-grouproles/provider"),
+      }));`;
+    const out = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" }));
+    expect(out.provider).toBe("function");
+    expect(out.emulator).toBe("function");
+    expect(out.resolved).toContain(`${dir}/node_modules/pulumi-grouproles/dist/provider/index.js`);
+  });
+
+  it("ships compiled JavaScript and type declarations, not the sources or tests", () => {
+    const tarball = inject("tarball");
+    const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+    expect(files).toContain("package/dist/provider/index.js");
+    expect(files).toContain("package/dist/provider/index.d.ts");
+    expect(files).toContain("package/dist/sdk/index.d.ts");
+    expect(files.some((f) => f.startsWith("package/test/") || f.startsWith("package/provider/"))).toBe(false);
+  });
+});

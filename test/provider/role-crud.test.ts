@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { provider, providerAgainstEmulator } from "./provider-harness";
+import type { EmulatorHarness } from "../support/emulator";
+
+let h: EmulatorHarness;
+beforeAll(async () => {
+  h = await providerAgainstEmulator();
+});
+afterAll(() => h.close());
+beforeEach(() => h.admin("POST", "/reset"));
+
+const support = { groupId: 42, name: "Support", description: "First line", settings: { viewVideo: true, remoteAssist: false } };
+
+describe("Role provider CRUD against the emulator", () => {
+  it("creates a role and returns outputs read back from the service", async () => {
+    const { id, outs } = await provider.create({ ...support, __provider: "x" });
+    expect(id).toMatch(/^42\/\d+$/);
+    expect(outs).toEqual({ ...support, roleId: Number(id.split("/")[1]), inUse: false, userCount: 0 });
+    const roles = await h.listRoles(42);
+    expect(roles).toEqual([{ roleId: outs.roleId, name: "Support", inUse: false, description: "First line", userCount: 0 }]);
+    const counts = (await h.requests()).counts;
+    expect(counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
+  });
+
+  it("reads a role, including inUse and userCount from the list", async () => {
+    const { id } = await provider.create({ ...support });
+    await h.setUsers(42, Number(id.split("/")[1]), 3);
+    const r = await provider.read(id, { ...support });
+    expect(r.id).toBe(id);
+    expect(r.props).toMatchObject({ name: "Support", inUse: true, userCount: 3, settings: { viewVideo: true, remoteAssist: false } });
+    expect(r.inputs).toBeUndefined();
+  });
+
+  it("renames and changes settings with one PUT, then reads back", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    await h.clearRequests();
+    const news = { ...support, name: "Support Tier 1", settings: { viewVideo: false, remoteAssist: false, inviteGuest: true } };
+    expect((await provider.diff(id, outs, news)).changes).toBe(true);
+    const { outs: updated } = await provider.update(id, outs, news);
+    expect(updated).toMatchObject({ name: "Support Tier 1", settings: { viewVideo: false, remoteAssist: false, inviteGuest: true } });
+    const log = await h.requests();
+    expect(log.counts["PUT /api/v0/groups/:groupId/roles"]).toBe(1);
+    const put = log.entries.find((e) => e.method === "PUT")!;
+    expect(JSON.parse(put.body)).toEqual([{ roleId: outs.roleId, name: "Support Tier 1", description: "First line", settings: news.settings }]);
+  });
+
+  it("a setting removed from the program is reset (sent as null)", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    const news = { ...support, settings: { viewVideo: true } };
+    const { outs: updated } = await provider.update(id, outs, news);
+    expect(updated.settings).toEqual({ viewVideo: true });
+    const details = await h.api("GET", `/groups/42/roles/${outs.roleId}`);
+    expect((details.json as { settings: object }).settings).toEqual({ viewVideo: true });
+  });
+
+  it("diff ignores settings key order and makes no request", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    await h.clearRequests();
+    const reordered = { ...support, settings: { remoteAssist: false, viewVideo: true } };
+    expect(await provider.diff(id, outs, reordered)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff(id, outs, { ...support, description: "First line" })).toMatchObject({ changes: false });
+    expect((await h.requests()).total).toBe(0);
+  });
+
+  it("diff reports each kind of change, and a groupId change as a replacement", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    expect(provider.changedProperties(outs, { ...support, name: "X" })).toEqual(["name"]);
+    expect(provider.changedProperties(outs, { ...support, description: undefined })).toEqual(["description"]);
+    expect(provider.changedProperties(outs, { ...support, settings: { viewVideo: true } })).toEqual(["settings"]);
+    const moved = await provider.diff(id, outs, { ...support, groupId: 43 });
+    expect(moved).toEqual({ changes: true, replaces: ["groupId"], deleteBeforeReplace: false });
+  });
+
+  it("diff treats unknown values (preview) as changes without failing", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    const unknown = provider.UNKNOWN;
+    expect(await provider.diff(id, outs, { ...support, name: unknown })).toMatchObject({ changes: true, replaces: [] });
+    expect(await provider.diff(id, outs, { ...support, groupId: unknown })).toMatchObject({ changes: true, replaces: ["groupId"] });
+    expect(await provider.diff(id, outs, { ...support, settings: unknown })).toMatchObject({ changes: true });
+  });
+
+  it("deletes an unused role; a role already gone is success", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    await provider.delete(id, outs);
+    expect(await h.listRoles(42)).toEqual([]);
+    await h.clearRequests();
+    await provider.delete(id, outs);
+    expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
+  });
+
+  it("refresh sees an out-of-band change and an out-of-band delete", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    await h.api("PUT", "/groups/42/roles", [{ roleId: outs.roleId, name: "Hand edited", settings: { viewVideo: false, remoteAssist: false } }]);
+    const drifted = await provider.read(id, outs);
+    expect(drifted.props).toMatchObject({ name: "Hand edited", settings: { viewVideo: false, remoteAssist: false } });
+    expect(provider.changedProperties(drifted.props!, support)).toEqual(["name", "settings"]);
+    await h.api("POST", "/groups/42/delete-roles", [outs.roleId]);
+    expect(await provider.read(id, outs)).toEqual({ id: "" });
+  });
+
+  it("reads by ID alone for Role.get and import, returning inputs", async () => {
+    const [made] = (await h.api("POST", "/groups/42/roles", [{ name: "Manual", description: "by hand", settings: { viewVideo: true } }])).json as Array<{ roleId: number }>;
+    const r = await provider.read(`42/${made.roleId}`, { __provider: "x" });
+    expect(r.inputs).toEqual({ groupId: 42, name: "Manual", description: "by hand", settings: { viewVideo: true } });
+    expect(r.props).toMatchObject({ roleId: made.roleId, inUse: false, userCount: 0 });
+  });
+
+  it("rejects a malformed ID clearly", async () => {
+    await expect(provider.read("42-7", {})).rejects.toThrow(/invalid Role ID "42-7": expected "<groupId>\/<roleId>"/);
+  });
+
+  it("update of a role deleted out of band says to refresh", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    await h.api("POST", "/groups/42/delete-roles", [outs.roleId]);
+    await expect(provider.update(id, outs, { ...support, name: "New" })).rejects.toThrow(/no longer exists.*pulumi refresh/);
+  });
+
+  it("a duplicate name fails create with the service's reason and the role named", async () => {
+    await provider.create({ ...support });
+    await expect(provider.create({ ...support })).rejects.toThrow(/creating role "Support" in group 42: .*409/);
+    expect(await h.listRoles(42)).toHaveLength(1);
+  });
+});

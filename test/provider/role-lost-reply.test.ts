@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { provider, providerAgainstEmulator } from "./provider-harness";
+import type { EmulatorHarness } from "../support/emulator";
+
+let h: EmulatorHarness;
+beforeAll(async () => {
+  h = await providerAgainstEmulator();
+});
+afterAll(() => h.close());
+beforeEach(() => h.admin("POST", "/reset"));
+
+const role = { groupId: 42, name: "Support", settings: { viewVideo: true } };
+const createPath = "/api/v0/groups/42/roles";
+
+describe("a lost create reply never makes a duplicate", () => {
+  it("adopts the role when the change was applied but the connection dropped", async () => {
+    await h.fault({ method: "POST", path: createPath, action: "drop-after" });
+    const { id, outs } = await provider.create({ ...role });
+    const roles = await h.listRoles(42);
+    expect(roles).toHaveLength(1);
+    expect(id).toBe(`42/${roles[0].roleId}`);
+    expect(outs).toMatchObject({ name: "Support", settings: { viewVideo: true } });
+    expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
+  });
+
+  it("adopts when the reply is malformed or of the wrong shape", async () => {
+    await h.fault({ method: "POST", path: createPath, action: "malformed-json" });
+    await provider.create({ ...role });
+    await h.fault({ method: "POST", path: createPath, action: "wrong-shape" });
+    await provider.create({ ...role, name: "Sales" });
+    expect((await h.listRoles(42)).map((r) => r.name)).toEqual(["Support", "Sales"]);
+  });
+
+  it("fails naming the role when nothing was created, and a re-run then creates it once", async () => {
+    await h.fault({ method: "POST", path: createPath, action: "drop-before" });
+    const err = await provider.create({ ...role }).catch((e) => e);
+    expect(err.message).toContain('creating role "Support" in group 42: no reply');
+    expect(err.message).toContain('holds no role named "Support", so nothing was created');
+    expect(await h.listRoles(42)).toEqual([]);
+    await provider.create({ ...role });
+    expect(await h.listRoles(42)).toHaveLength(1);
+  });
+
+  it("a 503 on create is not retried blindly: the group is checked instead", async () => {
+    await h.fault({ method: "POST", path: createPath, action: "status", status: 503 });
+    await expect(provider.create({ ...role })).rejects.toThrow(/nothing was created/);
+    expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
+  });
+
+  it("a create refused with 429 is retried after Retry-After and succeeds once", async () => {
+    await h.fault({ method: "POST", path: createPath, action: "status", status: 429, retryAfter: "0" });
+    await provider.create({ ...role });
+    expect(await h.listRoles(42)).toHaveLength(1);
+    expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(2);
+  });
+});

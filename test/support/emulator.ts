@@ -1,0 +1,56 @@
+/** A real emulator on loopback plus its admin surface, for provider, SDK and end-to-end suites. */
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+
+export interface RequestCounts {
+  total: number;
+  counts: Record<string, number>;
+  entries: Array<{ method: string; path: string; route: string; status: number; body: string; server: string }>;
+}
+
+export interface EmulatorHarness {
+  emu: RunningEmulator;
+  /** Calls an admin route and returns the parsed reply. */
+  admin(method: string, path: string, body?: unknown): Promise<unknown>;
+  requests(): Promise<RequestCounts>;
+  clearRequests(): Promise<void>;
+  setUsers(groupId: number, roleId: number, userCount: number): Promise<void>;
+  fault(rule: Record<string, unknown>): Promise<void>;
+  /** Calls the public roles API directly (as someone editing roles by hand would). */
+  api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>;
+  listRoles(groupId: number): Promise<Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: EmulatorOptions = {}): Promise<EmulatorHarness> {
+  const emu = await startEmulator(options);
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${emu.token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? (JSON.parse(text) as unknown) : undefined };
+  };
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const r = await call(method, `${emu.baseUrl}/_emulator${path}`, body);
+    if (r.status >= 300) throw new Error(`admin ${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
+    return r.json;
+  };
+  const api = (method: string, path: string, body?: unknown) => call(method, `${emu.baseUrl}/api/v0${path}`, body);
+  return {
+    emu,
+    admin,
+    api,
+    requests: async () => (await admin("GET", "/requests")) as RequestCounts,
+    clearRequests: async () => void (await admin("DELETE", "/requests")),
+    setUsers: async (g, r, n) => void (await admin("PUT", `/groups/${g}/roles/${r}/users`, { userCount: n })),
+    fault: async (rule) => void (await admin("POST", "/faults", rule)),
+    listRoles: async (g) => {
+      const r = await api("GET", `/groups/${g}/roles`);
+      if (r.status !== 200) throw new Error(`list: ${r.status}`);
+      return r.json as Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>;
+    },
+    close: () => emu.close(),
+  };
+}
