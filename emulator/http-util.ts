@@ -7,7 +7,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiError } from "./errors";
 
-/** Largest request body the emulator reads (413 above). Far above {@link MAX_BATCH_ITEMS} roles. */
+/** Largest request body the emulator reads (413 above). Far above what MAX_BATCH_ITEMS roles need. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** What a handler answers; the pipeline serializes it (or mangles it, when a fault rule says so). */
