@@ -115,7 +115,9 @@ export class Deployment {
     this.seen.add(urn);
     try {
       return await this.limit.run(async () => {
-        const r = await (await this.o.provider()).read({ urn, name, type }, id, {}, unwrapSecrets(props) as Props);
+        // step.go ReadStep sends the request's properties as both inputs and state ("since forever").
+        const plainProps = unwrapSecrets(props) as Props;
+        const r = await (await this.o.provider()).read({ urn, name, type }, id, plainProps, plainProps);
         if (!r.id) throw new StepError(`resource '${id}' does not exist`);
         this.step(seq, "read", urn);
         const entry: StateResource = { urn, type, custom: true, id: r.id, inputs: props, outputs: r.properties, dependencies, external: true };
@@ -224,20 +226,25 @@ export class Deployment {
     return { urn, id: created.id, outputs: entry.outputs };
   }
 
-  /** The `import` option (step.go ImportStep): Read, Check, Diff; a mismatch fails `up`, warns in preview. */
+  /**
+   * The `import` option, as step.go ImportStep: Read with the id alone (no inputs, no state), Check
+   * the program's inputs against the inputs Read returned, Diff; a mismatch fails `up` and only warns
+   * in preview. NB: with the dynamic-provider host the id-only Read cannot find `__provider` and
+   * fails ("code must be a string, not undefined", pulumi/pulumi#3550) - as it does under the CLI.
+   */
   private async importStep(goal: Goal, t: Target, seq: number, secretKeys: string[]): Promise<StepResult> {
     const provider = await this.o.provider();
-    const read = await provider.read(t, goal.importId, {}, unwrapSecrets(goal.inputs) as Props);
+    this.step(seq, "import", t.urn);
+    const read = await provider.read(t, goal.importId);
     if (!read.id) throw new StepError(`resource '${goal.importId}' does not exist`);
-    const readInputs = read.inputs ?? read.properties;
-    const checked = await provider.check(t, readInputs, unwrapSecrets(goal.inputs) as Props);
+    if (!read.inputs) throw new StepError("provider does not support importing resources; please try updating the 'pulumi-nodejs' plugin");
+    const news = applyIgnoreChanges(unwrapSecrets(goal.inputs) as Props, read.inputs, goal.ignoreChanges);
+    const checked = await provider.check(t, read.inputs, news);
     if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
-    const diff = await provider.diff(t, read.id, read.properties, checked.inputs, readInputs, goal.ignoreChanges);
-    const changed = diff.diffs.length ? [...diff.diffs].sort() : changedKeys(readInputs, checked.inputs);
-    const mismatch = diff.changes === "unknown" ? changed.length > 0 : diff.changes === "some";
-    this.step(seq, "import", t.urn, mismatch ? { changedProperties: changed } : {});
-    if (mismatch) {
-      const message = "inputs to import do not match the existing resource";
+    const diff = await provider.diff(t, read.id, read.properties, checked.inputs, read.inputs, goal.ignoreChanges);
+    const changed = diff.diffs.length ? [...diff.diffs].sort() : changedKeys(read.inputs, checked.inputs);
+    if (diff.changes === "unknown" ? changed.length > 0 : diff.changes === "some") {
+      const message = `inputs to import do not match the existing resource: [${changed.join(" ")}]`;
       if (!this.o.preview) throw new StepError(message);
       this.diagnostics.push({ severity: "warning", urn: t.urn, message: `${message}; importing this resource will fail` });
     }
@@ -274,8 +281,19 @@ export class Deployment {
               }
               const outputs = markSecrets(got.properties, secretKeysOf(r.outputs));
               const inputs = got.inputs ? markSecrets(got.inputs, secretKeysOf(r.inputs)) : r.inputs;
-              const changed = changedKeys(unwrapSecrets(r.outputs) as Props, got.properties);
-              this.step(seq, changed.length ? "refresh" : "same", r.urn, changed.length ? { changedProperties: changed } : {});
+              const oldInputs = unwrapSecrets(r.inputs) as Props;
+              const newInputs = got.inputs ?? oldInputs;
+              const outputChanges = changedKeys(unwrapSecrets(r.outputs) as Props, got.properties);
+              let drifted = outputChanges.length > 0;
+              let changed = outputChanges; // the CLI shows a refresh's diff on outputs
+              if (!r.external) {
+                // step.go RefreshStep: drift is what an `up` of an unchanged program would change, i.e.
+                // Diff with the refreshed state as "old" and the recorded inputs as "new".
+                const diff = await (await this.o.provider()).diff(t, got.id, got.properties, oldInputs, newInputs, []);
+                drifted = diff.changes === "unknown" ? changedKeys(newInputs, oldInputs).length > 0 : diff.changes === "some";
+                if (diff.diffs.length) changed = [...diff.diffs].sort();
+              }
+              this.step(seq, drifted ? "refresh" : "same", r.urn, drifted ? { changedProperties: changed } : {});
               Object.assign(r, { id: got.id, outputs, inputs });
               await this.persist();
             } catch (e) {

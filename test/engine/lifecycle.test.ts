@@ -119,6 +119,19 @@ describe("engine stand-in lifecycle", () => {
     expect(s.names()).toEqual(["d"]);
   });
 
+  it("refresh records drift and the next preview proposes to undo it", async () => {
+    const store = s.store();
+    const dId = s.state().resources.find((x) => x.urn.endsWith("::d"))?.id ?? "";
+    store.items[dId] = { value: "changed by hand" };
+    writeFileSync(s.storeFile, JSON.stringify(store));
+    const r = await s.run("refresh");
+    expect(r.planText).toBe(`~ refresh ${ITEM} d [value]`);
+    expect(s.state().resources.find((x) => x.urn.endsWith("::d"))?.outputs["value"]).toBe("changed by hand");
+    // The CLI's [diff: ...] for an update compares old and new inputs, which are equal here.
+    const p = await s.run("preview", [{ name: "d", props: { value: "four" } }]);
+    expect(p.planText).toBe(`~ update  ${ITEM} d`);
+  });
+
   it("destroy deletes everything, the stack included", async () => {
     const r = await s.run("destroy");
     expect(r.errors).toEqual([]);

@@ -165,13 +165,16 @@ export class ProviderHost {
     return fromStruct(resp.getProperties());
   }
 
-  /** `properties` are the last known outputs (refresh) or empty (`get`/import, inputs only). */
-  async read(t: Target, id: string, properties: Props, inputs: Props): Promise<ReadResult> {
+  /**
+   * `properties` are the last known outputs (refresh) or the inputs again (`get`); an import sends
+   * neither, only the id, exactly as the engine does.
+   */
+  async read(t: Target, id: string, properties?: Props, inputs?: Props): Promise<ReadResult> {
     const req = new provproto.ReadRequest();
     setTarget(req, t);
     req.setId(id);
-    req.setProperties(toStruct(properties));
-    req.setInputs(toStruct(inputs));
+    if (properties) req.setProperties(toStruct(properties));
+    if (inputs) req.setInputs(toStruct(inputs));
     const resp = await this.call<provproto.ReadResponse>("Read", "read", req);
     const inputsStruct = resp.getInputs();
     return { id: resp.getId(), properties: fromStruct(resp.getProperties()), ...(inputsStruct ? { inputs: fromStruct(inputsStruct) } : {}) };

@@ -1,0 +1,94 @@
+// The engine stand-in's own tests: resource options carried by RegisterResource, and Resource.get.
+
+import { describe, expect, it } from "vitest";
+import { ITEM, fixtureStack } from "./fixture-stack";
+
+describe("engine stand-in resource options", () => {
+  it("protect refuses deletion and replacement, and keeps the resource", async () => {
+    const s = fixtureStack();
+    const p = { name: "p", props: { value: "keep", group: "g1" }, opts: { protect: true } };
+    expect((await s.run("up", [p])).errors).toEqual([]);
+    expect(s.state().resources.find((r) => r.custom)?.protect).toBe(true);
+
+    const replace = await s.run("up", [{ ...p, props: { value: "keep", group: "g2" } }]);
+    expect(replace.ok).toBe(false);
+    expect(replace.errors).toEqual([
+      expect.stringMatching(/^error: urn:pulumi:dev::engine-fixture::pulumi-nodejs:dynamic\/fixture:Item::p: unable to replace resource/),
+    ]);
+    expect(replace.providerHost.calls).toMatchObject({ Create: 0, Delete: 0 });
+
+    const preview = await s.run("preview", []);
+    expect(preview.ok).toBe(false);
+    expect(preview.errors[0]).toContain("cannot be deleted\nbecause it is protected");
+
+    const del = await s.run("up", []);
+    expect(del.ok).toBe(false);
+    expect(del.errors[0]).toContain("`pulumi state unprotect 'urn:pulumi:dev::engine-fixture::pulumi-nodejs:dynamic/fixture:Item::p'`");
+    expect(del.providerHost.calls.Delete).toBe(0);
+    expect(s.names()).toEqual(["p"]);
+    expect(Object.keys(s.store().items)).toEqual(["1"]);
+
+    // Unprotecting is a state-only change; then the delete goes through.
+    expect((await s.run("up", [{ ...p, opts: {} }])).planText).toBe("");
+    const ok = await s.run("up", []);
+    expect(ok.errors).toEqual([]);
+    expect(s.store().items).toEqual({});
+  });
+
+  it("retainOnDelete drops the resource from state without calling Delete", async () => {
+    const s = fixtureStack();
+    await s.run("up", [{ name: "r", props: { value: "stay" }, opts: { retainOnDelete: true } }]);
+    const r = await s.run("up", []);
+    expect(r.errors).toEqual([]);
+    expect(r.planText).toBe(`- delete  ${ITEM} r [retain]`);
+    expect(r.providerHost.calls.Delete).toBe(0);
+    expect(s.names()).toEqual([]);
+    expect(s.store().items["1"]).toEqual({ value: "stay" });
+  });
+
+  it("ignoreChanges keeps the old value of an ignored property", async () => {
+    const s = fixtureStack();
+    await s.run("up", [{ name: "i", props: { value: "v1", group: "g1" } }]);
+    const r = await s.run("up", [{ name: "i", props: { value: "v2", group: "g2" }, opts: { ignoreChanges: ["group"] } }]);
+    expect(r.planText).toBe(`~ update  ${ITEM} i [value]`);
+    expect(s.store().items["1"]).toEqual({ value: "v2", group: "g1" });
+  });
+
+  it("replaceOnChanges turns an update into a replacement", async () => {
+    const s = fixtureStack();
+    await s.run("up", [{ name: "x", props: { value: "v1" } }]);
+    const r = await s.run("preview", [{ name: "x", props: { value: "v2" }, opts: { replaceOnChanges: ["value"] } }]);
+    expect(r.planText).toBe(`+- replace ${ITEM} x [value]`);
+  });
+
+  it("import fails for a dynamic resource, as under the Pulumi CLI (pulumi/pulumi#3550)", async () => {
+    // The engine's import Read carries only the id, so the host cannot find `__provider` to load the
+    // provider. Products must not promise the `import` option on dynamic resources.
+    const s = fixtureStack();
+    await s.run("up", [{ name: "orig", props: { value: "found" }, opts: { retainOnDelete: true } }]);
+    await s.run("up", []); // forget it: it now exists only in the store, as if created by hand
+    const r = await s.run("preview", [{ name: "adopted", props: { value: "found" }, opts: { import: "1" } }]);
+    expect(r.ok).toBe(false);
+    expect(r.plan).toEqual([expect.objectContaining({ op: "same" }), expect.objectContaining({ op: "import", name: "adopted" })]);
+    expect(r.errors).toEqual([expect.stringMatching(/::adopted: code must be a string, not undefined$/)]);
+    expect(r.providerHost.calls).toMatchObject({ Read: 1, Check: 0, Create: 0 });
+  });
+
+  it("Resource.get reads through ReadResource with only the id and __provider", async () => {
+    const s = fixtureStack();
+    await s.run("up", [{ name: "src", props: { value: "seen", group: "g7" } }]);
+    const r = await s.run("up", [{ name: "src", props: { value: "seen", group: "g7" } }, { name: "looked-up", get: "1" }]);
+    expect(r.errors).toEqual([]);
+    expect(r.plan.find((x) => x.name === "looked-up")?.op).toBe("read");
+    expect(r.planText).toBe(`> read    ${ITEM} looked-up`);
+    expect(r.outputs["serials"]).toEqual({ src: 100, "looked-up": 100 });
+    expect(r.providerHost.calls).toMatchObject({ Read: 1, Create: 0 });
+    const external = s.state().resources.find((x) => x.urn.endsWith("::looked-up"));
+    expect(external).toMatchObject({ external: true, id: "1" });
+
+    // No longer read: forgotten, never deleted.
+    const gone = await s.run("up", [{ name: "src", props: { value: "seen", group: "g7" } }]);
+    expect(gone.providerHost.calls.Delete).toBe(0);
+    expect(s.names()).toEqual(["src"]);
+  });
+});
