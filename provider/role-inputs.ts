@@ -71,7 +71,7 @@ function checkField(schema: z.ZodType, value: unknown, property: string, failure
   if (!r.success) failures.push({ property, reason: `${property} ${r.error.issues[0].message}` });
 }
 
-const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", "__provider"]);
+const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", "importId", "__provider"]);
 
 /**
  * Checks Role inputs. Unknown values (preview) pass; everything else is checked here, before any
@@ -99,6 +99,14 @@ export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
         }
         checkField(settingValueSchema, value, property, failures);
       }
+    }
+  }
+  if (news.importId !== undefined && !isUnknown(news.importId)) {
+    const m = typeof news.importId === "string" ? /^(\d+)\/(\d+)$/.exec(news.importId) : null;
+    if (!m) {
+      failures.push({ property: "import", reason: `import must be a Role ID "<groupId>/<roleId>", got ${describe(news.importId)}` });
+    } else if (typeof news.groupId === "number" && Number(m[1]) !== news.groupId) {
+      failures.push({ property: "import", reason: `import ID ${news.importId} is in group ${m[1]}, but groupId is ${news.groupId}` });
     }
   }
   for (const key of Object.keys(news)) {

@@ -152,6 +152,7 @@ function isAmbiguous(error: unknown): boolean {
 
 export async function create(props: Props): Promise<CreateResult> {
   const inputs = toRoleInputs(props);
+  if (typeof props.importId === "string") return adoptExisting(props.importId, inputs);
   const { groupId, name } = inputs;
   const what = `creating role "${name}" in group ${groupId}`;
   const { writer } = services();
@@ -216,6 +217,32 @@ async function adoptAfterLostReply(inputs: RoleInputs, original: GroupRolesError
     );
   }
   return { roleId: match.roleId, name: match.name, inUse: match.inUse };
+}
+
+/**
+ * The `import` resource option: take over a role created by hand. As Pulumi's import does, the
+ * program must describe the role as it is; a difference fails instead of silently changing the role.
+ */
+async function adoptExisting(importId: string, inputs: RoleInputs): Promise<CreateResult> {
+  const { groupId, roleId } = parseRoleId(importId);
+  const what = `importing role ${importId}`;
+  let outs: RoleOutputs;
+  try {
+    outs = await readBack(groupId, roleId, inputs);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new RoleOperationError("ERR_NOT_FOUND", `${what}: group ${groupId} has no role with id ${roleId}`, error);
+    }
+    throw wrap(error, what);
+  }
+  const differing = notApplied(inputs, outs);
+  if (differing.length) {
+    throw new RoleOperationError(
+      "ERR_IMPORT_MISMATCH",
+      `${what}: inputs to import do not match the existing role: ${differing.join(", ")}. Change the program to match the role, import, then change it.`,
+    );
+  }
+  return { id: importId, outs };
 }
 
 // ---- read-back ----------------------------------------------------------------------------------------

@@ -79,6 +79,10 @@ export class Role extends pulumi.dynamic.Resource {
    * @param opts Resource options (`protect`, `retainOnDelete`, `import`, `ignoreChanges`, ...).
    */
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
+    // Pulumi's engine cannot import dynamic-provider resources (it calls Read without `__provider`,
+    // pulumi/pulumi#3550). So the `import` option is carried as an input instead, and the provider's
+    // create adopts the existing role after checking that it matches the program, as an import does.
+    const { import: importId, ...rest } = opts ?? {};
     super(
       roleProvider as unknown as pulumi.dynamic.ResourceProvider,
       name,
@@ -87,12 +91,13 @@ export class Role extends pulumi.dynamic.Resource {
         name: args?.name,
         description: args?.description,
         settings: args?.settings,
+        importId,
         // Declared as undefined so that Pulumi creates Outputs for them.
         roleId: undefined,
         inUse: undefined,
         userCount: undefined,
       },
-      opts,
+      opts && rest,
       "grouproles",
       "Role",
     );

@@ -8,6 +8,7 @@ import type { RequestOptions } from "./roles";
 import { isLoopbackHost, type ServiceUrl } from "./urls";
 import type { PresenceRecord, VisitorLocation, VisitorMessage } from "./types";
 import {
+  VISITOR_FUNC_PATTERN,
   VISITOR_ID_PATTERN,
   WirePresenceRecord,
   WireVisitorLocation,
@@ -36,6 +37,74 @@ export function checkVisitorRef(groupId: number, visitorId: string): void {
       `visitorId must be 1 to 62 characters of letters, digits, '-', '_' and '~', got ${JSON.stringify(visitorId)}`,
     );
   }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string") return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value);
+  return typeof value === "number" || typeof value === "boolean" ? String(value) : typeof value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** The path of the first value under `value` that does not survive JSON unchanged, and why. */
+function firstNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : `${path} must be a finite number, got ${value}`;
+  if (Array.isArray(value) || isPlainObject(value)) {
+    if (seen.has(value)) return `${path} refers back to itself; the message must be plain JSON`;
+    seen.add(value);
+    const entries = Array.isArray(value) ? value.map((v, i) => [`${path}[${i}]`, v] as const) : Object.entries(value).map(([k, v]) => [`${path}.${k}`, v] as const);
+    for (const [p, v] of entries) {
+      const bad = firstNonJson(v, p, seen);
+      if (bad) return bad;
+    }
+    seen.delete(value);
+    return undefined;
+  }
+  return `${path} must be plain JSON (null, boolean, number, string, array or object), got ${describe(value)}`;
+}
+
+/**
+ * Checks a visitor message and returns the copy that goes on the wire. The rules are those of
+ * `WireVisitorMessage`; this adds messages that name the field and the rule, and refuses signal data
+ * that JSON would silently change (functions, `undefined`, `NaN`, class instances such as `Date`).
+ * @throws ConfigurationError before anything is sent.
+ */
+export function checkVisitorMessage(message: unknown): VisitorMessage {
+  if (!isPlainObject(message)) {
+    throw new ConfigurationError(`message must be an object { mtype, data }, got ${describe(message)}`);
+  }
+  const { mtype, data } = message;
+  if (mtype !== "invoke" && mtype !== "signal") {
+    throw new ConfigurationError(`message.mtype must be "invoke" or "signal", got ${describe(mtype)}`);
+  }
+  if (!isPlainObject(data)) {
+    throw new ConfigurationError(
+      mtype === "invoke"
+        ? `message.data must be an object { func } for mtype "invoke", got ${describe(data)}`
+        : `message.data must be a JSON object for mtype "signal", got ${describe(data)}`,
+    );
+  }
+  if (mtype === "invoke" && (typeof data.func !== "string" || !VISITOR_FUNC_PATTERN.test(data.func))) {
+    throw new ConfigurationError(`message.data.func must have the form SERVICE.<Module>.Visitor.<function>, got ${describe(data.func)}`);
+  }
+  if (mtype === "signal") {
+    const bad = firstNonJson(data, "message.data", new Set());
+    if (bad) throw new ConfigurationError(bad);
+  }
+  const checked = WireVisitorMessage.safeParse(message);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new ConfigurationError(`message${issue.path.map((p) => `.${String(p)}`).join("")}: ${issue.message}`);
+  }
+  return checked.data;
 }
 
 function query(groupId: number, visitorId: string): string {
@@ -113,17 +182,13 @@ export class PresenceApi {
    */
   async signalVisitor(groupId: number, visitorId: string, message: VisitorMessage, options?: RequestOptions): Promise<void> {
     checkVisitorRef(groupId, visitorId);
-    const checked = WireVisitorMessage.safeParse(message);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw new ConfigurationError(`message.${issue.path.map(String).join(".")}: ${issue.message}`);
-    }
+    const body = checkVisitorMessage(message);
     const location = await this.findVisitor(groupId, visitorId, options);
     if (!location.visitorFound) throw new VisitorNotConnectedError(groupId, visitorId);
     const origin = directServerOrigin(location, this.presence);
     try {
       await this.transport.call({
-        method: "POST", origin, path: `/signalvisitor${query(groupId, visitorId)}`, body: checked.data,
+        method: "POST", origin, path: `/signalvisitor${query(groupId, visitorId)}`, body,
         idempotent: false, ...options, // the reply is not documented: any body, or none, is success
       });
     } catch (error) {

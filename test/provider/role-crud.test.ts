@@ -121,3 +121,35 @@ describe("Role provider CRUD against the emulator", () => {
     expect(await h.listRoles(42)).toHaveLength(1);
   });
 });
+
+describe("import option (carried as importId, since the engine cannot import dynamic resources)", () => {
+  it("adopts a hand-made role that matches the program, without creating anything", async () => {
+    const [made] = (await h.api("POST", "/groups/42/roles", [{ name: "Manual", description: "by hand", settings: { viewVideo: true, inviteGuest: false } }])).json as Array<{ roleId: number }>;
+    await h.clearRequests();
+    const { id, outs } = await provider.create({ groupId: 42, name: "Manual", description: "by hand", settings: { viewVideo: true }, importId: `42/${made.roleId}` });
+    expect(id).toBe(`42/${made.roleId}`);
+    expect(outs).toMatchObject({ roleId: made.roleId, name: "Manual", settings: { viewVideo: true } });
+    const counts = (await h.requests()).counts;
+    expect(counts["POST /api/v0/groups/:groupId/roles"]).toBeUndefined();
+    expect(await h.listRoles(42)).toHaveLength(1);
+    // keeping the import option afterwards is no change
+    expect(await provider.diff(id, outs, { groupId: 42, name: "Manual", description: "by hand", settings: { viewVideo: true }, importId: id })).toMatchObject({ changes: false });
+  });
+
+  it("refuses to import when the program differs from the role, changing nothing", async () => {
+    const [made] = (await h.api("POST", "/groups/42/roles", [{ name: "Manual", settings: { viewVideo: false } }])).json as Array<{ roleId: number }>;
+    const err = await provider.create({ groupId: 42, name: "Manual", settings: { viewVideo: true }, importId: `42/${made.roleId}` }).catch((e) => e);
+    expect(err.message).toContain(`importing role 42/${made.roleId}: inputs to import do not match`);
+    expect(err.message).toContain("settings.viewVideo");
+    const details = await h.api("GET", `/groups/42/roles/${made.roleId}`);
+    expect((details.json as { settings: object }).settings).toEqual({ viewVideo: false });
+  });
+
+  it("fails clearly for a role that does not exist, and check refuses a malformed or mismatched ID", async () => {
+    await expect(provider.create({ groupId: 42, name: "X", importId: "42/999999" })).rejects.toThrow("group 42 has no role with id 999999");
+    expect((await provider.check({}, { groupId: 42, name: "X", importId: "abc" })).failures).toEqual([
+      { property: "import", reason: 'import must be a Role ID "<groupId>/<roleId>", got the string "abc"' },
+    ]);
+    expect((await provider.check({}, { groupId: 42, name: "X", importId: "43/1" })).failures[0].reason).toContain("is in group 43, but groupId is 42");
+  });
+});
