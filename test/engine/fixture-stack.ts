@@ -17,7 +17,11 @@ export interface ItemSpec {
     replaceOnChanges?: string[];
     import?: string;
     dependsOn?: string[];
+    /** Name of a `component: true` entry declared earlier. */
+    parent?: string;
   };
+  /** A ComponentResource of type `fixture:index:Group` instead of an item. */
+  component?: boolean;
   /** Read an existing item with `Item.get(name, id)` instead of declaring it. */
   get?: string;
 }

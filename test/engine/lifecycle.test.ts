@@ -130,6 +130,24 @@ describe("engine stand-in lifecycle", () => {
     // The CLI's [diff: ...] for an update compares old and new inputs, which are equal here.
     const p = await s.run("preview", [{ name: "d", props: { value: "four" } }]);
     expect(p.planText).toBe(`~ update  ${ITEM} d`);
+    expect((await s.run("up", [{ name: "d", props: { value: "four" } }])).providerHost.calls.Update).toBe(1);
+    expect(s.store().items[dId]?.value).toBe("four");
+  });
+
+  it("children of a component get the parent's type in their URN and are deleted before it", async () => {
+    const spec: ItemSpec[] = [
+      { name: "d", props: { value: "four" } },
+      { name: "grp", component: true },
+      { name: "kid", props: { value: "k" }, opts: { parent: "grp" } },
+    ];
+    const r = await s.run("up", spec);
+    expect(r.errors).toEqual([]);
+    expect(r.plan.find((x) => x.name === "kid")?.urn).toBe(
+      `urn:pulumi:dev::engine-fixture::fixture:index:Group$${ITEM}::kid`,
+    );
+    expect(r.planText).toBe([`+ create  fixture:index:Group grp`, `+ create  ${ITEM} kid`].join("\n"));
+    const gone = await s.run("up", [spec[0]!]);
+    expect(gone.planText).toBe([`- delete  ${ITEM} kid`, `- delete  fixture:index:Group grp`].join("\n"));
   });
 
   it("destroy deletes everything, the stack included", async () => {
