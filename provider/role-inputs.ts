@@ -12,19 +12,19 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
 
 /** Validated Role inputs. */
-export interface RoleInputs {
+export type RoleInputs = {
   groupId: number;
   name: string;
   description?: string;
   settings?: Record<string, boolean>;
-}
+};
 
 /** Role state: the inputs as the service holds them, plus what the service computes. */
-export interface RoleOutputs extends RoleInputs {
+export type RoleOutputs = RoleInputs & {
   roleId: number;
   inUse: boolean;
   userCount: number;
-}
+};
 
 /** A failed property check, as Pulumi's `CheckFailure`. */
 export interface CheckFailure {

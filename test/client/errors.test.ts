@@ -37,7 +37,8 @@ describe("error classes", () => {
     const said = typeof body === "string" ? body : body.message;
     expect(err.serviceMessage).toBe(said);
     expect(err.message).toContain(said);
-    if (typeof body !== "string" && body.code) expect(err.serviceCode).toBe(body.code);
+    const sentCode = typeof body === "string" ? undefined : (body as { code?: string }).code;
+    if (sentCode) expect(err.serviceCode).toBe(sentCode);
     if (status === 429) {
       expect(err.retryAfter).toBe("7");
       expect(err.retryAfterMs).toBe(7000);

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { TestProject } from "vitest/node";
+import type { TestProject } from "vitest/node" with { "resolution-mode": "import" };
 
 declare module "vitest" {
   export interface ProvidedContext {
