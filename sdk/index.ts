@@ -15,3 +15,8 @@ export {
   GroupRolesError, AuthenticationError, ForbiddenError, NotFoundError, ConflictError, RoleInUseError, ValidationError,
   RateLimitedError, ServerError, TimeoutError, ConnectionError, UnexpectedReplyError, ConfigurationError, VisitorNotConnectedError,
 } from "../provider";
+export {
+  getVisitorPresence, getVisitorPresenceOutput, findVisitor, findVisitorOutput, signalVisitor,
+  type GetVisitorPresenceArgs, type GetVisitorPresenceResult, type FindVisitorArgs, type FindVisitorResult,
+  type SignalVisitorArgs, type SignalVisitorResult, type VisitorMessage, type VisitorInvokeMessage, type VisitorSignalMessage,
+} from "./presence";

@@ -27,18 +27,7 @@ function toSeconds(v: string | number | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Checks the query parameters every presence call carries; throws before anything is sent. */
-export function checkVisitorRef(groupId: number, visitorId: string): void {
-  if (!Number.isSafeInteger(groupId) || groupId <= 0) {
-    throw new ConfigurationError(`groupId must be a positive integer, got ${JSON.stringify(groupId)}`);
-  }
-  if (typeof visitorId !== "string" || !VISITOR_ID_PATTERN.test(visitorId)) {
-    throw new ConfigurationError(
-      `visitorId must be 1 to 62 characters of letters, digits, '-', '_' and '~', got ${JSON.stringify(visitorId)}`,
-    );
-  }
-}
-
+/** A short, safe rendering of a bad value for an error message. */
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -105,6 +94,19 @@ export function checkVisitorMessage(message: unknown): VisitorMessage {
     throw new ConfigurationError(`message${issue.path.map((p) => `.${String(p)}`).join("")}: ${issue.message}`);
   }
   return checked.data;
+}
+
+/** Checks the query parameters every presence call carries; throws before anything is sent. */
+export function checkVisitorRef(groupId: number, visitorId: string): void {
+  if (!Number.isSafeInteger(groupId) || groupId <= 0) {
+    throw new ConfigurationError(`groupId must be a positive integer, got ${describe(groupId)}`);
+  }
+  if (typeof visitorId !== "string" || !VISITOR_ID_PATTERN.test(visitorId)) {
+    const length = typeof visitorId === "string" && visitorId.length > 62 ? ` (${visitorId.length} characters)` : "";
+    throw new ConfigurationError(
+      `visitorId must be 1 to 62 characters of letters, digits, '-', '_' and '~', got ${describe(visitorId)}${length}`,
+    );
+  }
 }
 
 function query(groupId: number, visitorId: string): string {
