@@ -15,6 +15,10 @@ export const CONFIG_KEYS = {
   presenceUrl: "grouproles:presenceUrl",
   accessToken: "grouproles:accessToken",
   allowInsecureHttp: "grouproles:allowInsecureHttp",
+  maxBatchSize: "grouproles:maxBatchSize",
+  batchWindowMs: "grouproles:batchWindowMs",
+  maxRequestsPerSecond: "grouproles:maxRequestsPerSecond",
+  maxConcurrentRequests: "grouproles:maxConcurrentRequests",
 } as const;
 
 export const ENV_KEYS = {
@@ -22,6 +26,10 @@ export const ENV_KEYS = {
   presenceUrl: "GROUPROLES_PRESENCE_URL",
   accessToken: "GROUPROLES_ACCESS_TOKEN",
   allowInsecureHttp: "GROUPROLES_ALLOW_INSECURE_HTTP",
+  maxBatchSize: "GROUPROLES_MAX_BATCH_SIZE",
+  batchWindowMs: "GROUPROLES_BATCH_WINDOW_MS",
+  maxRequestsPerSecond: "GROUPROLES_MAX_REQUESTS_PER_SECOND",
+  maxConcurrentRequests: "GROUPROLES_MAX_CONCURRENT_REQUESTS",
 } as const;
 
 let stackConfig: ConfigSource | undefined;
@@ -37,6 +45,33 @@ export interface ResolvedConfig {
   presenceUrl?: string;
   accessToken?: string;
   allowInsecureHttp: boolean;
+  /** Most roles per array request; 1 sends one request per role. Unset: the batcher's default. */
+  maxBatchSize?: number;
+  /** How long a write waits for others to join its batch, in milliseconds. */
+  batchWindowMs?: number;
+  /** Client-side limit of requests per second to the service; unset means no limit. */
+  maxRequestsPerSecond?: number;
+  /** Client-side limit of requests in flight per origin; unset means no limit. */
+  maxConcurrentRequests?: number;
+}
+
+type NumberKind = "positive integer" | "positive number" | "non-negative number";
+
+/**
+ * A numeric setting, or undefined when unset. A value that is not a number of the right kind fails
+ * loudly: silently ignoring a typo in a rate limit would bring back the 429s it was set to avoid.
+ */
+function numberSetting(key: keyof typeof CONFIG_KEYS, source: ConfigSource | undefined, kind: NumberKind): number | undefined {
+  const text = pick(key, source)?.trim();
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  const ok =
+    text !== "" &&
+    Number.isFinite(value) &&
+    (kind === "non-negative number" ? value >= 0 : value > 0) &&
+    (kind !== "positive integer" || Number.isInteger(value));
+  if (!ok) throw new ConfigurationError(`${CONFIG_KEYS[key]} (or ${ENV_KEYS[key]}) must be a ${kind}, got ${JSON.stringify(text)}`);
+  return value;
 }
 
 function pick(key: keyof typeof CONFIG_KEYS, source?: ConfigSource): string | undefined {
@@ -52,6 +87,10 @@ export function resolveConfig(source?: ConfigSource): ResolvedConfig {
     presenceUrl: pick("presenceUrl", source),
     accessToken: pick("accessToken", source),
     allowInsecureHttp: /^(1|true|yes)$/i.test(pick("allowInsecureHttp", source) ?? ""),
+    maxBatchSize: numberSetting("maxBatchSize", source, "positive integer"),
+    batchWindowMs: numberSetting("batchWindowMs", source, "non-negative number"),
+    maxRequestsPerSecond: numberSetting("maxRequestsPerSecond", source, "positive number"),
+    maxConcurrentRequests: numberSetting("maxConcurrentRequests", source, "positive integer"),
   };
 }
 
@@ -86,15 +125,21 @@ const clients = new Map<string, GroupRolesClient>();
 export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRolesClient {
   const cfg = resolveConfig();
   requireSettings(cfg, "roles");
-  const key = `${cfg.baseUrl}|${cfg.presenceUrl ?? ""}|${cfg.allowInsecureHttp}|${JSON.stringify(extra)}`;
+  const budget = {
+    ...(cfg.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: cfg.maxRequestsPerSecond } : {}),
+    ...(cfg.maxConcurrentRequests !== undefined ? { maxConcurrentRequests: cfg.maxConcurrentRequests } : {}),
+  };
+  // The budget is part of the key: a changed limit gets a client (and a writer) that enforces it.
+  const key = `${cfg.baseUrl}|${cfg.presenceUrl ?? ""}|${cfg.allowInsecureHttp}|${JSON.stringify(budget)}|${JSON.stringify(extra)}`;
   let client = clients.get(key);
   if (!client) {
     client = new GroupRolesClient({
+      ...budget,
       ...extra,
       baseUrl: cfg.baseUrl,
       presenceUrl: cfg.presenceUrl,
       allowInsecureHttp: cfg.allowInsecureHttp,
-      accessToken: () => resolveConfig().accessToken,
+      accessToken: () => pick("accessToken"),
     });
     clients.set(key, client);
   }

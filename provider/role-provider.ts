@@ -157,6 +157,7 @@ export async function create(props: Props): Promise<CreateResult> {
   const what = `creating role "${name}" in group ${groupId}`;
   const { writer } = services();
   let created: CreatedRole;
+  let adopted = false;
   try {
     created = await writer.create(groupId, {
       name,
@@ -166,12 +167,14 @@ export async function create(props: Props): Promise<CreateResult> {
   } catch (error) {
     if (!isAmbiguous(error)) throw wrap(error, what);
     created = await adoptAfterLostReply(inputs, error as GroupRolesError, what);
+    adopted = true;
   }
   const id = formatRoleId(groupId, created.roleId);
   // From here on the role exists: every failure must keep its ID in state (a partial create), never orphan it.
   const partial = (e: unknown, outs?: RoleOutputs) =>
     new RoleInitError(`${what}: created as ${id}, but ${(e as Error).message}`, id, outs ?? { ...inputs, roleId: created.roleId, inUse: false, userCount: 0 }, [(e as Error).message]);
-  let outs = await readBack(groupId, created.roleId, inputs).catch((e) => {
+  // An adopted role is read in full: nobody knows which of its settings the lost request applied.
+  let outs = await (adopted ? readBack(groupId, created.roleId, inputs) : afterWrite(groupId, created.roleId, inputs)).catch((e) => {
     throw partial(new Error(`reading it back failed: ${(e as Error).message}`));
   });
   let missing = notApplied(inputs, outs);
@@ -274,6 +277,24 @@ async function readBack(groupId: number, roleId: number, declared: RoleInputs | 
   return outs;
 }
 
+/**
+ * The role's outputs after a write the service confirmed (a 2xx reply, matched to this role). The
+ * group's list, shared by every role of the batch (single flight), supplies name, description, inUse
+ * and userCount; the managed settings are the ones sent. Arrays are validated and applied as a whole
+ * and the service rejects settings it will not apply, so a confirmed write holds them; reading each
+ * role's details instead would cost one request per role and undo what batching saves. Drift made
+ * later is found by `pulumi refresh`, which reads the details.
+ */
+async function afterWrite(groupId: number, roleId: number, inputs: RoleInputs): Promise<RoleOutputs> {
+  const entry = (await services().writer.list(groupId)).find((r) => r.roleId === roleId);
+  // Not listed yet, or a list without descriptions: the details have what is missing.
+  if (!entry || entry.description === undefined) return readBack(groupId, roleId, inputs);
+  const outs: RoleOutputs = { groupId, roleId, name: entry.name, inUse: entry.inUse, userCount: entry.userCount ?? (entry.inUse ? 1 : 0) };
+  if (entry.description !== "" || inputs.description !== undefined) outs.description = entry.description;
+  if (inputs.settings !== undefined) outs.settings = { ...inputs.settings };
+  return outs;
+}
+
 /** Fields the service does not hold as asked, e.g. `settings.viewVideo (sent true, service has false)`. */
 function notApplied(inputs: RoleInputs, outs: RoleOutputs): string[] {
   const missing: string[] = [];
@@ -333,7 +354,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<Upda
     }
     throw wrap(error, what);
   }
-  const outs = await readBack(groupId, roleId, inputs).catch((e) => {
+  const outs = await afterWrite(groupId, roleId, inputs).catch((e) => {
     throw wrap(e, `${what}: the update was sent, but reading the role back failed (run \`pulumi refresh\`)`);
   });
   const missing = notApplied(inputs, outs);

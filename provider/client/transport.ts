@@ -13,6 +13,7 @@ import {
   registerSecret,
   type RequestInfo,
 } from "./errors";
+import { RateBudget, type Release } from "./rate-budget";
 import { DEFAULT_RETRY, parseRetryAfter, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
 import { WireError } from "../wire";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
@@ -62,6 +63,20 @@ export interface TransportOptions {
   random?: () => number;
   /** Appended to the User-Agent, e.g. the caller's tool name. */
   userAgentSuffix?: string;
+  /**
+   * Most requests started per second, per origin (a token bucket with a burst of 1, so requests are
+   * evenly paced). Retries count too. Requests over the budget wait in a queue, first come first
+   * served; a 429 with `Retry-After` also holds the queue for that long.
+   * @default unlimited
+   */
+  maxRequestsPerSecond?: number;
+  /**
+   * Most requests in flight at once, per origin; more wait in the same queue.
+   * @default unlimited (the pool's `maxConnections` still bounds sockets)
+   */
+  maxConcurrentRequests?: number;
+  /** Clock of the request budget, in milliseconds; injectable so tests stay fast. */
+  now?: () => number;
 }
 
 /** One call through the transport. */
@@ -110,6 +125,7 @@ const NOT_CONNECTED_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "
 
 export class Transport {
   private readonly options: TransportOptions;
+  private readonly budgets = new Map<string, RateBudget>();
 
   constructor(options: TransportOptions) {
     this.options = options;
@@ -122,16 +138,40 @@ export class Transport {
     return t;
   }
 
+  /** The request budget of `origin`, or undefined when no limit is configured. */
+  private budget(origin: string): RateBudget | undefined {
+    const { maxRequestsPerSecond, maxConcurrentRequests } = this.options;
+    if (maxRequestsPerSecond === undefined && maxConcurrentRequests === undefined) return undefined;
+    let budget = this.budgets.get(origin);
+    if (!budget) {
+      budget = new RateBudget({
+        maxRequestsPerSecond,
+        maxConcurrentRequests,
+        ...(this.options.now ? { now: this.options.now } : {}),
+        ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
+      });
+      this.budgets.set(origin, budget);
+    }
+    return budget;
+  }
+
   /** Sends a request, retrying as `shouldRetry` decides, and returns the parsed reply. */
   async call<T>(call: CallOptions<T>): Promise<T> {
     const retry = { ...DEFAULT_RETRY, ...this.options.retry, ...call.retry };
     const sleep = this.options.sleep ?? defaultSleep;
+    const budget = this.budget(call.origin);
     for (let attempt = 1; ; attempt++) {
+      // Each attempt takes its own slot; the wait before a retry holds none.
+      const release: Release | undefined = await budget?.acquire();
       try {
         return await this.attempt(call);
       } catch (error) {
+        release?.();
         if (!(error instanceof GroupRolesError)) throw error;
         const outcome = outcomeOf(error);
+        if (budget && outcome?.kind === "status" && outcome.status === 429 && outcome.retryAfterMs !== undefined) {
+          budget.pause(Math.min(outcome.retryAfterMs, retry.maxRetryAfterMs));
+        }
         const decision = outcome
           ? shouldRetry({ outcome, attempt, idempotent: call.idempotent, options: retry, random: this.options.random })
           : ({ retry: false, reason: "" } as const);
@@ -140,6 +180,8 @@ export class Transport {
           throw error;
         }
         await sleep(decision.delayMs);
+      } finally {
+        release?.();
       }
     }
   }
