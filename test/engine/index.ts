@@ -75,14 +75,16 @@ export interface EngineResult {
 }
 
 /** The subset of Pulumi.yaml the engine needs; a tiny reader instead of a YAML dependency. */
-function readProjectFile(dir: string): { name?: string; main?: string } {
+function readProjectFile(dir: string): { name?: string; main?: string; typescript: boolean } {
   const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(dir, f)).find((f) => existsSync(f));
-  if (!file) return {};
+  if (!file) return { typescript: true };
   const text = readFileSync(file, "utf8");
   const top = (key: string) => new RegExp(`^${key}:\\s*["']?([^"'#\\n]+?)["']?\\s*(#.*)?$`, "m").exec(text)?.[1];
   const name = top("name");
   const main = top("main");
-  return { ...(name ? { name } : {}), ...(main ? { main } : {}) };
+  // runtime.options.typescript defaults to true in the Node language host.
+  const typescript = !/^\s+typescript:\s*false\b/m.test(text);
+  return { ...(name ? { name } : {}), ...(main ? { main } : {}), typescript };
 }
 
 /** Prefer the program's own copy of @pulumi/pulumi, as the language host and plugin do. */
@@ -204,7 +206,12 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       o.program ?? pf.main ?? ".",
     ];
     // The Node language host hands config to the program in these two variables.
-    const env = { ...baseEnv, PULUMI_CONFIG: JSON.stringify(config), PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys) };
+    const env: NodeJS.ProcessEnv = {
+      ...(pf.typescript ? { PULUMI_NODEJS_TYPESCRIPT: "true" } : {}),
+      ...baseEnv,
+      PULUMI_CONFIG: JSON.stringify(config),
+      PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys),
+    };
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, args, { cwd: programDir, env, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
