@@ -73,6 +73,7 @@ export interface FindVisitorResult {
 
 /** Asks the visitor's page to call one of its presence functions. */
 export interface VisitorInvokeMessage {
+  /** Call a visitor-side function. */
   mtype: "invoke";
   data: {
     /** The visitor-side function, `SERVICE.<Module>.Visitor.<function>`, e.g. `SERVICE.Cobrowse.Visitor.startSession`. */
@@ -82,6 +83,7 @@ export interface VisitorInvokeMessage {
 
 /** Hands a JSON object to the visitor instance's `onsignal()` handler. */
 export interface VisitorSignalMessage {
+  /** Hand `data` to the visitor's `onsignal()` handler. */
   mtype: "signal";
   /** Any JSON object of your choosing, e.g. `{ command: "chat", chatid: "7" }`. Must be plain JSON. */
   data: Record<string, unknown>;

@@ -136,7 +136,7 @@ describe("signalVisitor", () => {
     expect(result).toEqual({ sent: true });
     expect(await arrived).toEqual({ mtype: "signal", data: { command: "chat", chatid: "7", nested: { n: 1, list: [true, null] } } });
     const log = await h.requests();
-    expect(log.entries.map((e) => `${e.server} ${e.method} ${e.path}${e.query}`)).toEqual([
+    expect(log.entries.map((e) => `${e.server} ${e.method} ${e.path}${(e as typeof e & { query: string }).query}`)).toEqual([
       `presence GET /findvisitor?groupid=${GROUP}&visitorid=${target.id}`,
       `direct POST /signalvisitor?groupid=${GROUP}&visitorid=${target.id}`,
     ]);
@@ -228,7 +228,7 @@ describe("validation, before any request", () => {
   });
 
   it("never puts the token in an error", async () => {
-    const err = await findVisitor({ groupId: GROUP, visitorId: v() }, { presenceUrl: h.emu.presenceUrl, accessToken: "wrong-token-5c2e9a" }).catch((e: unknown) => e as Error);
+    const err = (await findVisitor({ groupId: GROUP, visitorId: v() }, { presenceUrl: h.emu.presenceUrl, accessToken: "wrong-token-5c2e9a" }).catch((e: unknown) => e)) as Error;
     expect(err).toMatchObject({ code: "ERR_AUTHENTICATION", status: 401 });
     expect(`${err.message} ${err.stack} ${JSON.stringify(err)}`).not.toContain("wrong-token-5c2e9a");
   });
