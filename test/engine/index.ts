@@ -16,9 +16,12 @@ import { type StateResource, StateWriter, loadState } from "./state";
 import { type Props, type Value, unwrapSecrets } from "./values";
 
 export { UNKNOWN } from "./values";
+/** Reads a checkpoint written by `runEngine`, secrets decrypted (still wrapped in the secret signature). */
+export { loadState as readCheckpoint } from "./state";
 export type { PlanStep, StepOp } from "./plan";
 export type { Checkpoint, StateResource } from "./state";
 export type { Diagnostic } from "./deployment";
+export type { ProviderMethod } from "./provider-host";
 
 export interface EngineOptions {
   operation: "preview" | "up" | "refresh" | "destroy";
