@@ -55,11 +55,12 @@ async function main(): Promise<void> {
     latencyMs: int("latency-ms", values["latency-ms"], 0),
     rateLimitPerSecond: int("rate-limit", values["rate-limit"], 1),
   });
+  // Human messages first, so that whoever waits for the ready line has them too.
+  if (!values.token?.length) process.stderr.write(`grouproles-emulator: development token (all groups): ${emulator.token}\n`);
+  process.stderr.write(`grouproles-emulator: ready; roles API ${emulator.baseUrl}/api/v0, presence ${emulator.presenceUrl}\n`);
   process.stdout.write(
     JSON.stringify({ baseUrl: emulator.baseUrl, presenceUrl: emulator.presenceUrl, directServers: emulator.directServers }) + "\n",
   );
-  if (!values.token?.length) process.stderr.write(`grouproles-emulator: development token (all groups): ${emulator.token}\n`);
-  process.stderr.write(`grouproles-emulator: ready; roles API ${emulator.baseUrl}/api/v0, presence ${emulator.presenceUrl}\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

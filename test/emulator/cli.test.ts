@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { http } from "./helpers";
 
 const root = path.resolve(__dirname, "../..");
@@ -54,7 +54,8 @@ describe("grouproles-emulator CLI", () => {
     expect(ready.directServers).toHaveLength(3);
     const r = await http("POST", `${ready.baseUrl}/api/v0/groups/1/roles`, { body: [{ name: "from cli" }] });
     expect(r.status).toBe(200);
-    expect(stderr()).toContain("dev-token");
+    // stderr and stdout are separate pipes: the parent may read them in either order.
+    await vi.waitFor(() => expect(stderr()).toContain("dev-token"));
     child?.kill("SIGTERM");
     expect(await exit).toBe(0);
   });
