@@ -166,12 +166,13 @@ export class Transport {
       try {
         return await this.attempt(call);
       } catch (error) {
-        release?.();
-        if (!(error instanceof GroupRolesError)) throw error;
-        const outcome = outcomeOf(error);
+        const outcome = error instanceof GroupRolesError ? outcomeOf(error) : undefined;
+        // Pause before giving the slot back, so the next queued request does not start into the 429.
         if (budget && outcome?.kind === "status" && outcome.status === 429 && outcome.retryAfterMs !== undefined) {
           budget.pause(Math.min(outcome.retryAfterMs, retry.maxRetryAfterMs));
         }
+        release?.();
+        if (!(error instanceof GroupRolesError)) throw error;
         const decision = outcome
           ? shouldRetry({ outcome, attempt, idempotent: call.idempotent, options: retry, random: this.options.random })
           : ({ retry: false, reason: "" } as const);

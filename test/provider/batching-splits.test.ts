@@ -1,0 +1,101 @@
+/**
+ * The batching writer on its own, against the emulator: how a failed array request is split so each
+ * caller gets its own outcome, and how lists are shared (single flight) without hiding writes.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GroupRolesClient, NotFoundError, RoleInUseError, ValidationError } from "../../provider/client";
+import { batchingWriter } from "../../provider/role-batcher";
+import type { RoleWriter } from "../../provider/role-writes";
+import { startHarness, type EmulatorHarness } from "../support/emulator";
+
+let h: EmulatorHarness;
+let writer: RoleWriter;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.admin("POST", "/reset");
+  // A fresh writer per test: nothing shared between tests.
+  writer = batchingWriter(new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessToken: h.emu.token }), { windowMs: 10 });
+});
+
+const bodies = async (method: string, route: string) =>
+  (await h.requests()).entries.filter((e) => e.method === method && e.route === route).map((e) => JSON.parse(e.body) as unknown[]);
+
+async function seed(names: string[]): Promise<number[]> {
+  const r = await h.api("POST", "/groups/5/roles", names.map((name) => ({ name })));
+  return (r.json as Array<{ roleId: number }>).map((x) => x.roleId);
+}
+
+describe("splitting a failed batch", () => {
+  it("finds one invalid create among eight by halving, without the service's index hint", async () => {
+    const items = Array.from({ length: 8 }, (_, i) => ({ name: i === 5 ? " " : `R${i}` }));
+    const results = await Promise.allSettled(items.map((r) => writer.create(5, r)));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect((results[5] as PromiseRejectedResult).reason).toBeInstanceOf(ValidationError);
+    results.forEach((r, i) => {
+      if (r.status === "fulfilled") expect(r.value.name).toBe(`R${i}`);
+    });
+    // 8 -> 4+4 -> 2+2 (bad half) -> 1+1: 1 + 2 + 2 + 2 requests
+    const posts = await bodies("POST", "/api/v0/groups/:groupId/roles");
+    expect(posts.map((p) => p.length)).toEqual([8, 4, 4, 2, 2, 1, 1]);
+    expect((await h.listRoles(5)).map((r) => r.name).sort()).toEqual(["R0", "R1", "R2", "R3", "R4", "R6", "R7"]);
+  });
+
+  it("a delete batch with an in-use role (sent without the provider's check) deletes the others", async () => {
+    const ids = await seed(["a", "b", "c", "d"]);
+    await h.setUsers(5, ids[2], 1);
+    const results = await Promise.allSettled(ids.map((id) => writer.delete(5, id)));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect((results[2] as PromiseRejectedResult).reason).toBeInstanceOf(RoleInUseError);
+    expect((await h.listRoles(5)).map((r) => r.roleId)).toEqual([ids[2]]);
+  });
+
+  it("an id already gone is a 404 for its caller alone; the others are still deleted", async () => {
+    const ids = await seed(["a", "b", "c"]);
+    await h.api("POST", "/groups/5/delete-roles", [ids[1]]);
+    const results = await Promise.allSettled(ids.map((id) => writer.delete(5, id)));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(NotFoundError);
+    expect(await h.listRoles(5)).toEqual([]);
+  });
+
+  it("a 404 on create (unknown group) is not split: it concerns every item", async () => {
+    await h.fault({ method: "POST", path: "/api/v0/groups/5/roles", action: "status", status: 404 });
+    const results = await Promise.allSettled(["a", "b", "c", "d"].map((name) => writer.create(5, { name })));
+    expect(results.every((r) => r.status === "rejected" && r.reason instanceof NotFoundError)).toBe(true);
+    expect(await bodies("POST", "/api/v0/groups/:groupId/roles")).toHaveLength(1);
+  });
+
+  it("a server error on create goes to every caller unsplit (the outcome is ambiguous)", async () => {
+    await h.fault({ method: "POST", path: "/api/v0/groups/5/roles", action: "status", status: 500 });
+    const results = await Promise.allSettled(["a", "b"].map((name) => writer.create(5, { name })));
+    expect(results.map((r) => (r as PromiseRejectedResult).reason?.code)).toEqual(["ERR_SERVER", "ERR_SERVER"]);
+    expect(await bodies("POST", "/api/v0/groups/:groupId/roles")).toHaveLength(1);
+  });
+});
+
+describe("shared lists (single flight)", () => {
+  it("concurrent lists of one group are one request", async () => {
+    await seed(["a"]);
+    await h.clearRequests();
+    const lists = await Promise.all(Array.from({ length: 10 }, () => writer.list(5)));
+    lists.forEach((l) => expect(l.map((r) => r.name)).toEqual(["a"]));
+    expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBe(1);
+    // callers get their own arrays
+    expect(lists[0]).not.toBe(lists[1]);
+  });
+
+  it("a list asked for after a write completed never joins a list sent before it", async () => {
+    // the first list is slow, so it is still in flight when the create completes
+    await h.fault({ method: "GET", path: "/api/v0/groups/5/roles", action: "latency", latencyMs: 300 });
+    const early = writer.list(5);
+    await new Promise((r) => setTimeout(r, 20));
+    await writer.create(5, { name: "new" });
+    const late = await writer.list(5);
+    expect(late.map((r) => r.name)).toEqual(["new"]);
+    await early;
+    expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBe(2);
+  });
+});
