@@ -5,6 +5,10 @@ import * as pulumi from "@pulumi/pulumi";
 // The provider module object itself is the dynamic provider, so Pulumi serializes it as a bare
 // `require("pulumi-grouproles/...")` instead of inlining code (DESIGN.md, invariant 1).
 import * as roleProvider from "../provider";
+import { checkoutProviderShim } from "./checkout-shim";
+
+/** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
+const provider = (__dirname.split(/[\\/]/).includes("node_modules") ? roleProvider : checkoutProviderShim) as unknown as pulumi.dynamic.ResourceProvider;
 
 /** The arguments of a {@link Role}. */
 export interface RoleArgs {
@@ -84,7 +88,7 @@ export class Role extends pulumi.dynamic.Resource {
     // create adopts the existing role after checking that it matches the program, as an import does.
     const { import: importId, ...rest } = opts ?? {};
     super(
-      roleProvider as unknown as pulumi.dynamic.ResourceProvider,
+      provider,
       name,
       {
         groupId: args?.groupId,
