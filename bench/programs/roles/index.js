@@ -1,0 +1,26 @@
+// Benchmark program for `npm run bench`: N roles in one group, described by stack config so the
+// benchmark can create, rename and destroy them without editing code. It imports the installed
+// package exactly as a user's program does.
+//
+// config bench:count    how many roles
+// config bench:prefix   role names are `<prefix>-<i>`; changing it renames every role (an update)
+// config bench:groupId  the group holding them
+"use strict";
+const pulumi = require("@pulumi/pulumi");
+const { Role } = require("pulumi-grouproles");
+
+const config = new pulumi.Config("bench");
+const count = config.requireNumber("count");
+const prefix = config.require("prefix");
+const groupId = config.requireNumber("groupId");
+
+for (let i = 0; i < count; i++) {
+  new Role(`role-${i}`, {
+    groupId,
+    name: `${prefix}-${i}`,
+    description: `benchmark role ${i}`,
+    settings: { viewVideo: i % 2 === 0, remoteAssist: true },
+  });
+}
+
+exports.roles = count;
