@@ -23,6 +23,8 @@ export default function setup(project: TestProject): () => void {
   if (!existsSync(path.join(root, "dist/provider/index.js"))) {
     execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: root, stdio: "inherit" });
   }
+  // Programs run from this checkout need node_modules/pulumi-grouproles (see scripts/link-self.js).
+  execFileSync(process.execPath, [path.join(root, "scripts/link-self.js")]);
   const work = mkdtempSync(path.join(os.tmpdir(), "grouproles-packed-"));
   const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: root, encoding: "utf8" });
   const tarball = path.join(work, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);

@@ -1,0 +1,101 @@
+/**
+ * examples/roles-from-file: a catalogue becomes roles; removing entries deletes them, except that
+ * in-use roles are refused, retainOnDelete keeps them in the service, and protect refuses.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exampleDir, rolePlan, stackFor, type Stack } from "./harness";
+
+interface Entry { key: string; name: string; description?: string; settings?: Record<string, boolean>; protect?: boolean; retainOnDelete?: boolean }
+const original = JSON.parse(readFileSync(path.join(exampleDir("roles-from-file"), "roles.json"), "utf8")) as { groupId: number; roles: Entry[] };
+
+let s: Stack;
+let catalogue: string;
+const write = (roles: Entry[]) => writeFileSync(catalogue, JSON.stringify({ groupId: original.groupId, roles }));
+const byKey = (...keys: string[]) => keys.map((k) => original.roles.find((r) => r.key === k)!);
+/** URNs in the state file as it is on disk. */
+const stateUrns = () => (JSON.parse(readFileSync(s.stateFile, "utf8")) as { resources: Array<{ urn: string }> }).resources.map((r) => r.urn);
+const roleIdOf = async (name: string) => (await s.h.listRoles(42)).find((r) => r.name === name)!.roleId;
+
+beforeAll(async () => {
+  s = await stackFor(exampleDir("roles-from-file"), "roles-from-file");
+  catalogue = path.join(s.work, "roles.json");
+  s.run = ((run) => (op, config = {}, dir) => run(op, { "roles-from-file:catalogue": catalogue, ...config }, dir))(s.run);
+});
+afterAll(() => s?.close());
+
+describe("examples/roles-from-file", () => {
+  it("creates one role per catalogue entry", async () => {
+    write(original.roles);
+    const r = await s.run("up");
+    expect(r.ok, r.errors.join("\n")).toBe(true);
+    expect((await s.h.listRoles(42)).map((x) => x.name).sort()).toEqual(["Administrators", "Billing", "Sales", "Support"]);
+  });
+
+  it("a second up with no change plans nothing and sends no HTTP request", async () => {
+    await s.h.clearRequests();
+    const r = await s.run("up");
+    expect(r.ok).toBe(true);
+    expect(rolePlan(r)).toEqual([]);
+    expect((await s.h.requests()).total).toBe(0);
+  });
+
+  it("preview of an edited catalogue shows the exact plan, and up applies it", async () => {
+    const [support, billing, sales, admins] = byKey("support", "billing", "sales", "admins");
+    const edited = [{ ...support, settings: { remoteAssist: true, viewVideo: false } }, { ...billing, name: "Billing & Invoices" }, sales, admins];
+    write(edited);
+    const preview = await s.run("preview");
+    expect(rolePlan(preview).sort()).toEqual(["~ update billing [name]", "~ update support [settings]"]);
+    const up = await s.run("up");
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect((await s.h.listRoles(42)).map((x) => x.name).sort()).toEqual(["Administrators", "Billing & Invoices", "Sales", "Support"]);
+    write(original.roles);
+    expect((await s.run("up")).ok).toBe(true);
+  });
+
+  it("removing an in-use role fails the up with the in-use message; state and service keep it", async () => {
+    const salesId = await roleIdOf("Sales");
+    await s.h.setUsers(42, salesId, 4);
+    write(byKey("support", "billing", "admins"));
+    const preview = await s.run("preview");
+    expect(rolePlan(preview)).toEqual(["- delete sales"]);
+    const r = await s.run("up");
+    expect(r.ok).toBe(false);
+    expect(r.errors.join("\n")).toContain(`role "Sales" (id 42/${salesId}) is in use by 4 users and cannot be deleted`);
+    expect(stateUrns().some((urn) => urn.endsWith("::sales"))).toBe(true);
+    expect((await s.h.listRoles(42)).some((x) => x.name === "Sales")).toBe(true);
+  });
+
+  it("retainOnDelete drops the role from state and leaves it in the service", async () => {
+    const [support, billing, sales, admins] = byKey("support", "billing", "sales", "admins");
+    write([support, billing, { ...sales, retainOnDelete: true }, admins]);
+    expect((await s.run("up")).ok).toBe(true);
+    write([support, billing, admins]);
+    const r = await s.run("up");
+    expect(r.ok, r.errors.join("\n")).toBe(true);
+    expect(stateUrns().some((urn) => urn.endsWith("::sales"))).toBe(false);
+    expect((await s.h.listRoles(42)).some((x) => x.name === "Sales")).toBe(true);
+  });
+
+  it("protect refuses deleting a role, in up and in destroy", async () => {
+    write(byKey("support", "billing"));
+    const r = await s.run("up");
+    expect(r.ok).toBe(false);
+    expect(r.errors.join("\n")).toMatch(/protect/);
+    expect((await s.h.listRoles(42)).some((x) => x.name === "Administrators")).toBe(true);
+    const d = await s.run("destroy");
+    expect(d.ok).toBe(false);
+    expect((await s.h.listRoles(42)).some((x) => x.name === "Administrators")).toBe(true);
+  });
+
+  it("once unprotected, destroy removes everything the stack manages", async () => {
+    const [support, billing, admins] = byKey("support", "billing", "admins");
+    write([support, billing, { ...admins, protect: false }]);
+    expect((await s.run("up")).ok).toBe(true);
+    const d = await s.run("destroy");
+    expect(d.ok, d.errors.join("\n")).toBe(true);
+    // only the retained "Sales" is left in the service
+    expect((await s.h.listRoles(42)).map((x) => x.name)).toEqual(["Sales"]);
+  });
+});
