@@ -1,0 +1,57 @@
+/** examples/import-existing: adopting a hand-made role with the `import` option, referencing one with Role.get. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exampleDir, rolePlan, stackFor, type Stack } from "./harness";
+
+let s: Stack;
+let config: Record<string, string>;
+let agentsId: number;
+beforeAll(async () => {
+  s = await stackFor(exampleDir("import-existing"), "import-existing", { "import-existing:groupId": "42" });
+  const made = (await s.h.api("POST", "/groups/42/roles", [
+    { name: "Agents", description: "Created by hand in 2024", settings: { viewVideo: true } },
+    { name: "Auditors", settings: { reportProblem: true } },
+  ])).json as Array<{ roleId: number }>;
+  agentsId = made[0].roleId;
+  await s.h.setUsers(42, agentsId, 5);
+  config = { "import-existing:agentsRoleId": `42/${made[0].roleId}`, "import-existing:auditorsRoleId": `42/${made[1].roleId}` };
+});
+afterAll(() => s?.close());
+
+describe("examples/import-existing", () => {
+  it("up adopts the hand-made role without creating anything, and reads the other", async () => {
+    await s.h.clearRequests();
+    const r = await s.run("up", config);
+    expect(r.ok, r.errors.join("\n") + r.stderr).toBe(true);
+    expect((await s.h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBeUndefined();
+    expect(await s.h.listRoles(42)).toHaveLength(2);
+    expect(r.outputs).toMatchObject({ agentsRoleId: agentsId, agentsUserCount: 5, auditorsName: "Auditors", auditorsSettings: { reportProblem: true } });
+    const agents = r.resources.find((x) => x.urn.endsWith("::agents"))!;
+    expect(agents.id).toBe(`42/${agentsId}`);
+  });
+
+  it("then the role is managed: a second up is a no-op", async () => {
+    const r = await s.run("up", config);
+    expect(r.ok).toBe(true);
+    // Role.get reads again on every run, as in the CLI; the adopted role has no step.
+    expect(rolePlan(r)).toEqual(["> read auditors"]);
+  });
+
+  it("destroy refuses the adopted role while users hold it, and never touches the referenced one", async () => {
+    const d = await s.run("destroy", config);
+    expect(d.ok).toBe(false);
+    expect(d.errors.join("\n")).toContain(`role "Agents" (id 42/${agentsId}) is in use by 5 users`);
+    expect(await s.h.listRoles(42)).toHaveLength(2);
+    await s.h.setUsers(42, agentsId, 0);
+    expect((await s.run("destroy", config)).ok).toBe(true);
+    expect((await s.h.listRoles(42)).map((x) => x.name)).toEqual(["Auditors"]);
+  });
+
+  it("a program that does not match the hand-made role fails the import and changes nothing", async () => {
+    const [made] = (await s.h.api("POST", "/groups/42/roles", [{ name: "Agents", description: "other", settings: { viewVideo: false } }])).json as Array<{ roleId: number }>;
+    const r = await s.run("up", { ...config, "import-existing:agentsRoleId": `42/${made.roleId}` });
+    expect(r.ok).toBe(false);
+    expect(r.errors.join("\n")).toContain("inputs to import do not match the existing role");
+    const details = (await s.h.api("GET", `/groups/42/roles/${made.roleId}`)).json as { description: string; settings: object };
+    expect(details).toMatchObject({ description: "other", settings: { viewVideo: false } });
+  });
+});
