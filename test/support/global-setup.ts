@@ -31,10 +31,11 @@ export default function setup(project: TestProject): () => void {
   const projectDir = path.join(work, "project");
   execFileSync("mkdir", ["-p", projectDir]);
   const pulumiVersion = (JSON.parse(readFileSync(path.join(root, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
+  const tsVersion = (JSON.parse(readFileSync(path.join(root, "node_modules/typescript/package.json"), "utf8")) as { version: string }).version;
   writeFileSync(path.join(projectDir, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true }));
   execFileSync(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", tarball, `@pulumi/pulumi@${pulumiVersion}`],
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", tarball, `@pulumi/pulumi@${pulumiVersion}`, `typescript@${tsVersion}`, "@types/node@22"],
     { cwd: projectDir, stdio: ["ignore", "ignore", "inherit"] },
   );
   project.provide("installedProject", projectDir);
