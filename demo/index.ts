@@ -1,0 +1,88 @@
+/**
+ * `npm run demo`: starts the emulator, connects a sample visitor, and applies the quickstart
+ * (examples/quickstart, the root Pulumi.yaml), then prints the plan, the stack outputs and what the
+ * emulator holds.
+ *
+ * With the Pulumi CLI on PATH it uses the Automation API and a local file backend; without it, the
+ * engine stand-in in test/engine (the real Pulumi Node runtime and dynamic-provider host, with a small
+ * test engine in place of the CLI), and says so.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { connectVisitor, startEmulator } from "../emulator";
+import { runEngine } from "../test/engine";
+
+const root = path.resolve(__dirname, "../../..");
+const work = path.join(root, ".tmp", "demo");
+const groupId = 42;
+
+function hasPulumiCli(): boolean {
+  try {
+    execFileSync("pulumi", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const line = (s = "") => process.stdout.write(`${s}\n`);
+
+async function withCli(config: Record<string, string>, secret: Record<string, string>): Promise<void> {
+  // Not exercised on the machines this package is built on (no CLI there).
+  const { LocalWorkspace } = (await import("@pulumi/pulumi")).automation;
+  mkdirSync(path.join(work, "backend"), { recursive: true });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "demo", workDir: root },
+    { envVars: { PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`, PULUMI_CONFIG_PASSPHRASE: "demo" } },
+  );
+  for (const [k, v] of Object.entries(config)) await stack.setConfig(k, { value: v });
+  for (const [k, v] of Object.entries(secret)) await stack.setConfig(k, { value: v, secret: true });
+  const preview = await stack.preview();
+  line(preview.stdout);
+  const up = await stack.up();
+  line(up.stdout);
+  for (const [k, v] of Object.entries(up.outputs)) line(`  ${k}: ${JSON.stringify(v.value)}`);
+}
+
+async function withStandIn(config: Record<string, string>, secret: Record<string, string>): Promise<void> {
+  line("The Pulumi CLI is not installed: using the engine stand-in (test/engine) with the real Pulumi");
+  line("Node runtime and dynamic-provider host. This is not a real `pulumi up`.");
+  const options = { programDir: root, stack: "demo", stateFile: path.join(work, "state.json"), config, secretConfig: secret };
+  const preview = await runEngine({ ...options, operation: "preview" });
+  line("\n== preview ==");
+  line(preview.planText || "(no changes)");
+  const up = await runEngine({ ...options, operation: "up" });
+  line("\n== up ==");
+  line(up.planText || "(no changes)");
+  for (const e of up.errors) line(e);
+  line("\n== outputs ==");
+  for (const [k, v] of Object.entries(up.outputs)) line(`  ${k}: ${JSON.stringify(v)}`);
+  if (!up.ok) process.exitCode = 1;
+}
+
+async function main(): Promise<void> {
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const emu = await startEmulator({ presenceServers: 2 });
+  line(`emulator: roles ${emu.baseUrl}, presence ${emu.presenceUrl}, named servers ${emu.directServers.join(", ")}`);
+  const visitor = await connectVisitor({ presenceUrl: emu.presenceUrl, groupId, visitorId: "visitor-1" });
+  line(`visitor "visitor-1" connected to ${visitor.server}`);
+  const config = { "quickstart:groupId": String(groupId), "grouproles:baseUrl": emu.baseUrl, "grouproles:presenceUrl": emu.presenceUrl };
+  const secret = { "grouproles:accessToken": emu.token };
+  try {
+    if (hasPulumiCli()) await withCli(config, secret);
+    else await withStandIn(config, secret);
+    const res = await fetch(`${emu.baseUrl}/api/v0/groups/${groupId}/roles`, { headers: { authorization: `Bearer ${emu.token}` } });
+    line(`\n== the emulator now holds (group ${groupId}) ==`);
+    for (const role of (await res.json()) as Array<Record<string, unknown>>) line(`  ${JSON.stringify(role)}`);
+  } finally {
+    await visitor.close();
+    await emu.close();
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
