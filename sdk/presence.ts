@@ -11,6 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ConfigurationError } from "../provider/client/errors";
 import { checkVisitorMessage, checkVisitorRef } from "../provider/client/presence";
 import { clientFor, type ConnectionOptions } from "./client";
+import type { VisitorLocation } from "../provider/client/types";
 
 /** Arguments of {@link getVisitorPresence}. */
 export interface GetVisitorPresenceArgs {
@@ -56,20 +57,7 @@ export interface FindVisitorArgs {
 }
 
 /** Where a visitor is connected (`/findvisitor`). Only `visitorFound` is set when it is not connected. */
-export interface FindVisitorResult {
-  /** True when the visitor is connected to a named presence server. */
-  visitorFound: boolean;
-  /** Server identifier, `<host>/<index>`. */
-  ds?: string;
-  /** `<host>:<port>` of the named presence server. */
-  direct?: string;
-  /** Host name of the named presence server. */
-  directServer?: string;
-  /** TLS port of that server. */
-  tlsPort?: number;
-  /** HTTPS port of that server. */
-  httpsPort?: number;
-}
+export type FindVisitorResult = VisitorLocation;
 
 /** Asks the visitor's page to call one of its presence functions. */
 export interface VisitorInvokeMessage {

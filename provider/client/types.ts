@@ -45,14 +45,17 @@ export interface RoleUpdateInput {
 
 /** Where a visitor is connected (reply of /findvisitor). */
 export interface VisitorLocation {
+  /** True when the visitor is connected to a named presence server. */
   visitorFound: boolean;
-  /** Server identifier `<host>/<index>`. */
+  /** Server identifier, `<host>/<index>`. */
   ds?: string;
-  /** `<host>:<port>` of the named server. */
+  /** `<host>:<port>` of the named presence server. */
   direct?: string;
   /** Host name of the named presence server. */
   directServer?: string;
+  /** TLS port of that server. */
   tlsPort?: number;
+  /** HTTPS port of that server. */
   httpsPort?: number;
 }
 
