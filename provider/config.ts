@@ -19,6 +19,7 @@ export const CONFIG_KEYS = {
   batchWindowMs: "grouproles:batchWindowMs",
   maxRequestsPerSecond: "grouproles:maxRequestsPerSecond",
   maxConcurrentRequests: "grouproles:maxConcurrentRequests",
+  timeoutMs: "grouproles:timeoutMs",
 } as const;
 
 export const ENV_KEYS = {
@@ -30,6 +31,7 @@ export const ENV_KEYS = {
   batchWindowMs: "GROUPROLES_BATCH_WINDOW_MS",
   maxRequestsPerSecond: "GROUPROLES_MAX_REQUESTS_PER_SECOND",
   maxConcurrentRequests: "GROUPROLES_MAX_CONCURRENT_REQUESTS",
+  timeoutMs: "GROUPROLES_TIMEOUT_MS",
 } as const;
 
 let stackConfig: ConfigSource | undefined;
@@ -53,6 +55,11 @@ export interface ResolvedConfig {
   maxRequestsPerSecond?: number;
   /** Client-side limit of requests in flight per origin; unset means no limit. */
   maxConcurrentRequests?: number;
+  /**
+   * How long to wait for a reply's headers, and at most between two chunks of its body, in
+   * milliseconds. Unset: the client's defaults (30 s each). Connecting keeps its own 10 s limit.
+   */
+  timeoutMs?: number;
 }
 
 type NumberKind = "positive integer" | "positive number" | "non-negative number";
@@ -91,6 +98,7 @@ export function resolveConfig(source?: ConfigSource): ResolvedConfig {
     batchWindowMs: numberSetting("batchWindowMs", source, "non-negative number"),
     maxRequestsPerSecond: numberSetting("maxRequestsPerSecond", source, "positive number"),
     maxConcurrentRequests: numberSetting("maxConcurrentRequests", source, "positive integer"),
+    timeoutMs: numberSetting("timeoutMs", source, "positive integer"),
   };
 }
 
@@ -128,8 +136,9 @@ export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRoles
   const budget = {
     ...(cfg.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: cfg.maxRequestsPerSecond } : {}),
     ...(cfg.maxConcurrentRequests !== undefined ? { maxConcurrentRequests: cfg.maxConcurrentRequests } : {}),
+    ...(cfg.timeoutMs !== undefined ? { timeouts: { headersMs: cfg.timeoutMs, bodyMs: cfg.timeoutMs } } : {}),
   };
-  // The budget is part of the key: a changed limit gets a client (and a writer) that enforces it.
+  // The budget and timeouts are part of the key: a changed limit gets a client (and a writer) that enforces it.
   const key = `${cfg.baseUrl}|${cfg.presenceUrl ?? ""}|${cfg.allowInsecureHttp}|${JSON.stringify(budget)}|${JSON.stringify(extra)}`;
   let client = clients.get(key);
   if (!client) {

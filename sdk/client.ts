@@ -38,5 +38,6 @@ export function clientFor(options: ConnectionOptions | undefined, need: "roles" 
     presenceUrl: cfg.presenceUrl,
     accessToken: cfg.accessToken!,
     allowInsecureHttp: cfg.allowInsecureHttp,
+    ...(fromConfig.timeoutMs !== undefined ? { timeouts: { headersMs: fromConfig.timeoutMs, bodyMs: fromConfig.timeoutMs } } : {}),
   });
 }

@@ -1,6 +1,7 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { GroupRolesClient, TimeoutError } from "../../provider/client";
+import { clientFromConfig, setStackConfig } from "../../provider/config";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
 let server: ScriptedServer | undefined;
@@ -49,5 +50,20 @@ describe("timeouts", () => {
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.phase).toBe("connect");
     expect(err.code).toBe("ERR_CONNECT_TIMEOUT");
+  });
+
+  it("grouproles:timeoutMs (or GROUPROLES_TIMEOUT_MS) sets the provider's reply timeout", async () => {
+    server = await startScriptedServer(() => {});
+    const config: Record<string, string> = { "grouproles:baseUrl": server.url, "grouproles:accessToken": "tok-timeout-2", "grouproles:timeoutMs": "150" };
+    setStackConfig({ get: (k) => config[k] });
+    try {
+      const err = await clientFromConfig().roles.list(1, { retry: { maxAttempts: 1 } }).catch((e) => e);
+      expect(err).toBeInstanceOf(TimeoutError);
+      expect(err.message).toContain("150 ms");
+      config["grouproles:timeoutMs"] = "1.5";
+      expect(() => clientFromConfig()).toThrow(/grouproles:timeoutMs \(or GROUPROLES_TIMEOUT_MS\) must be a positive integer, got "1.5"/);
+    } finally {
+      setStackConfig(undefined);
+    }
   });
 });
