@@ -58,6 +58,7 @@ export interface ResolvedConfig {
   /**
    * How long to wait for a reply's headers, and at most between two chunks of its body, in
    * milliseconds. Unset: the client's defaults (30 s each). Connecting keeps its own 10 s limit.
+   * undici's timers have a resolution of about a second, so a timeout may fire up to ~1 s late.
    */
   timeoutMs?: number;
 }

@@ -122,7 +122,7 @@ export async function diff(id: string, olds: Props, news: Props): Promise<DiffRe
 
 async function refuseIfInUse(id: string, olds: Props, action: "delete" | "replace"): Promise<RoleSummary | undefined> {
   const { groupId, roleId } = parseRoleId(id);
-  const entry = await findInList(groupId, roleId, `checking whether role "${String(olds.name)}" (id ${id}) is in use`);
+  const entry = await findInList(groupId, roleId, `${action === "delete" ? "deleting" : "replacing"} role "${String(olds.name)}" (id ${id}): checking whether it is in use`);
   if (entry?.inUse) {
     throw new RoleOperationError("ERR_ROLE_IN_USE", inUseMessage({ name: entry.name, groupId, roleId, userCount: entry.userCount }, action));
   }
@@ -131,7 +131,22 @@ async function refuseIfInUse(id: string, olds: Props, action: "delete" | "replac
 
 async function findInList(groupId: number, roleId: number, what: string): Promise<RoleSummary | undefined> {
   try {
-    return (await services().writer.list(groupId)).find((r) => r.roleId === roleId);
+    const { client, writer } = services();
+    const entry = (await writer.list(groupId)).find((r) => r.roleId === roleId);
+    if (entry) return entry;
+    // Absent from the list. Callers act on "gone" (a delete drops the role from state), so confirm it:
+    // a truncated list must not make a role that still exists look deleted.
+    try {
+      await client.roles.get(groupId, roleId);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+    const fresh = (await client.roles.list(groupId)).find((r) => r.roleId === roleId);
+    if (fresh) return fresh;
+    throw new UnexpectedReplyError(`role ${roleId} has details but is missing from the list of group ${groupId}`, undefined, {
+      request: { method: "GET", path: `/api/v0/groups/${groupId}/roles` },
+    });
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
     throw wrap(error, what);
@@ -165,6 +180,7 @@ export async function create(props: Props): Promise<CreateResult> {
       ...(inputs.settings !== undefined ? { settings: inputs.settings } : {}),
     });
   } catch (error) {
+    if (error instanceof ConflictError) throw await nameTakenError(inputs, error, what);
     if (!isAmbiguous(error)) throw wrap(error, what);
     created = await adoptAfterLostReply(inputs, error as GroupRolesError, what);
     adopted = true;
@@ -211,7 +227,30 @@ async function adoptAfterLostReply(inputs: RoleInputs, original: GroupRolesError
       original,
     );
   }
-  const match = roles.find((r) => r.name === inputs.name);
+  let match = roles.find((r) => r.name === inputs.name);
+  let waitedMs = 0;
+  if (!match && original instanceof TimeoutError && original.phase !== "connect") {
+    // A request that timed out may still be in the service's hands and be applied after our list:
+    // concluding "nothing was created" now would orphan it, and the re-run would then meet a name
+    // conflict. Watch the group for a while before concluding.
+    const windowMs = Math.min(Math.max(2 * original.timeoutMs, ADOPTION_WINDOW_FLOOR_MS), ADOPTION_WINDOW_CAP_MS);
+    const stepMs = Math.max(50, Math.min(original.timeoutMs / 2, 5_000));
+    while (!match && waitedMs < windowMs) {
+      await new Promise((r) => setTimeout(r, stepMs));
+      waitedMs += stepMs;
+      const again = await services().writer.list(inputs.groupId).catch(() => undefined);
+      match = again?.find((r) => r.name === inputs.name);
+    }
+    if (!match) {
+      throw new RoleOperationError(
+        original.code,
+        `${what}: no reply (${original.message}), and ${Math.round(waitedMs)} ms later the group still holds no role named "${inputs.name}". ` +
+          `The service may still create it: before running \`pulumi up\` again, check group ${inputs.groupId} (getRoles); if "${inputs.name}" appears, ` +
+          `declare it with the resource option \`import: "${inputs.groupId}/<roleId>"\` or delete it.`,
+        original,
+      );
+    }
+  }
   if (!match) {
     throw new RoleOperationError(
       original.code,
@@ -220,6 +259,29 @@ async function adoptAfterLostReply(inputs: RoleInputs, original: GroupRolesError
     );
   }
   return { roleId: match.roleId, name: match.name, inUse: match.inUse };
+}
+
+/**
+ * How long a create that timed out is watched for, after the timeout: twice the timeout, at least 3 s
+ * (undici's timers fire up to about a second late, so a short timeout says little), at most 60 s.
+ */
+const ADOPTION_WINDOW_FLOOR_MS = 3_000;
+const ADOPTION_WINDOW_CAP_MS = 60_000;
+
+/** A create refused because the name is taken: say which role holds it and how to adopt it. */
+async function nameTakenError(inputs: RoleInputs, error: ConflictError, what: string): Promise<Error> {
+  const holder = await services().writer.list(inputs.groupId).then(
+    (roles) => roles.find((r) => r.name === inputs.name),
+    () => undefined,
+  );
+  if (!holder) return wrap(error, what);
+  const id = formatRoleId(inputs.groupId, holder.roleId);
+  return new RoleOperationError(
+    "ERR_NAME_TAKEN",
+    `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}). To manage it with this program, ` +
+      `declare it as it is and add the resource option \`import: "${id}"\`; or choose another name.`,
+    error,
+  );
 }
 
 /**
@@ -257,7 +319,17 @@ async function adoptExisting(importId: string, inputs: RoleInputs): Promise<Crea
 async function readBack(groupId: number, roleId: number, declared: RoleInputs | undefined): Promise<RoleOutputs> {
   const { client, writer } = services();
   const [details, list] = await Promise.all([client.roles.get(groupId, roleId), writer.list(groupId)]);
-  const entry = list.find((r) => r.roleId === roleId);
+  let entry = list.find((r) => r.roleId === roleId);
+  if (!entry) {
+    // The role exists (its details came back) but the list lacks it: a list taken before the role
+    // existed, or a truncated reply. Guessing "not in use" would put a wrong inUse/userCount in state.
+    entry = (await client.roles.list(groupId)).find((r) => r.roleId === roleId);
+    if (!entry) {
+      throw new UnexpectedReplyError(`role ${roleId} has details but is missing from the list of group ${groupId}`, undefined, {
+        request: { method: "GET", path: `/api/v0/groups/${groupId}/roles` },
+      });
+    }
+  }
   const outs: RoleOutputs = {
     groupId,
     roleId,
@@ -319,7 +391,7 @@ export async function read(id: string, props: Props): Promise<ReadResult> {
   } catch (error) {
     // Gone from the service (role or group): an empty ID tells the engine to drop it from state.
     if (error instanceof NotFoundError) return { id: "" };
-    throw wrap(error, `reading role ${id}`);
+    throw wrap(error, `reading role ${typeof props.name === "string" ? `"${props.name}" (id ${id})` : id}`);
   }
   if (known) return { id, props: outs };
   const inputs: RoleInputs = { groupId, name: outs.name };

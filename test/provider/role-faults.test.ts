@@ -1,0 +1,73 @@
+/** Regressions found by the fault matrix (test/faults): each fails without its fix. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { provider, providerAgainstEmulator } from "./provider-harness";
+import type { EmulatorHarness } from "../support/emulator";
+
+let h: EmulatorHarness;
+let config: Record<string, string>;
+beforeAll(async () => {
+  h = await providerAgainstEmulator();
+  config = { "grouproles:baseUrl": h.emu.baseUrl, "grouproles:accessToken": h.emu.token, "grouproles:timeoutMs": "300" };
+  await provider.configure({ config: { get: (k: string) => config[k] } });
+});
+afterAll(async () => {
+  provider.setStackConfig(undefined);
+  await h.close();
+});
+beforeEach(() => h.admin("POST", "/reset"));
+
+const role = { groupId: 42, name: "Support", settings: { viewVideo: true } };
+
+describe("faults the matrix found", () => {
+  it("a create that timed out but lands later is adopted, not orphaned", async () => {
+    // undici's timers fire up to ~1 s late: the reply must come well after the timeout to be one.
+    await h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "latency", latencyMs: 1800 });
+    const { id } = await provider.create({ ...role });
+    const roles = await h.listRoles(42);
+    expect(roles).toHaveLength(1);
+    expect(id).toBe(`42/${roles[0].roleId}`);
+  });
+
+  it("a create that times out and never lands fails without claiming nothing was created", async () => {
+    await h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "latency", latencyMs: 5000 });
+    const err = await provider.create({ ...role }).catch((e: Error) => e);
+    expect(err.message).toContain('creating role "Support" in group 42: no reply');
+    expect(err.message).toContain("The service may still create it");
+    expect(err.message).not.toContain("nothing was created");
+  });
+
+  it("a name already taken says which role holds it and how to import it", async () => {
+    const { id } = await provider.create({ ...role });
+    const err = await provider.create({ ...role }).catch((e: Error & { code?: string }) => e);
+    expect(err.code).toBe("ERR_NAME_TAKEN");
+    expect(err.message).toContain(`already has a role named "Support" (id ${id})`);
+    expect(err.message).toContain(`import: "${id}"`);
+  });
+
+  it("a list that lost the role's entry does not make delete drop a role that still exists", async () => {
+    await provider.create({ groupId: 42, name: "First" });
+    const { id, outs } = await provider.create({ ...role });
+    // wrong-shape drops the last item of the list: the role being deleted.
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape", times: 0 });
+    const err = await provider.delete(id, outs).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toContain(`deleting role "Support" (id ${id})`);
+    await h.admin("DELETE", "/faults");
+    expect((await h.listRoles(42)).map((r) => r.name)).toEqual(["First", "Support"]);
+  });
+
+  it("a refresh does not record a role as unused from a list that lost its entry", async () => {
+    await provider.create({ groupId: 42, name: "First" });
+    const { id, outs } = await provider.create({ ...role });
+    await h.setUsers(42, outs.roleId, 2);
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape", times: 1 });
+    const r = await provider.read(id, outs);
+    expect(r.props).toMatchObject({ inUse: true, userCount: 2 });
+  });
+
+  it("a failed read names the role", async () => {
+    const { id, outs } = await provider.create({ ...role });
+    await h.fault({ method: "GET", path: `/api/v0/groups/42/roles/${outs.roleId}`, action: "status", status: 403 });
+    await expect(provider.read(id, outs)).rejects.toThrow(`reading role "Support" (id ${id})`);
+  });
+});
