@@ -1,0 +1,275 @@
+/**
+ * Fault matrix (issue 8): every fault the service can throw at a pipeline × every Role operation,
+ * batched (several roles of one group at once) and single. Each pair runs the operation with the fault
+ * injected by the emulator's fault rules, then runs `up` again without faults, and asserts:
+ *   - the service holds exactly the roles the program declares (no duplicates, no orphans, the in-use
+ *     role untouched),
+ *   - the state equals the service (ids, names, descriptions, managed settings, inUse, userCount),
+ *   - the first run either succeeded or failed with errors naming the operation and the role.
+ *
+ * Where it runs (cost: an engine run is 1-2 s, a provider-level pair ~0.1 s plus fault delays):
+ *   - Provider level, the whole matrix, twice per cell: a transient fault (one faulty reply) and a
+ *     persistent one (every matching request until cleared). The provider's methods are called
+ *     concurrently for every resource, as the dynamic-provider host calls them, so writes go through
+ *     the same batcher and client code (see ./stack-model.ts).
+ *   - Engine stand-in, one pair per fault on the batched create path (examples/roles-from-file):
+ *     serialization, `configure` with `grouproles:timeoutMs`, the gRPC wire and the state file.
+ * The table is printed after the run and written to docs/fault-matrix.md.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as provider from "../../provider";
+import { runEngine } from "../engine";
+import { startHarness, type EmulatorHarness } from "../support/emulator";
+import { FAULTS, MatrixTable, OPS, type FaultName, type OpName, type Shape } from "./matrix-table";
+import { refresh, up, type RunResult, type State } from "./stack-model";
+
+const repoRoot = path.resolve(__dirname, "../..");
+/** Short reply timeout for these runs, and a latency that surely exceeds it (undici's timers fire up to ~1 s late). */
+const TIMEOUT_MS = 500;
+const LATENCY_MS = 2200;
+
+const FAULT_RULES: Record<FaultName, Record<string, unknown>> = {
+  "429 + Retry-After": { action: "status", status: 429, retryAfter: "1" },
+  "503": { action: "status", status: 503 },
+  "drop before acting": { action: "drop-before" },
+  "applied, then dropped": { action: "drop-after" },
+  "reply slower than timeout": { action: "latency", latencyMs: LATENCY_MS },
+  "malformed JSON": { action: "malformed-json" },
+  "wrong shape / length": { action: "wrong-shape" },
+};
+
+type Decl = { groupId: number; name: string; description?: string; settings?: Record<string, boolean> };
+const roles = (g: number) => ({
+  keeper: { groupId: g, name: "Keeper", description: "held by users", settings: { viewVideo: true } },
+  alpha: { groupId: g, name: "Alpha", description: "first", settings: { viewVideo: true, remoteAssist: false } },
+  beta: { groupId: g, name: "Beta", settings: { inviteGuest: true } },
+  gamma: { groupId: g, name: "Gamma", description: "third" },
+  alpha2: { groupId: g, name: "Alpha 2", description: "first, edited", settings: { viewVideo: false, agentAnnotation: true } },
+  beta2: { groupId: g, name: "Beta 2", description: "now described", settings: { inviteGuest: false } },
+  gamma2: { groupId: g, name: "Gamma 2", settings: { navigationAssist: true } },
+});
+
+/** Programs before and after the operation, by op and shape. */
+function scenario(op: OpName, shape: Shape, g: number): { before: Record<string, Decl>; after: Record<string, Decl> } {
+  const r = roles(g);
+  const all = { keeper: r.keeper, alpha: r.alpha, beta: r.beta, gamma: r.gamma };
+  switch (op) {
+    case "create":
+      return { before: { keeper: r.keeper }, after: shape === "batched" ? all : { keeper: r.keeper, alpha: r.alpha } };
+    case "update":
+      return {
+        before: all,
+        after: shape === "batched" ? { keeper: r.keeper, alpha: r.alpha2, beta: r.beta2, gamma: r.gamma2 } : { ...all, alpha: r.alpha2 },
+      };
+    case "delete":
+      // Single deletes the role created last: a list that lost its last item must not make it look gone.
+      return { before: all, after: shape === "batched" ? { keeper: r.keeper } : { keeper: r.keeper, alpha: r.alpha, beta: r.beta } };
+    case "read":
+      return shape === "batched" ? { before: all, after: all } : { before: { alpha: r.alpha }, after: { alpha: r.alpha } };
+  }
+}
+
+/** The emulator route a fault targets, per operation. */
+function target(op: OpName, g: number, persistent: boolean): Record<string, unknown> {
+  const roles = `/api/v0/groups/${g}/roles`;
+  switch (op) {
+    case "create":
+      return { method: "POST", path: roles };
+    case "update":
+      return { method: "PUT", path: roles };
+    case "delete":
+      // Persistent: every request of the delete (the in-use check's list, the confirmation, delete-roles).
+      return persistent ? { path: `/api/v0/groups/${g}/*` } : { method: "POST", path: `/api/v0/groups/${g}/delete-roles` };
+    case "read":
+      return { method: "GET", path: `${roles}*` };
+  }
+}
+
+const VERB: Record<OpName, string> = { create: "creating", update: "updating", delete: "deleting", read: "reading" };
+
+interface ServiceRole { roleId: number; name: string; description: string; settings: Record<string, boolean>; inUse: boolean; userCount: number }
+
+async function serviceRoles(h: EmulatorHarness, g: number): Promise<ServiceRole[]> {
+  const list = await h.listRoles(g);
+  return Promise.all(
+    list.map(async (r) => {
+      const d = await h.api("GET", `/groups/${g}/roles/${r.roleId}`);
+      return { ...r, settings: (d.json as { settings: Record<string, boolean> }).settings };
+    }),
+  );
+}
+
+/** Everything the pair must hold; returns the problems found (empty when it passed). */
+function verify(
+  svc: ServiceRole[],
+  program: Record<string, Decl>,
+  state: Array<{ id: string; name: string; description?: string; settings?: Record<string, boolean>; inUse?: boolean; userCount?: number }>,
+  g: number,
+): string[] {
+  const problems: string[] = [];
+  const want = Object.values(program).map((d) => d.name).sort();
+  const have = svc.map((r) => r.name).sort();
+  if (JSON.stringify(want) !== JSON.stringify(have)) problems.push(`service holds [${have.join(", ")}], program declares [${want.join(", ")}]`);
+  if ("keeper" in program && svc.find((r) => r.name === "Keeper")?.userCount !== 3) problems.push("the in-use role lost its users or is gone");
+  const stateIds = state.map((s) => s.id).sort();
+  const svcIds = svc.map((r) => `${g}/${r.roleId}`).sort();
+  if (JSON.stringify(stateIds) !== JSON.stringify(svcIds)) problems.push(`state ids [${stateIds.join(", ")}] != service ids [${svcIds.join(", ")}]`);
+  for (const s of state) {
+    const r = svc.find((x) => `${g}/${x.roleId}` === s.id);
+    if (!r) continue;
+    if (s.name !== r.name) problems.push(`${s.id}: state name "${s.name}", service "${r.name}"`);
+    if ((s.description ?? "") !== r.description) problems.push(`${s.id}: state description "${s.description}", service "${r.description}"`);
+    for (const [k, v] of Object.entries(s.settings ?? {})) if (r.settings[k] !== v) problems.push(`${s.id}: settings.${k} state ${v}, service ${r.settings[k]}`);
+    if (s.inUse !== r.inUse || s.userCount !== r.userCount) problems.push(`${s.id}: state inUse/userCount ${s.inUse}/${s.userCount}, service ${r.inUse}/${r.userCount}`);
+  }
+  return problems;
+}
+
+function firstRunProblems(run: RunResult, op: OpName): string[] {
+  if (run.ok) return [];
+  if (!run.errors.length) return ["failed without an error message"];
+  const named = new RegExp(`${VERB[op]} role "[^"]+"`);
+  return run.errors.filter((e) => !named.test(e)).map((e) => `error does not name the operation and the role: ${e.slice(0, 300)}`);
+}
+
+const short = (run: RunResult) => (run.ok ? "ok" : run.errors[0].slice(0, 160));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const table = new MatrixTable();
+let h: EmulatorHarness;
+let nextGroup = 5000;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const config: Record<string, string> = {
+    "grouproles:baseUrl": h.emu.baseUrl,
+    "grouproles:accessToken": h.emu.token,
+    "grouproles:timeoutMs": String(TIMEOUT_MS),
+  };
+  await provider.configure({ config: { get: (k: string) => config[k] } });
+});
+
+afterAll(async () => {
+  await h?.close();
+  provider.setStackConfig(undefined);
+  if (!table.outcomes.length) return;
+  const text =
+    `# Fault matrix\n\n` +
+    `Generated by \`test/faults/fault-matrix.test.ts\` (part of \`npm test\`). Each cell counts fault/operation pairs passed/total. ` +
+    `A pair runs the operation with the fault injected by the emulator, then \`up\` again without faults, and checks that the service ` +
+    `holds exactly the declared roles (no duplicates, no orphans, the in-use role untouched), that the state equals the service, and ` +
+    `that the first run succeeded or failed with errors naming the operation and the role.\n\n` +
+    `Every cell runs at the provider level twice (a transient fault: one faulty reply; a persistent one: every matching request until ` +
+    `cleared), calling the provider's methods concurrently for every resource, as the dynamic-provider host does, so writes go through ` +
+    `the same batcher and client. The batched create column also runs once per fault through the engine stand-in ` +
+    `(examples/roles-from-file: serialized provider, \`configure\`, gRPC, state file). Reply timeout ${TIMEOUT_MS} ms ` +
+    `(\`grouproles:timeoutMs\`), slow replies ${LATENCY_MS} ms.\n\n` +
+    table.markdown();
+  console.log(`\n${text}`);
+  mkdirSync(path.join(repoRoot, "docs"), { recursive: true });
+  writeFileSync(path.join(repoRoot, "docs/fault-matrix.md"), text);
+});
+
+/** One provider-level pair. */
+async function providerPair(fault: FaultName, op: OpName, shape: Shape, persistent: boolean): Promise<string[]> {
+  const g = nextGroup++;
+  const { before, after } = scenario(op, shape, g);
+  const state: State = new Map();
+  const setup = await up(state, before);
+  if (!setup.ok) throw new Error(`setup failed: ${setup.errors.join("; ")}`);
+  if ("keeper" in before) {
+    await h.setUsers(g, Number(state.get("keeper")!.id.split("/")[1]), 3);
+    const r = await refresh(state);
+    if (!r.ok) throw new Error(`setup refresh failed: ${r.errors.join("; ")}`);
+  }
+  await h.fault({ ...FAULT_RULES[fault], ...target(op, g, persistent), times: persistent ? 0 : 1 });
+  const first = op === "read" ? await refresh(state) : await up(state, after);
+  await h.admin("DELETE", "/faults");
+  // A slow request that timed out still lands later; let it, so the check sees the final service state.
+  if (fault === "reply slower than timeout") await sleep(LATENCY_MS + 200);
+  const second = await up(state, after);
+  const problems = [...firstRunProblems(first, op)];
+  if (!second.ok) problems.push(`second run failed: ${second.errors.join("; ").slice(0, 300)}`);
+  const stateView = [...state.values()].map((e) => ({ id: e.id, ...e.outs }));
+  problems.push(...verify(await serviceRoles(h, g), after, stateView, g));
+  table.add({ fault, op, shape, layer: "provider", variant: persistent ? "persistent" : "transient", passed: problems.length === 0, firstRun: short(first), ...(problems.length ? { problem: problems.join("; ") } : {}) });
+  return problems;
+}
+
+/** Runs `tasks` at most `limit` at a time. */
+async function pool<T>(tasks: Array<() => Promise<T>>, limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < tasks.length) {
+        const i = next++;
+        results[i] = await tasks[i]();
+      }
+    }),
+  );
+  return results;
+}
+
+describe("fault matrix, provider level (every fault × operation × batched/single, transient and persistent)", () => {
+  it("every pair converges: exact roles, state equals service, clear first-run errors", async () => {
+    const cases = FAULTS.flatMap((fault) => OPS.flatMap((op) => (["batched", "single"] as const).flatMap((shape) => [false, true].map((persistent) => ({ fault, op, shape, persistent })))));
+    const results = await pool(
+      cases.map((c) => async () => ({ c, problems: await providerPair(c.fault, c.op, c.shape, c.persistent) })),
+      8,
+    );
+    const failures = results.filter((r) => r.problems.length).map((r) => `${r.c.fault} × ${r.c.op} (${r.c.shape}, ${r.c.persistent ? "persistent" : "transient"}): ${r.problems.join("; ")}`);
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
+
+describe("fault matrix, engine stand-in (batched create of examples/roles-from-file, one pair per fault)", () => {
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(path.join(os.tmpdir(), "fault-matrix-"));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  for (const fault of FAULTS) {
+    it(`${fault}: up with the fault, then up again`, async () => {
+      const g = nextGroup++;
+      const dir = path.join(work, `g${g}`);
+      mkdirSync(dir);
+      const catalogue = path.join(dir, "roles.json");
+      const declared = [
+        { key: "support", name: "Support", description: "First-line support", settings: { viewVideo: true, remoteAssist: true } },
+        { key: "billing", name: "Billing", settings: { visitorDocumentShare: true } },
+        { key: "sales", name: "Sales", description: "Sales team" },
+      ];
+      writeFileSync(catalogue, JSON.stringify({ groupId: g, roles: declared }));
+      const stateFile = path.join(dir, "state.json");
+      const run = () =>
+        runEngine({
+          operation: "up",
+          programDir: path.join(repoRoot, "examples/roles-from-file"),
+          stack: "dev",
+          stateFile,
+          config: { "grouproles:baseUrl": h.emu.baseUrl, "roles-from-file:catalogue": catalogue, "grouproles:timeoutMs": String(TIMEOUT_MS) },
+          secretConfig: { "grouproles:accessToken": h.emu.token },
+        });
+      await h.fault({ ...FAULT_RULES[fault], ...target("create", g, false), times: 1 });
+      const first = await run();
+      await h.admin("DELETE", "/faults");
+      if (fault === "reply slower than timeout") await sleep(LATENCY_MS + 200);
+      const second = await run();
+      const firstResult: RunResult = { ok: first.ok, errors: first.errors };
+      const problems = [...firstRunProblems(firstResult, "create")];
+      if (!second.ok) problems.push(`second run failed: ${second.errors.join("; ").slice(0, 300)}`);
+      const onDisk = JSON.parse(readFileSync(stateFile, "utf8")) as { resources: Array<{ type: string; id?: string; outputs: Record<string, unknown> }> };
+      const stateView = onDisk.resources
+        .filter((r) => r.type.endsWith("grouproles:Role"))
+        .map((r) => ({ id: r.id!, ...(r.outputs as { name: string; description?: string; settings?: Record<string, boolean>; inUse?: boolean; userCount?: number }) }));
+      const program = Object.fromEntries(declared.map((d) => [d.key, { groupId: g, name: d.name }]));
+      problems.push(...verify(await serviceRoles(h, g), program, stateView, g));
+      table.add({ fault, op: "create", shape: "batched", layer: "engine", variant: "transient", passed: problems.length === 0, firstRun: short(firstResult), ...(problems.length ? { problem: problems.join("; ") } : {}) });
+      expect(problems).toEqual([]);
+    });
+  }
+});
