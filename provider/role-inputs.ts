@@ -4,7 +4,7 @@
  * preview skips just that field and every failure names its property path.
  */
 import { z } from "zod";
-import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "./wire";
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX, hasControlChar, hasLoneSurrogate } from "./wire";
 import { suggestSetting } from "./settings-keys";
 
 /** The value Pulumi uses for "not known until apply" in dynamic provider inputs. */
@@ -38,17 +38,47 @@ const groupIdSchema = z
   .positive({ error: (i) => `must be a positive integer, got ${String(i.input)}` })
   .max(Number.MAX_SAFE_INTEGER, { error: "is too large" });
 
+/**
+ * The length the limits count: Unicode code points, as the shared zod schemas (client and emulator)
+ * count them. An emoji is 1, although JavaScript's `length` says 2; a combining accent is 1 of its own.
+ */
+function lengthOf(s: string): string {
+  const codePoints = [...s].length;
+  return codePoints === s.length ? String(codePoints) : `${codePoints} (counted in Unicode code points)`;
+}
+
+const UNICODE = "must be valid Unicode (it holds a lone surrogate, half of a character)";
+
 const nameSchema = z
   .string({ error: (i) => (i.input === undefined ? "is required" : `must be a string, got ${describe(i.input)}`) })
   .min(1, { error: "must not be empty" })
-  .max(ROLE_NAME_MAX, { error: (i) => `must be at most ${ROLE_NAME_MAX} characters, got ${(i.input as string).length}` })
-  .refine((s) => s.trim().length > 0, { error: "must not be blank (whitespace only)" });
+  .max(ROLE_NAME_MAX, { error: (i) => `must be at most ${ROLE_NAME_MAX} characters, got ${lengthOf(i.input as string)}` })
+  .refine((s) => s.trim().length > 0, { error: "must not be blank (whitespace only)" })
+  .refine((s) => !hasLoneSurrogate(s), { error: UNICODE })
+  .refine((s) => !hasControlChar(s), { error: "must not contain control characters (line breaks, tabs, NUL)" });
 
 const descriptionSchema = z
   .string({ error: (i) => `must be a string, got ${describe(i.input)}` })
   .max(ROLE_DESCRIPTION_MAX, {
-    error: (i) => `must be at most ${ROLE_DESCRIPTION_MAX} characters, got ${(i.input as string).length}`,
-  });
+    error: (i) => `must be at most ${ROLE_DESCRIPTION_MAX} characters, got ${lengthOf(i.input as string)}`,
+  })
+  .refine((s) => !hasLoneSurrogate(s), { error: UNICODE });
+
+/**
+ * Checks a role name as `check` does; returns the reason (prefixed with `name`) or undefined. Used by
+ * the lookups too, so a name no role can have fails before any request.
+ */
+export function roleNameProblem(name: unknown): string | undefined {
+  const r = nameSchema.safeParse(name);
+  return r.success ? undefined : `name ${r.error.issues[0].message}`;
+}
+
+/** Setting names: identifiers like the documented ones (`viewVideo`), so typos of shape fail early too. */
+const SETTING_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** Longest setting name accepted; the documented ones are under 40 characters. */
+export const SETTING_KEY_MAX = 100;
+/** Most settings one role may declare; the service documents 35. */
+export const SETTINGS_MAX = 200;
 
 const settingValueSchema = z.boolean({
   error: (i) =>
@@ -86,16 +116,25 @@ export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
   if (settings !== undefined && !isUnknown(settings)) {
     if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
       failures.push({ property: "settings", reason: `settings must be a map of setting name to boolean, got ${describe(settings)}` });
+    } else if (Object.keys(settings).length > SETTINGS_MAX) {
+      failures.push({ property: "settings", reason: `settings must hold at most ${SETTINGS_MAX} keys, got ${Object.keys(settings).length}` });
     } else {
       for (const [key, value] of Object.entries(settings as Record<string, unknown>)) {
-        const property = `settings.${key}`;
+        const shown = key.length > 40 ? `${key.slice(0, 40)}…` : key;
+        const property = `settings.${shown}`;
         if (key.trim() === "") {
           failures.push({ property, reason: "settings keys must not be empty" });
+          continue;
+        }
+        if (key.length > SETTING_KEY_MAX) {
+          failures.push({ property, reason: `${property}: setting names must be at most ${SETTING_KEY_MAX} characters, got ${key.length}` });
           continue;
         }
         const suggestion = suggestSetting(key);
         if (suggestion) {
           failures.push({ property, reason: `unknown setting "${key}": did you mean "${suggestion}"?` });
+        } else if (!SETTING_KEY.test(key)) {
+          failures.push({ property, reason: `${property}: setting names are letters, digits and "_", starting with a letter (like "viewVideo"), got ${JSON.stringify(shown)}` });
         }
         checkField(settingValueSchema, value, property, failures);
       }

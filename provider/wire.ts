@@ -18,6 +18,16 @@ export const VISITOR_FUNC_PATTERN = /^SERVICE\.[A-Za-z_$][\w$]*\.Visitor\.[A-Za-
 
 const int = z.number().int();
 
+/**
+ * Text limits ("at most 70 characters") count Unicode code points: zod's length checks count them, and
+ * the client and the emulator both check with these schemas, so they agree. A name of 70 emoji (140
+ * UTF-16 units) is valid; a letter with a combining accent is 2.
+ */
+/** True when `s` holds a surrogate without its pair: not valid Unicode, and mangled by UTF-8 encoders. */
+export const hasLoneSurrogate = (s: string): boolean => /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+/** Control characters (C0, DEL, C1): a role name is one line of display text. */
+export const hasControlChar = (s: string): boolean => /[\u0000-\u001F\u007F-\u009F]/.test(s);
+
 /** Permission settings: setting name to boolean (`null` is accepted by the newer API version). */
 export const WireSettings = z.record(z.string(), z.boolean().nullable());
 export type WireSettings = z.infer<typeof WireSettings>;
@@ -63,10 +73,13 @@ const roleName = z
   .string()
   .min(1, "must not be empty")
   .max(ROLE_NAME_MAX, `must be at most ${ROLE_NAME_MAX} characters`)
-  .refine((s) => s.trim().length > 0, "must not be blank (whitespace only)");
+  .refine((s) => s.trim().length > 0, "must not be blank (whitespace only)")
+  .refine((s) => !hasLoneSurrogate(s), "must be valid Unicode (it holds a lone surrogate)")
+  .refine((s) => !hasControlChar(s), "must not contain control characters (line breaks, tabs, NUL)");
 const roleDescription = z
   .string()
-  .max(ROLE_DESCRIPTION_MAX, `must be at most ${ROLE_DESCRIPTION_MAX} characters`);
+  .max(ROLE_DESCRIPTION_MAX, `must be at most ${ROLE_DESCRIPTION_MAX} characters`)
+  .refine((s) => !hasLoneSurrogate(s), "must be valid Unicode (it holds a lone surrogate)");
 
 /** One element of the create request body. */
 export const WireRoleCreate = z.object({

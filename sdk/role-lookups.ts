@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigurationError, NotFoundError, type RoleSummary } from "../provider";
+import { roleNameProblem } from "../provider/role-inputs";
 import { clientFor, type ConnectionOptions } from "./client";
 
 /** Arguments of {@link getRole}: the group and either the role's name or its ID. */
@@ -58,6 +59,9 @@ export async function getRole(args: GetRoleArgs, options?: ConnectionOptions): P
   if (hasName && (typeof args.name !== "string" || args.name.trim() === "")) {
     throw new ConfigurationError(`name must be a non-blank string, got ${JSON.stringify(args.name)}`);
   }
+  // A name no role can have (too long, control characters, broken Unicode) fails here, not as a 404.
+  const nameProblem = hasName ? roleNameProblem(args.name) : undefined;
+  if (nameProblem) throw new ConfigurationError(`getRole: ${nameProblem}`);
   if (hasId && (typeof args.roleId !== "number" || !Number.isSafeInteger(args.roleId) || args.roleId <= 0)) {
     throw new ConfigurationError(`roleId must be a positive integer, got ${JSON.stringify(args.roleId)}`);
   }

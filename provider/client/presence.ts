@@ -42,16 +42,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/** Deepest nesting of signal data accepted; deeper data would overflow the stack while being checked or sent. */
+export const MAX_SIGNAL_DEPTH = 64;
+
 /** The path of the first value under `value` that does not survive JSON unchanged, and why. */
-function firstNonJson(value: unknown, path: string, seen: Set<object>): string | undefined {
+function firstNonJson(value: unknown, path: string, seen: Set<object>, depth = 0): string | undefined {
   if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
   if (typeof value === "number") return Number.isFinite(value) ? undefined : `${path} must be a finite number, got ${value}`;
   if (Array.isArray(value) || isPlainObject(value)) {
+    if (depth >= MAX_SIGNAL_DEPTH) return `message.data must be nested at most ${MAX_SIGNAL_DEPTH} levels deep (${path.slice(0, 80)}...)`;
     if (seen.has(value)) return `${path} refers back to itself; the message must be plain JSON`;
     seen.add(value);
     const entries = Array.isArray(value) ? value.map((v, i) => [`${path}[${i}]`, v] as const) : Object.entries(value).map(([k, v]) => [`${path}.${k}`, v] as const);
     for (const [p, v] of entries) {
-      const bad = firstNonJson(v, p, seen);
+      const bad = firstNonJson(v, p, seen, depth + 1);
       if (bad) return bad;
     }
     seen.delete(value);
