@@ -29,16 +29,18 @@ describe("faults the matrix found", () => {
   });
 
   it("a create that times out and never lands fails without claiming nothing was created", async () => {
-    await h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "latency", latencyMs: 5000 });
-    const err = await provider.create({ ...role }).catch((e: Error) => e);
-    expect(err.message).toContain('creating role "Support" in group 42: no reply');
+    // Group 43: the request lands after this test, and must not land in another test's group 42.
+    await h.fault({ method: "POST", path: "/api/v0/groups/43/roles", action: "latency", latencyMs: 6000 });
+    const err = (await provider.create({ ...role, groupId: 43 }).catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain('creating role "Support" in group 43: no reply');
+    expect(err.message).toContain("timed out");
     expect(err.message).toContain("The service may still create it");
     expect(err.message).not.toContain("nothing was created");
   });
 
   it("a name already taken says which role holds it and how to import it", async () => {
     const { id } = await provider.create({ ...role });
-    const err = await provider.create({ ...role }).catch((e: Error & { code?: string }) => e);
+    const err = (await provider.create({ ...role }).catch((e: unknown) => e)) as Error & { code?: string };
     expect(err.code).toBe("ERR_NAME_TAKEN");
     expect(err.message).toContain(`already has a role named "Support" (id ${id})`);
     expect(err.message).toContain(`import: "${id}"`);
