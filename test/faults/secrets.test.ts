@@ -1,0 +1,102 @@
+/**
+ * Secrets (issue 8): a canary access token, set as secret stack config, goes through preview, up,
+ * refresh, destroy and a failing up of examples/roles-from-file under the engine stand-in. It must
+ * appear nowhere: not in the state file (nor `__provider`), not in the output of the program or of
+ * the dynamic-provider host, not in errors or diagnostics, and not in any request body the emulator
+ * logged (the Authorization header carries it, as it must). A non-loopback http:// address is refused
+ * before any request.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runEngine, type EngineResult } from "../engine";
+import { startHarness, type EmulatorHarness } from "../support/emulator";
+
+const CANARY = "canary-7f3e9b1c2d4a5e6f-tok";
+const forms = [CANARY, Buffer.from(CANARY).toString("base64"), encodeURIComponent(CANARY)];
+const programDir = path.resolve(__dirname, "../../examples/roles-from-file");
+
+let h: EmulatorHarness;
+let work: string;
+let catalogue: string;
+let stateFile: string;
+const seen: Array<{ where: string; text: string }> = [];
+
+const run = async (operation: "preview" | "up" | "refresh" | "destroy", config: Record<string, string> = {}): Promise<EngineResult> => {
+  const r = await runEngine({
+    operation,
+    programDir,
+    stack: "dev",
+    stateFile,
+    config: { "grouproles:baseUrl": h.emu.baseUrl, "roles-from-file:catalogue": catalogue, ...config },
+    secretConfig: { "grouproles:accessToken": CANARY },
+  });
+  const label = `${operation}${r.ok ? "" : " (failed)"}`;
+  seen.push(
+    { where: `${label}: program stdout`, text: r.stdout },
+    { where: `${label}: program stderr`, text: r.stderr },
+    { where: `${label}: provider host stdout`, text: r.providerHost.stdout },
+    { where: `${label}: provider host stderr`, text: r.providerHost.stderr },
+    { where: `${label}: errors`, text: r.errors.join("\n") },
+    { where: `${label}: diagnostics`, text: JSON.stringify(r.diagnostics) },
+    { where: `${label}: resources in memory (inputs, outputs, __provider)`, text: JSON.stringify(r.resources) },
+    { where: `${label}: outputs`, text: JSON.stringify(r.outputs) },
+  );
+  try {
+    seen.push({ where: `${label}: state file`, text: readFileSync(stateFile, "utf8") });
+  } catch {
+    /* no state file yet (preview of a new stack) */
+  }
+  return r;
+};
+
+beforeAll(async () => {
+  h = await startHarness({ tokens: [CANARY] });
+  work = mkdtempSync(path.join(os.tmpdir(), "secrets-"));
+  catalogue = path.join(work, "roles.json");
+  stateFile = path.join(work, "state.json");
+  writeFileSync(catalogue, JSON.stringify({ groupId: 77, roles: [{ key: "support", name: "Support", settings: { viewVideo: true } }, { key: "sales", name: "Sales" }] }));
+});
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  return h?.close();
+});
+
+describe("the access token never leaks", () => {
+  it("preview, up, refresh, a failing up and destroy: the canary is nowhere", async () => {
+    expect((await run("preview")).ok).toBe(true);
+    const up = await run("up");
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect(up.resources.some((r) => JSON.stringify(r.inputs).includes("__provider"))).toBe(true);
+    expect((await run("refresh")).ok).toBe(true);
+    // A failing up: the service refuses the new role's create (the error text carries request details).
+    writeFileSync(catalogue, JSON.stringify({ groupId: 77, roles: [{ key: "support", name: "Support" }, { key: "sales", name: "Sales" }, { key: "new", name: "New" }] }));
+    await h.fault({ method: "POST", path: "/api/v0/groups/77/roles", action: "status", status: 401, times: 0 });
+    const failing = await run("up");
+    await h.admin("DELETE", "/faults");
+    expect(failing.ok).toBe(false);
+    expect(failing.errors.join("\n")).toMatch(/creating role "New"/);
+    expect((await run("destroy")).ok).toBe(true);
+    expect(await h.listRoles(77)).toEqual([]);
+
+    const log = await h.requests();
+    expect(log.total).toBeGreaterThan(0);
+    for (const e of log.entries) seen.push({ where: `emulator request body ${e.method} ${e.path}`, text: e.body });
+    const leaks = seen.filter((s) => forms.some((f) => s.text.includes(f))).map((s) => s.where);
+    expect(leaks).toEqual([]);
+    expect(seen.length).toBeGreaterThan(40);
+  }, 90_000);
+
+  it("a non-loopback http:// address is refused with a clear error, before any request", async () => {
+    await h.clearRequests();
+    const r = await run("up", { "grouproles:baseUrl": "http://roles.example.com" });
+    expect(r.ok).toBe(false);
+    const text = r.errors.join("\n");
+    // Had a request been attempted, the error would be a connection failure (no network here).
+    expect(text).toContain("plain http is refused for non-loopback host roles.example.com");
+    expect(text).not.toMatch(/ENOTFOUND|EAI_AGAIN|could not connect/);
+    expect((await h.requests()).total).toBe(0);
+    expect(forms.some((f) => text.includes(f))).toBe(false);
+  });
+});
