@@ -10,8 +10,8 @@
  *    their own role, SIGKILL mid-write, restart on the same file. It must start, and hold every write
  *    acknowledged before the kill (a role's state may be one write ahead: the one in flight).
  *
- *   node dist/bench/emulator-load.js            # reduced size (what npm test runs)
- *   node dist/bench/emulator-load.js --full     # full size
+ *   npm run bench:emulator-load                 # reduced size (what npm test runs)
+ *   npm run bench:emulator-load -- --full       # full size
  *   options: --groups N --ops N --visitors N --kill-writers N --kill-after-ms N
  */
 import { spawn, type ChildProcess } from "node:child_process";

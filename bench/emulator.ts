@@ -3,7 +3,7 @@
  * one emulator holds. The emulator runs as its own process (the built CLI) so client and server do not
  * share one event loop. Loopback only; every phase is bounded in count and time. Prints a markdown table.
  *
- *   npm run build && node dist/bench/emulator.js [--requests N] [--sockets N]
+ *   npm run bench:emulator -- [--requests N] [--sockets N]
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -71,7 +71,8 @@ function rssMiB(pid: number): string {
 }
 
 async function main(): Promise<void> {
-  const cli = path.join(__dirname, "../emulator/cli.js");
+  // .tmp/tools/bench -> the repository root
+  const cli = path.resolve(__dirname, "../../../dist/emulator/cli.js");
   const child = spawn(process.execPath, [cli, "--presence-servers", "2"], { stdio: ["ignore", "pipe", "inherit"] });
   const ready = await new Promise<{ baseUrl: string; presenceUrl: string }>((resolve, reject) => {
     createInterface({ input: child.stdout }).once("line", (l) => resolve(JSON.parse(l) as { baseUrl: string; presenceUrl: string }));

@@ -11,7 +11,7 @@ import { mkdtempSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { loadEngine, type EngineRun } from "./roles/engine";
+import { runEngine, type EngineOptions } from "../test/engine";
 import { installProgram } from "./roles/install";
 import { startEmulatorProcess, type EmulatorProcess } from "./roles/service";
 import { measureState } from "./roles/state-size";
@@ -33,10 +33,10 @@ const LATENCY_MS = Number(values["latency-ms"]);
 const RATE_LIMIT = Number(values["rate-limit"]);
 const CLIENT_RPS = Number(values["client-rps"]);
 const ROLE_TYPE = "pulumi-nodejs:dynamic/grouproles:Role";
-// dist/bench/index.js -> the repository root
-const ROOT = path.resolve(__dirname, "../..");
+// .tmp/tools/bench/index.js -> the repository root
+const ROOT = path.resolve(__dirname, "../../..");
 
-const steps: Array<{ op: Operation; operation: EngineRun["operation"]; prefix: string }> = [
+const steps: Array<{ op: Operation; operation: EngineOptions["operation"]; prefix: string }> = [
   { op: "create", operation: "up", prefix: "role" },
   { op: "preview (no-op)", operation: "preview", prefix: "role" },
   { op: "update (rename all)", operation: "up", prefix: "renamed" },
@@ -45,7 +45,6 @@ const steps: Array<{ op: Operation; operation: EngineRun["operation"]; prefix: s
 ];
 
 async function lifecycle(emu: EmulatorProcess, programDir: string, n: number, mode: Mode, groupId: number): Promise<Measurement[]> {
-  const runEngine = loadEngine(ROOT);
   const stateFile = path.join(mkdtempSync(path.join(os.tmpdir(), "grouproles-bench-state-")), "state.json");
   await emu.reset();
   const out: Measurement[] = [];

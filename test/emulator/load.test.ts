@@ -1,5 +1,5 @@
 /**
- * The emulator under load, reduced size (bench/emulator-load.ts; `node dist/bench/emulator-load.js
+ * The emulator under load, reduced size (bench/emulator-load.ts; `npm run bench:emulator-load --
  * --full` runs the full size by hand): concurrent array writes across groups and visitors never lose
  * or corrupt a role, and a `--state-file` survives kill -9 mid-write holding every acknowledged write.
  */
