@@ -14,7 +14,7 @@
  *     the same batcher and client code (see ./stack-model.ts).
  *   - Engine stand-in, one pair per fault on the batched create path (examples/roles-from-file):
  *     serialization, `configure` with `grouproles:timeoutMs`, the gRPC wire and the state file.
- * The table is printed after the run and written to docs/fault-matrix.md.
+ * The table is printed after the run and written to test-results/fault-matrix.md.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -168,8 +168,9 @@ afterAll(async () => {
     `(\`grouproles:timeoutMs\`), slow replies ${LATENCY_MS} ms.\n\n` +
     table.markdown();
   console.log(`\n${text}`);
-  mkdirSync(path.join(repoRoot, "docs"), { recursive: true });
-  writeFileSync(path.join(repoRoot, "docs/fault-matrix.md"), text);
+  // Beside vitest's own report, not in the tree: a partial run must not overwrite the README's table.
+  mkdirSync(path.join(repoRoot, "test-results"), { recursive: true });
+  writeFileSync(path.join(repoRoot, "test-results/fault-matrix.md"), text);
 });
 
 /** One provider-level pair. */

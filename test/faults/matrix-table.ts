@@ -1,4 +1,4 @@
-/** Collects fault-matrix results and renders them as a markdown table (test output and docs/fault-matrix.md). */
+/** Collects fault-matrix results and renders them as a markdown table (test output and test-results/fault-matrix.md). */
 
 export const FAULTS = ["429 + Retry-After", "503", "drop before acting", "applied, then dropped", "reply slower than timeout", "malformed JSON", "wrong shape / length"] as const;
 export type FaultName = (typeof FAULTS)[number];
