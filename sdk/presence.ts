@@ -11,7 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ConfigurationError } from "../provider/client/errors";
 import { checkVisitorMessage, checkVisitorRef } from "../provider/client/presence";
 import { clientFor, type ConnectionOptions } from "./client";
-import type { VisitorLocation } from "../provider/client/types";
+import type { PresenceRecord, VisitorLocation } from "../provider/client/types";
 
 /** Arguments of {@link getVisitorPresence}. */
 export interface GetVisitorPresenceArgs {
@@ -25,28 +25,12 @@ export interface GetVisitorPresenceArgs {
  * A visitor's presence record (`/lookupvisitor`), camelCase, numbers as numbers. When the visitor is
  * not present only `present`, `groupId` and `visitorId` are set.
  */
-export interface GetVisitorPresenceResult {
-  /** True when the service has a presence record for the visitor. */
-  present: boolean;
+export type GetVisitorPresenceResult = PresenceRecord & {
   /** The group, as the service reports it (else as asked). */
   groupId: number;
   /** The visitor's ID, as the service reports it (else as asked). */
   visitorId: string;
-  /** `<host>:<port>` of the named presence server the visitor is connected to. */
-  direct?: string;
-  /** Server identifier, `<host>/<index>`. */
-  ds?: string;
-  /** Host name of the named presence server. */
-  directServer?: string;
-  /** TLS port of that server. */
-  tlsPort?: number;
-  /** HTTPS port of that server. */
-  httpsPort?: number;
-  /** When the visitor was seen present: seconds since the Unix epoch, with a fraction. */
-  visitorPresent?: number;
-  /** Time of the record: seconds since the Unix epoch, with a fraction. */
-  timestamp?: number;
-}
+};
 
 /** Arguments of {@link findVisitor}. */
 export interface FindVisitorArgs {

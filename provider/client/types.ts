@@ -59,20 +59,27 @@ export interface VisitorLocation {
   httpsPort?: number;
 }
 
-/** A visitor's presence record (reply of /lookupvisitor). */
+/** A visitor's presence record (reply of /lookupvisitor), camelCase, numbers as numbers. */
 export interface PresenceRecord {
-  /** False when the service answered `{}` (the visitor is not present). */
+  /** True when the service has a presence record for the visitor (it answers `{}` otherwise). */
   present: boolean;
+  /** The visitor's ID. */
   visitorId?: string;
+  /** The group (carried as text by the service). */
   groupId?: number;
+  /** `<host>:<port>` of the named presence server the visitor is connected to. */
   direct?: string;
+  /** Server identifier, `<host>/<index>`. */
   ds?: string;
+  /** Host name of the named presence server. */
   directServer?: string;
+  /** TLS port of that server. */
   tlsPort?: number;
+  /** HTTPS port of that server. */
   httpsPort?: number;
-  /** Seconds since the epoch, with a fraction, when the visitor was last seen present. */
+  /** When the visitor was seen present: seconds since the Unix epoch, with a fraction. */
   visitorPresent?: number;
-  /** Seconds since the epoch, with a fraction, of the record. */
+  /** Time of the record: seconds since the Unix epoch, with a fraction. */
   timestamp?: number;
 }
 
