@@ -18,6 +18,13 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 describe("examples/import-existing", () => {
+  it("preview shows the adoption as a create (the engine cannot import dynamic resources) and changes nothing", async () => {
+    const r = await s.run("preview", config);
+    expect(r.ok, r.errors.join("\n")).toBe(true);
+    expect(rolePlan(r).sort()).toEqual(["+ create agents", "> read auditors"]);
+    expect(await s.h.listRoles(42)).toHaveLength(2);
+  });
+
   it("up adopts the hand-made role without creating anything, and reads the other", async () => {
     await s.h.clearRequests();
     const r = await s.run("up", config);
@@ -34,6 +41,18 @@ describe("examples/import-existing", () => {
     expect(r.ok).toBe(true);
     // Role.get reads again on every run, as in the CLI; the adopted role has no step.
     expect(rolePlan(r)).toEqual(["> read auditors"]);
+  });
+
+  it("a change to the adopted role is an update; refresh sees a hand edit", async () => {
+    const r = await s.run("refresh", config);
+    expect(r.ok, r.errors.join("\n")).toBe(true);
+    await s.h.api("PUT", "/groups/42/roles", [{ roleId: agentsId, name: "Agents", description: "edited by hand", settings: { viewVideo: true } }]);
+    const refreshed = await s.run("refresh", config);
+    expect(refreshed.resources.find((x) => x.urn.endsWith("::agents"))!.outputs).toMatchObject({ description: "edited by hand" });
+    const up = await s.run("up", config);
+    expect(rolePlan(up)).toContain("~ update agents");
+    const details = (await s.h.api("GET", `/groups/42/roles/${agentsId}`)).json as { description: string };
+    expect(details.description).toBe("Created by hand in 2024");
   });
 
   it("destroy refuses the adopted role while users hold it, and never touches the referenced one", async () => {

@@ -26,6 +26,13 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 describe("examples/roles-from-file", () => {
+  it("preview plans one create per catalogue entry and sends no write", async () => {
+    write(original.roles);
+    const preview = await s.run("preview");
+    expect(rolePlan(preview).sort()).toEqual(["+ create admins", "+ create billing", "+ create sales", "+ create support"]);
+    expect(Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET"))).toEqual([]);
+  });
+
   it("creates one role per catalogue entry", async () => {
     write(original.roles);
     const r = await s.run("up");
@@ -52,6 +59,22 @@ describe("examples/roles-from-file", () => {
     expect((await s.h.listRoles(42)).map((x) => x.name).sort()).toEqual(["Administrators", "Billing & Invoices", "Sales", "Support"]);
     write(original.roles);
     expect((await s.run("up")).ok).toBe(true);
+  });
+
+  it("refresh records a role's new user count and drops a role deleted by hand", async () => {
+    await s.h.setUsers(42, await roleIdOf("Billing"), 2);
+    const r = await s.run("refresh");
+    expect(r.ok, r.errors.join("\n")).toBe(true);
+    const billing = r.resources.find((x) => x.urn.endsWith("::billing"))!;
+    expect(billing.outputs).toMatchObject({ inUse: true, userCount: 2 });
+    await s.h.setUsers(42, await roleIdOf("Billing"), 0);
+    await s.h.api("POST", "/groups/42/delete-roles", [await roleIdOf("Support")]);
+    const again = await s.run("refresh");
+    expect(again.ok).toBe(true);
+    expect(stateUrns().some((urn) => urn.endsWith("::support"))).toBe(false);
+    const up = await s.run("up");
+    expect(rolePlan(up)).toEqual(["+ create support"]);
+    expect((await s.h.listRoles(42)).filter((x) => x.name === "Support")).toHaveLength(1);
   });
 
   it("removing an in-use role fails the up with the in-use message; state and service keep it", async () => {
