@@ -113,6 +113,16 @@ export function checkVisitorRef(groupId: number, visitorId: string): void {
   }
 }
 
+/** The object without its undefined fields, so absent wire fields stay absent. */
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The named-server fields both presence replies carry, camelCase, ports as numbers. */
+function serverFields(r: WirePresenceRecord | WireVisitorLocation): Pick<VisitorLocation, "ds" | "direct" | "directServer" | "tlsPort" | "httpsPort"> {
+  return definedOnly({ ds: r.ds, direct: r.direct, directServer: r.directserver, tlsPort: toInt(r.tlsport), httpsPort: toInt(r.httpsport) });
+}
+
 function query(groupId: number, visitorId: string): string {
   return `?groupid=${encodeURIComponent(String(groupId))}&visitorid=${encodeURIComponent(visitorId)}`;
 }
@@ -148,19 +158,16 @@ export class PresenceApi {
     });
     const record: PresenceRecord = { present: Object.values(r).some((v) => v !== undefined) };
     if (!record.present) return record;
-    const fields: Omit<PresenceRecord, "present"> = {
-      visitorId: r.visitorid,
-      groupId: toInt(r.groupid),
-      direct: r.direct,
-      ds: r.ds,
-      directServer: r.directserver,
-      tlsPort: toInt(r.tlsport),
-      httpsPort: toInt(r.httpsport),
-      visitorPresent: toSeconds(r.visitorpresent),
-      timestamp: toSeconds(r.timestamp),
-    };
-    for (const [k, v] of Object.entries(fields)) if (v !== undefined) (record as unknown as Record<string, unknown>)[k] = v;
-    return record;
+    return Object.assign(
+      record,
+      serverFields(r),
+      definedOnly({
+        visitorId: r.visitorid,
+        groupId: toInt(r.groupid),
+        visitorPresent: toSeconds(r.visitorpresent),
+        timestamp: toSeconds(r.timestamp),
+      }),
+    );
   }
 
   /** Which named server the visitor is connected to, if any. */
@@ -172,12 +179,7 @@ export class PresenceApi {
       schema: WireVisitorLocation, idempotent: true, ...options,
     });
     if (!r.visitorfound) return { visitorFound: false };
-    const location: VisitorLocation = { visitorFound: true };
-    if (r.ds !== undefined) location.ds = r.ds;
-    if (r.direct !== undefined) location.direct = r.direct;
-    if (r.directserver !== undefined) location.directServer = r.directserver;
-    if (r.tlsport !== undefined) location.tlsPort = toInt(r.tlsport);
-    if (r.httpsport !== undefined) location.httpsPort = toInt(r.httpsport);
+    const location: VisitorLocation = { visitorFound: true, ...serverFields(r) };
     return location;
   }
 
