@@ -125,6 +125,11 @@ export function requireSettings(cfg: ResolvedConfig, need: "roles" | "presence")
   }
 }
 
+/** The client timeouts `grouproles:timeoutMs` sets (reply headers and body), or nothing when unset. */
+export function timeoutOptions(cfg: ResolvedConfig): Pick<ClientOptions, "timeouts"> {
+  return cfg.timeoutMs !== undefined ? { timeouts: { headersMs: cfg.timeoutMs, bodyMs: cfg.timeoutMs } } : {};
+}
+
 const clients = new Map<string, GroupRolesClient>();
 
 /**
@@ -137,7 +142,7 @@ export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRoles
   const budget = {
     ...(cfg.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: cfg.maxRequestsPerSecond } : {}),
     ...(cfg.maxConcurrentRequests !== undefined ? { maxConcurrentRequests: cfg.maxConcurrentRequests } : {}),
-    ...(cfg.timeoutMs !== undefined ? { timeouts: { headersMs: cfg.timeoutMs, bodyMs: cfg.timeoutMs } } : {}),
+    ...timeoutOptions(cfg),
   };
   // The budget and timeouts are part of the key: a changed limit gets a client (and a writer) that enforces it.
   const key = `${cfg.baseUrl}|${cfg.presenceUrl ?? ""}|${cfg.allowInsecureHttp}|${JSON.stringify(budget)}|${JSON.stringify(extra)}`;

@@ -15,7 +15,7 @@ export { inUseMessage, changedProperties, setWriterFactory, RoleOperationError }
 export type { CheckResult, DiffResult, CreateResult, ReadResult, UpdateResult } from "./role-provider";
 export { checkRoleInputs, parseRoleId, formatRoleId, UNKNOWN, type RoleInputs, type RoleOutputs, type CheckFailure } from "./role-inputs";
 export { KNOWN_SETTINGS, suggestSetting } from "./settings-keys";
-export { resolveConfig, requireSettings, clientFromConfig, setStackConfig, CONFIG_KEYS, ENV_KEYS, type ConfigSource, type ResolvedConfig } from "./config";
+export { resolveConfig, requireSettings, timeoutOptions, clientFromConfig, setStackConfig, CONFIG_KEYS, ENV_KEYS, type ConfigSource, type ResolvedConfig } from "./config";
 export { directWriter, type RoleWriter } from "./role-writes";
 export { batchingWriter, DEFAULT_BATCH_OPTIONS, type BatchOptions } from "./role-batcher";
 export { SingleFlight } from "./single-flight";

@@ -4,7 +4,7 @@
  * the environment, read at call time.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { GroupRolesClient, requireSettings, resolveConfig, type ResolvedConfig } from "../provider";
+import { GroupRolesClient, requireSettings, resolveConfig, timeoutOptions, type ResolvedConfig } from "../provider";
 
 /** Overrides for where and how the data functions reach the service. */
 export interface ConnectionOptions {
@@ -38,6 +38,6 @@ export function clientFor(options: ConnectionOptions | undefined, need: "roles" 
     presenceUrl: cfg.presenceUrl,
     accessToken: cfg.accessToken!,
     allowInsecureHttp: cfg.allowInsecureHttp,
-    ...(fromConfig.timeoutMs !== undefined ? { timeouts: { headersMs: fromConfig.timeoutMs, bodyMs: fromConfig.timeoutMs } } : {}),
+    ...timeoutOptions(fromConfig),
   });
 }
