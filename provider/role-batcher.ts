@@ -120,6 +120,14 @@ function normalize(options: BatchOptions): Required<BatchOptions> {
   };
 }
 
+/** A whole-array request with one `{status}` reply, as one (empty) result per item. */
+const perItem =
+  <I>(send: (items: I[]) => Promise<void>) =>
+  async (items: I[]): Promise<void[]> => {
+    await send(items);
+    return items.map(() => undefined);
+  };
+
 /**
  * A {@link RoleWriter} that coalesces concurrent writes per group into array requests and shares
  * concurrent lists of a group (single flight).
@@ -159,19 +167,11 @@ export function batchingWriter(client: GroupRolesClient, options: BatchOptions |
     },
     update(groupId, role) {
       if (current().maxBatchSize <= 1) return direct.update(groupId, role);
-      const send = async (items: RoleUpdateInput[]) => {
-        await client.roles.update(groupId, items);
-        return items.map(() => undefined);
-      };
-      return queue(updates, "update", groupId, send).add(role);
+      return queue(updates, "update", groupId, perItem((items: RoleUpdateInput[]) => client.roles.update(groupId, items))).add(role);
     },
     delete(groupId, roleId) {
       if (current().maxBatchSize <= 1) return direct.delete(groupId, roleId);
-      const send = async (items: number[]) => {
-        await client.roles.delete(groupId, items);
-        return items.map(() => undefined);
-      };
-      return queue(deletes, "delete", groupId, send).add(roleId);
+      return queue(deletes, "delete", groupId, perItem((items: number[]) => client.roles.delete(groupId, items))).add(roleId);
     },
     async list(groupId) {
       if (current().maxBatchSize <= 1) return direct.list(groupId);
