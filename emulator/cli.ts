@@ -17,6 +17,8 @@ const USAGE = `usage: grouproles-emulator [options]
   --state-file PATH         keep roles across restarts in this JSON file
   --latency-ms N            add N ms to every service call
   --rate-limit N            at most N service calls per second (429 with Retry-After above)
+  --settings-update MODE    what an update does with settings keys it leaves out: replace (drop
+                            them, the default) or merge (keep them)
   --help                    show this help`;
 
 function int(name: string, text: string | undefined, min: number): number | undefined {
@@ -24,6 +26,11 @@ function int(name: string, text: string | undefined, min: number): number | unde
   const n = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${text}"`);
   return n;
+}
+
+function settingsMode(text: string | undefined): "replace" | "merge" | undefined {
+  if (text === undefined || text === "replace" || text === "merge") return text;
+  throw new Error(`--settings-update must be "replace" or "merge", got "${text}"`);
 }
 
 async function main(): Promise<void> {
@@ -37,6 +44,7 @@ async function main(): Promise<void> {
       "state-file": { type: "string" },
       "latency-ms": { type: "string" },
       "rate-limit": { type: "string" },
+      "settings-update": { type: "string" },
       help: { type: "boolean" },
     },
     strict: true,
@@ -54,6 +62,7 @@ async function main(): Promise<void> {
     stateFile: values["state-file"],
     latencyMs: int("latency-ms", values["latency-ms"], 0),
     rateLimitPerSecond: int("rate-limit", values["rate-limit"], 1),
+    settingsUpdate: settingsMode(values["settings-update"]),
   });
   // Human messages first, so that whoever waits for the ready line has them too.
   if (!values.token?.length) process.stderr.write(`grouproles-emulator: development token (all groups): ${emulator.token}\n`);

@@ -14,11 +14,12 @@ import { type NamedServer, PresenceRegistry } from "./presence";
 import { RateLimiter } from "./rate-limit";
 import { RequestLog } from "./request-log";
 import { rolesRoutes } from "./roles-api";
-import { RoleStore } from "./store";
+import { RoleStore, type SettingsUpdateMode } from "./store";
 
 export { connectVisitor, type ConnectVisitorOptions, type VisitorConnection } from "./visitor";
 export { DEV_TOKEN, parseTokenSpec, type TokenGrant } from "./auth";
 export type { FaultRuleInput, FaultRule } from "./faults";
+export type { SettingsUpdateMode } from "./store";
 export type { RequestLogEntry, RequestLogView, ServerKind } from "./request-log";
 
 /** Options of {@link startEmulator}. */
@@ -62,6 +63,12 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Sustained service calls per second across all servers; above it, 429 with `Retry-After`. */
   rateLimitPerSecond?: number;
+  /**
+   * What an update does with settings keys its `settings` map leaves out (the service does not
+   * document it): `replace` drops them, `merge` keeps them.
+   * @default "replace"
+   */
+  settingsUpdate?: SettingsUpdateMode;
 }
 
 /** A running emulator. */
@@ -99,7 +106,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 
   const auth = new Auth(options.tokens ?? []);
-  const store = new RoleStore(options.groups ? new Set(options.groups) : undefined);
+  if (options.settingsUpdate !== undefined && options.settingsUpdate !== "replace" && options.settingsUpdate !== "merge") {
+    throw new Error(`settingsUpdate must be "replace" or "merge", got ${JSON.stringify(options.settingsUpdate)}`);
+  }
+  const store = new RoleStore(options.groups ? new Set(options.groups) : undefined, options.settingsUpdate);
   let persist = (): Promise<void> => Promise.resolve();
   let writer: StateWriter | undefined;
   if (options.stateFile) {

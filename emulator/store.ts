@@ -36,14 +36,27 @@ function cleanSettings(settings: WireSettings): Record<string, boolean> {
 
 const quote = (s: string): string => JSON.stringify(s);
 
+/**
+ * What an update does with the settings keys its `settings` map does not hold. The service does not
+ * document it, so the emulator can play either: `replace` (the map sent becomes the role's settings)
+ * or `merge` (the keys sent are applied, `null` removes one, the others are kept).
+ */
+export type SettingsUpdateMode = "replace" | "merge";
+
 /** Roles of every group, plus the id counter. */
 export class RoleStore {
   private groups = new Map<number, Group>();
   /** Role IDs are global and never reused, even after reset, so a stale ID can never hit a new role. */
   private nextRoleId = 1;
 
-  /** @param knownGroups when given, only these groups exist (others are 404); else every positive id. */
-  constructor(private readonly knownGroups?: ReadonlySet<number>) {}
+  /**
+   * @param knownGroups when given, only these groups exist (others are 404); else every positive id.
+   * @param settingsUpdate how an update's `settings` map is applied.
+   */
+  constructor(
+    private readonly knownGroups?: ReadonlySet<number>,
+    private readonly settingsUpdate: SettingsUpdateMode = "replace",
+  ) {}
 
   /** 404 for a group that does not exist. */
   assertGroup(groupId: number): void {
@@ -110,8 +123,8 @@ export class RoleStore {
   }
 
   /**
-   * Updates all roles or none. `description` and `settings` are replaced when given and kept when
-   * omitted. Names are checked against the group as it will be after the update, so two roles can
+   * Updates all roles or none. `description` is replaced when given and kept when omitted; `settings`
+   * is applied as {@link SettingsUpdateMode} says when given, and kept when omitted. Names are checked against the group as it will be after the update, so two roles can
    * swap names in one request.
    */
   update(groupId: number, items: readonly WireRoleUpdate[]): void {
@@ -137,7 +150,9 @@ export class RoleStore {
       const r = this.role(groupId, item.roleId);
       r.name = item.name;
       if (item.description !== undefined) r.description = item.description;
-      if (item.settings !== undefined) r.settings = cleanSettings(item.settings);
+      if (item.settings !== undefined) {
+        r.settings = cleanSettings(this.settingsUpdate === "merge" ? { ...r.settings, ...item.settings } : item.settings);
+      }
     }
   }
 

@@ -12,7 +12,7 @@ import {
   UnexpectedReplyError,
   type GroupRolesClient,
 } from "./client";
-import type { CreatedRole, RoleSummary } from "./client/types";
+import type { CreatedRole, RoleSummary, RoleUpdateInput } from "./client/types";
 import { clientFromConfig, setStackConfig, type ConfigSource } from "./config";
 import {
   checkRoleInputs,
@@ -25,6 +25,7 @@ import {
   type RoleOutputs,
 } from "./role-inputs";
 import { directWriter, type RoleWriter } from "./role-writes";
+import { sameSettings, settingsForUpdate } from "./role-settings";
 
 type Props = Record<string, unknown>;
 
@@ -93,15 +94,6 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 export async function check(_olds: Props, news: Props): Promise<CheckResult> {
   return { inputs: news, failures: checkRoleInputs(news) };
 }
-
-const sameSettings = (a: unknown, b: unknown): boolean => {
-  if (isUnknown(a) || isUnknown(b)) return false;
-  const x = (a ?? {}) as Record<string, unknown>;
-  const y = (b ?? {}) as Record<string, unknown>;
-  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
-  for (const k of keys) if (x[k] !== y[k]) return false;
-  return true;
-};
 
 /** Which inputs differ. Cheap: no request, except to refuse replacing an in-use role. */
 export function changedProperties(olds: Props, news: Props): string[] {
@@ -197,7 +189,7 @@ export async function create(props: Props): Promise<CreateResult> {
   if (missing.length) {
     // An adopted role, or a service that ignored part of the create: converge with an update.
     const before = outs;
-    await writer.update(groupId, updateBody(created.roleId, inputs, undefined)).catch((e) => {
+    await sendUpdate(groupId, created.roleId, inputs, null).catch((e) => {
       throw partial(new Error(`applying ${missing.join(", ")} failed: ${(e as Error).message}`), before);
     });
     outs = await readBack(groupId, created.roleId, inputs).catch((e) => {
@@ -402,16 +394,31 @@ export async function read(id: string, props: Props): Promise<ReadResult> {
 
 // ---- update ------------------------------------------------------------------------------------------
 
-function updateBody(roleId: number, inputs: RoleInputs, oldSettings: Record<string, unknown> | undefined) {
-  // A key the program no longer declares is sent as null (unset), so removing it from code resets it.
-  const settings: Record<string, boolean | null> = { ...(inputs.settings ?? {}) };
-  for (const key of Object.keys(oldSettings ?? {})) if (!(key in settings)) settings[key] = null;
-  return {
-    roleId,
-    name: inputs.name,
-    description: inputs.description ?? "",
-    ...(inputs.settings !== undefined || Object.keys(settings).length ? { settings } : {}),
-  };
+/** The settings a details reply holds (the newer API version may carry `null` for "no value"). */
+function held(settings: Readonly<Record<string, boolean | null>>): Record<string, boolean> {
+  return Object.fromEntries(Object.entries(settings).filter((e): e is [string, boolean] => typeof e[1] === "boolean"));
+}
+
+/**
+ * Sends one update of a role to `inputs`. The settings map is sent only when the declared settings
+ * change (`previouslyDeclared` differs, or is absent for a role this program has never written), and
+ * then in full: the role's current settings are read first, so keys the program does not list survive
+ * a service that replaces the whole map. An update that leaves settings alone sends none.
+ */
+async function sendUpdate(
+  groupId: number,
+  roleId: number,
+  inputs: RoleInputs,
+  previouslyDeclared: Record<string, unknown> | undefined | null,
+): Promise<void> {
+  const { client, writer } = services();
+  const body: RoleUpdateInput = { roleId, name: inputs.name, description: inputs.description ?? "" };
+  const changing = previouslyDeclared === null || !sameSettings(previouslyDeclared, inputs.settings);
+  if (changing && (inputs.settings !== undefined || previouslyDeclared)) {
+    const current = await client.roles.get(groupId, roleId);
+    body.settings = settingsForUpdate(held(current.settings), inputs.settings, previouslyDeclared ?? undefined);
+  }
+  await writer.update(groupId, body);
 }
 
 export async function update(id: string, olds: Props, news: Props): Promise<UpdateResult> {
@@ -419,7 +426,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<Upda
   const inputs = toRoleInputs({ ...news, groupId });
   const what = `updating role "${inputs.name}" (id ${id})`;
   try {
-    await services().writer.update(groupId, updateBody(roleId, inputs, olds.settings as Record<string, unknown> | undefined));
+    await sendUpdate(groupId, roleId, inputs, (olds.settings ?? undefined) as Record<string, unknown> | undefined);
   } catch (error) {
     if (error instanceof NotFoundError) {
       throw new RoleOperationError("ERR_NOT_FOUND", `${what}: the role no longer exists in the service; run \`pulumi refresh\` to drop it from state, then \`pulumi up\` to create it again`, error);

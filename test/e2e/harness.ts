@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { runEngine, type EngineOptions, type EngineResult } from "../engine";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
+import type { EmulatorOptions } from "../../emulator";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 export const exampleDir = (name: string) => path.join(repoRoot, "examples", name);
@@ -19,8 +20,13 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function stackFor(programDir: string, project: string, baseConfig: Record<string, string> = {}): Promise<Stack> {
-  const h = await startHarness({ presenceServers: 2 });
+export async function stackFor(
+  programDir: string,
+  project: string,
+  baseConfig: Record<string, string> = {},
+  emulator: EmulatorOptions = {},
+): Promise<Stack> {
+  const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
   const stateFile = path.join(work, "state.json");
   return {
@@ -46,3 +52,17 @@ export async function stackFor(programDir: string, project: string, baseConfig: 
 /** The plan lines of Role resources only (the stack's own line is engine noise). */
 export const rolePlan = (r: EngineResult): string[] =>
   r.planText.split("\n").filter((l) => l.includes("grouproles:Role")).map((l) => l.replace("pulumi-nodejs:dynamic/grouproles:Role ", "").replace(/\s+/g, " ").trim());
+
+/** The test program whose Role resources (args and options) come from the `roles-spec:spec` config. */
+export const specProgram = path.join(__dirname, "programs", "roles-spec");
+
+/** One Role of the spec program: resource name, RoleArgs, resource options. */
+export interface RoleSpec {
+  name: string;
+  args: { groupId: number; name: string; description?: string; settings?: Record<string, boolean> };
+  opts?: Record<string, unknown>;
+}
+
+/** Runs the spec program with these resources. */
+export const runSpec = (s: Stack, op: EngineOptions["operation"], roles: RoleSpec[], config: Record<string, string> = {}) =>
+  s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram);
