@@ -6,7 +6,7 @@
 // completed step writes the checkpoint, so a failed run keeps exactly what succeeded.
 
 import { type PlanStep, type StepOp, parseUrn } from "./plan";
-import { type ProviderHost, type Target } from "./provider-host";
+import { type ProviderHost, ProviderInitError, type Target } from "./provider-host";
 import { type Checkpoint, type StateResource, StateWriter } from "./state";
 import { type Props, type Value, UNKNOWN, changedKeys, containsSecret, isObject, isSecret, secret, unwrapSecrets } from "./values";
 
@@ -27,6 +27,8 @@ export interface Goal {
   replaceOnChanges: string[];
   importId: string;
   additionalSecretOutputs: string[];
+  /** URNs this resource was known by before (the `aliases` option, as the SDK resolves them). */
+  aliasUrns: string[];
 }
 
 export interface StepResult {
@@ -68,13 +70,34 @@ export class Deployment {
   private readonly snapshot: StateResource[];
   private readonly olds = new Map<string, StateResource>();
   private readonly seen = new Set<string>();
+  /** Olds taken over by a resource that names their URN among its aliases: never deleted. */
+  private readonly aliased = new Set<string>();
   private readonly limit: Limiter;
+  /** The step generator: Check and Diff run one resource at a time, outside the `parallel` bound. */
+  private readonly generator = new Limiter(1);
   private seq = 0;
 
   constructor(private readonly o: DeploymentOptions) {
     this.snapshot = [...o.state.resources];
     for (const r of this.snapshot) if (!r.delete) this.olds.set(r.urn, r);
     this.limit = new Limiter(o.parallel);
+  }
+
+  /**
+   * The old state of a registration: by URN, else by one of its aliases (step_generator.go: an alias
+   * may be claimed once; the old is then this resource, under its new URN).
+   */
+  private oldFor(urn: string, aliasUrns: string[]): StateResource | undefined {
+    const own = this.olds.get(urn);
+    if (own) return own;
+    for (const alias of aliasUrns) {
+      const old = this.olds.get(alias);
+      if (!old || this.seen.has(alias)) continue;
+      if (this.aliased.has(alias)) throw new StepError(`Two resources ('${urn}' and another) are aliased to '${alias}'`);
+      this.aliased.add(alias);
+      return old;
+    }
+    return undefined;
   }
 
   get resources(): readonly StateResource[] {
@@ -101,7 +124,7 @@ export class Deployment {
     try {
       if (this.seen.has(urn)) throw new StepError(`Duplicate resource URN '${urn}'; try giving it a unique name`);
       this.seen.add(urn);
-      return goal.custom ? await this.limit.run(() => this.registerCustom(goal, urn, seq)) : this.registerComponent(goal, urn, seq);
+      return goal.custom ? await this.registerCustom(goal, urn, seq) : this.registerComponent(goal, urn, seq);
     } catch (e) {
       this.fail(urn, (e as Error).message);
       throw e;
@@ -150,38 +173,45 @@ export class Deployment {
   private async registerCustom(goal: Goal, urn: string, seq: number): Promise<StepResult> {
     const provider = await this.o.provider();
     const t: Target = { urn, name: goal.name, type: goal.type };
-    const old = this.olds.get(urn);
+    const old = this.oldFor(urn, goal.aliasUrns);
     // The dynamic-provider host answers Configure with acceptSecrets=false: it sees plain values and
     // the engine re-marks as secret the outputs whose inputs were secret.
     const secretKeys = [...Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k])), ...goal.additionalSecretOutputs];
     const plain = (p: Props) => unwrapSecrets(p) as Props;
     const seal = (p: Props) => markSecrets(p, secretKeys);
 
-    if (!old && goal.importId) return this.importStep(goal, t, seq, secretKeys);
+    if (!old && goal.importId) return this.limit.run(() => this.importStep(goal, t, seq, secretKeys));
 
-    const news = old && goal.ignoreChanges.length ? applyIgnoreChanges(goal.inputs, old.inputs, goal.ignoreChanges) : goal.inputs;
-    const checked = await provider.check(t, old ? plain(old.inputs) : {}, plain(news));
-    if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
+    // Step generation (step_generator.go): Check and Diff are called as resources register, one at a
+    // time; only the steps they produce run under `--parallel`.
+    const generated = await this.generator.run(async () => {
+      const news = old && goal.ignoreChanges.length ? applyIgnoreChanges(goal.inputs, old.inputs, goal.ignoreChanges) : goal.inputs;
+      const checked = await provider.check(t, old ? plain(old.inputs) : {}, plain(news));
+      if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
+      if (!old) return { checked };
+      const diff = await provider.diff(t, old.id ?? "", plain(old.outputs), checked.inputs, plain(old.inputs), goal.ignoreChanges);
+      return { checked, diff };
+    });
+    const { checked, diff } = generated;
     const inputs = seal(checked.inputs);
 
-    if (!old) {
+    if (!old || !diff) {
       this.step(seq, "create", urn);
       if (this.o.preview) return { urn, id: "", outputs: inputs };
-      const created = await provider.create(t, checked.inputs);
-      const entry = this.entry(goal, urn, inputs, seal(created.properties), created.id);
-      this.put(undefined, entry);
-      return { urn, id: created.id, outputs: entry.outputs };
+      return this.limit.run(() => this.createStep(goal, t, inputs, checked.inputs, seal));
     }
 
     const id = old.id ?? "";
-    const diff = await provider.diff(t, id, plain(old.outputs), checked.inputs, plain(old.inputs), goal.ignoreChanges);
     const changed = diff.diffs.length ? [...diff.diffs].sort() : changedKeys(plain(old.inputs), checked.inputs);
     // DIFF_UNKNOWN (a dynamic provider without `diff`): the engine falls back to comparing inputs.
     const hasChanges = diff.changes === "unknown" ? changed.length > 0 : diff.changes === "some";
     const replace =
       hasChanges && (diff.replaces.length > 0 || goal.replaceOnChanges.some((k) => k === "*" || changed.includes(k)));
+    // A resource kept with init errors (a partial create or update) gets an update even without a diff,
+    // so that the provider can finish the job (step_generator.go, hasInitErrors).
+    const finishing = !hasChanges && (old.initErrors?.length ?? 0) > 0;
 
-    if (!hasChanges) {
+    if (!hasChanges && !finishing) {
       this.step(seq, "same", urn);
       const entry = this.entry(goal, urn, inputs, old.outputs, id);
       this.put(old, entry);
@@ -199,9 +229,18 @@ export class Deployment {
     if (!replace) {
       this.step(seq, "update", urn, { changedProperties: changed });
       if (this.o.preview) return { urn, id, outputs: previewOutputs() };
-      const outs = seal(await provider.update(t, id, plain(old.outputs), checked.inputs, plain(old.inputs), goal.ignoreChanges));
-      this.put(old, this.entry(goal, urn, inputs, outs, id));
-      return { urn, id, outputs: outs };
+      return this.limit.run(async () => {
+        let outs: Props;
+        try {
+          outs = seal(await provider.update(t, id, plain(old.outputs), checked.inputs, plain(old.inputs), goal.ignoreChanges));
+        } catch (e) {
+          // A partial update: the engine records the properties the provider returned, with init errors.
+          if (e instanceof ProviderInitError) this.put(old, { ...this.entry(goal, urn, inputs, seal(e.properties), id), initErrors: e.reasons });
+          throw e;
+        }
+        this.put(old, this.entry(goal, urn, inputs, outs, id));
+        return { urn, id, outputs: outs };
+      });
     }
 
     // step_generator.go checks the *new* protect flag, so unprotect-and-replace works in one run.
@@ -214,16 +253,35 @@ export class Deployment {
     const dbr = goal.deleteBeforeReplace ?? diff.deleteBeforeReplace;
     this.step(seq, "replace", urn, { changedProperties: changed, deleteBeforeReplace: dbr });
     if (this.o.preview) return { urn, id: "", outputs: previewOutputs() };
-    if (dbr) {
-      if (!old.retainOnDelete) await provider.delete(t, id, plain(old.outputs), plain(old.inputs));
-      this.put(old, undefined);
-      await this.persist();
+    return this.limit.run(async () => {
+      if (dbr) {
+        if (!old.retainOnDelete) await provider.delete(t, id, plain(old.outputs), plain(old.inputs));
+        this.put(old, undefined);
+        await this.persist();
+      } else {
+        old.delete = true; // the old one is deleted after the program finishes
+      }
+      return this.createStep(goal, t, inputs, checked.inputs, seal);
+    });
+  }
+
+  /**
+   * Create, as step.go CreateStep: a partial create (the provider's init error) is kept in state with
+   * the id, the properties it returned and its reasons as init errors, and the step fails.
+   */
+  private async createStep(goal: Goal, t: Target, inputs: Props, plainInputs: Props, seal: (p: Props) => Props): Promise<StepResult> {
+    const provider = await this.o.provider();
+    try {
+      const created = await provider.create(t, plainInputs);
+      const entry = this.entry(goal, t.urn, inputs, seal(created.properties), created.id);
+      this.put(undefined, entry);
+      return { urn: t.urn, id: created.id, outputs: entry.outputs };
+    } catch (e) {
+      if (e instanceof ProviderInitError && e.id) {
+        this.put(undefined, { ...this.entry(goal, t.urn, inputs, seal(e.properties), e.id), initErrors: e.reasons });
+      }
+      throw e;
     }
-    const created = await provider.create(t, checked.inputs);
-    const entry = this.entry(goal, urn, inputs, seal(created.properties), created.id);
-    if (!dbr) old.delete = true; // the old one is deleted after the program finishes
-    this.put(undefined, entry);
-    return { urn, id: created.id, outputs: entry.outputs };
   }
 
   /**
@@ -255,7 +313,7 @@ export class Deployment {
 
   /** After a successful program: delete what it no longer declares, plus replaced originals. */
   deleteUnregistered(): Promise<void> {
-    return this.deleteAll(this.snapshot.filter((r) => r.delete || !this.seen.has(r.urn)));
+    return this.deleteAll(this.snapshot.filter((r) => r.delete || (!this.seen.has(r.urn) && !this.aliased.has(r.urn))));
   }
 
   destroy(): Promise<void> {

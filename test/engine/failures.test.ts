@@ -40,6 +40,37 @@ describe("engine stand-in failures and secrets", () => {
     expect(s.names().sort()).toEqual(["stuck", "u"]);
   });
 
+  it("a partial create is kept in state with its id, properties and init errors; the next up updates it", async () => {
+    const s = fixtureStack();
+    const r = await s.run("up", [{ name: "half", props: { value: "partial" } }]);
+    expect(r.ok).toBe(false);
+    expect(r.errors).toEqual([expect.stringMatching(/::half: fixture created item 1 but could not finish it$/)]);
+    const kept = s.state().resources.find((x) => x.urn.endsWith("::half"));
+    expect(kept).toMatchObject({ id: "1", initErrors: ["fixture created item 1 but could not finish it"] });
+    expect(kept?.outputs).toMatchObject({ value: "partial", serial: -1 });
+
+    // Unchanged inputs: no diff, yet the engine runs an update to finish the job, then clears the errors.
+    const again = await s.run("up", [{ name: "half", props: { value: "partial" } }]);
+    expect(again.ok, again.errors.join("\n")).toBe(true);
+    expect(again.planText).toContain(`~ update  ${ITEM} half`);
+    expect(again.providerHost.calls.Create).toBe(0);
+    const finished = s.state().resources.find((x) => x.urn.endsWith("::half"));
+    expect(finished?.initErrors).toBeUndefined();
+    expect(finished?.outputs).toMatchObject({ serial: 100 });
+    expect((await s.run("up", [{ name: "half", props: { value: "partial" } }])).planText).toBe("");
+  });
+
+  it("a partial update records the properties the provider returned, with init errors", async () => {
+    const s = fixtureStack();
+    await s.run("up", [{ name: "u", props: { value: "v1" } }]);
+    const r = await s.run("up", [{ name: "u", props: { value: "partial-update" } }]);
+    expect(r.errors).toEqual([expect.stringMatching(/::u: fixture updated item 1 but could not finish it$/)]);
+    expect(s.state().resources.find((x) => x.urn.endsWith("::u"))).toMatchObject({
+      outputs: { value: "partial-update", serial: -2 },
+      initErrors: ["fixture updated item 1 but could not finish it"],
+    });
+  });
+
   it("check failures are reported with the property and reason, before any create", async () => {
     const s = fixtureStack();
     const r = await s.run("preview", [{ name: "v", props: { value: "invalid" } }]);

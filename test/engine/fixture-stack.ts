@@ -16,6 +16,7 @@ export interface ItemSpec {
     ignoreChanges?: string[];
     replaceOnChanges?: string[];
     import?: string;
+    aliases?: Array<{ name?: string }>;
     dependsOn?: string[];
     /** Name of a `component: true` entry declared earlier. */
     parent?: string;

@@ -67,6 +67,8 @@ export async function startMonitor(d: Deployment, info: MonitorInfo): Promise<{ 
         replaceOnChanges: q.getReplaceonchangesList(),
         importId: q.getImportid(),
         additionalSecretOutputs: q.getAdditionalsecretoutputsList(),
+        // The SDK resolves `aliases` to URNs itself when the monitor lacks the aliasSpecs feature.
+        aliasUrns: q.getAliasurnsList(),
       };
       if (q.getDeletebeforereplacedefined()) goal.deleteBeforeReplace = q.getDeletebeforereplace();
       d.register(goal).then(

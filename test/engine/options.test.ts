@@ -4,6 +4,24 @@ import { describe, expect, it } from "vitest";
 import { ITEM, fixtureStack } from "./fixture-stack";
 
 describe("engine stand-in resource options", () => {
+  it("aliases: a renamed resource keeps its identity (no create, no delete); preview shows no change", async () => {
+    const s = fixtureStack();
+    expect((await s.run("up", [{ name: "old", props: { value: "v" } }])).ok).toBe(true);
+    const renamed = [{ name: "new", props: { value: "v" }, opts: { aliases: [{ name: "old" }] } }];
+    const preview = await s.run("preview", renamed);
+    expect(preview.planText).toBe("");
+    const up = await s.run("up", renamed);
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect(up.providerHost.calls).toMatchObject({ Create: 0, Delete: 0 });
+    expect(s.names()).toEqual(["new"]);
+    expect(s.state().resources.find((r) => r.custom)?.id).toBe("1");
+    // Without the alias the same rename is a create of "new" and a delete of "old".
+    const t = fixtureStack();
+    await t.run("up", [{ name: "old", props: { value: "v" } }]);
+    const plain = await t.run("preview", [{ name: "new", props: { value: "v" } }]);
+    expect(plain.planText).toBe(`+ create  ${ITEM} new\n- delete  ${ITEM} old`);
+  });
+
   it("protect refuses deletion and replacement, and keeps the resource", async () => {
     const s = fixtureStack();
     const p = { name: "p", props: { value: "keep", group: "g1" }, opts: { protect: true } };

@@ -6,10 +6,12 @@
 // (tests assert on them) and read the host's peak RSS from /proc before stopping it.
 
 import * as grpc from "@grpc/grpc-js";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { type Props, fromStruct, secret, toStruct } from "./values";
 
 export type ProviderMethod = "Configure" | "Check" | "Diff" | "Create" | "Update" | "Read" | "Delete";
@@ -22,6 +24,45 @@ export class ProviderError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * A Create or Update that the provider reports as applied but not finished (Pulumi's "init error",
+ * `ErrorResourceInitFailed` in the status details): the resource exists with this id and these
+ * properties, and the engine keeps it in state with `reasons` as its init errors.
+ */
+export class ProviderInitError extends ProviderError {
+  constructor(
+    method: ProviderMethod,
+    message: string,
+    readonly id: string,
+    readonly properties: Props,
+    readonly reasons: string[],
+  ) {
+    super(method, message);
+  }
+}
+
+/** The init failure packed in a gRPC error's `grpc-status-details-bin`, as plugin.parseError reads it. */
+function initFailure(err: grpc.ServiceError): provproto.ErrorResourceInitFailed | undefined {
+  for (const bin of err.metadata?.get("grpc-status-details-bin") ?? []) {
+    const status = statusproto.Status.deserializeBinary(new Uint8Array(bin as Buffer));
+    for (const detail of status.getDetailsList() as Any[]) {
+      if (detail.getTypeName() === "pulumirpc.ErrorResourceInitFailed") {
+        return provproto.ErrorResourceInitFailed.deserializeBinary(detail.getValue_asU8());
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The error a provider call failed with: an init failure when the details carry one. */
+function providerError(method: ProviderMethod, err: grpc.ServiceError): ProviderError {
+  const message = err.details || err.message;
+  const init = initFailure(err);
+  if (!init) return new ProviderError(method, message);
+  const properties = init.getProperties();
+  return new ProviderInitError(method, message, init.getId(), properties ? fromStruct(properties) : {}, init.getReasonsList());
 }
 
 export interface CheckResult {
@@ -217,7 +258,7 @@ export class ProviderHost {
     return new Promise<R>((resolve, reject) => {
       // The generated client has one overload per method; index it dynamically to share the plumbing.
       const f = (client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, v: R) => void) => void>)[fn];
-      f!.call(client, req, (err, resp) => (err ? reject(new ProviderError(method, err.details || err.message)) : resolve(resp)));
+      f!.call(client, req, (err, resp) => (err ? reject(providerError(method, err)) : resolve(resp)));
     });
   }
 }

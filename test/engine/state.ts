@@ -27,6 +27,8 @@ export interface StateResource {
   external?: boolean;
   /** The old half of a create-before-delete replacement, still to be deleted. */
   delete?: boolean;
+  /** Reasons of a partial create or update (the provider's init error); the next `up` updates it. */
+  initErrors?: string[];
 }
 
 export interface Checkpoint {
