@@ -4,6 +4,7 @@
  */
 import { GroupRolesClient, type ClientOptions } from "./client";
 import { ConfigurationError } from "./client/errors";
+import type { BatchOptions } from "./role-batcher";
 
 /** Anything with `get(key)`, like the `config` of Pulumi's `ConfigureRequest`. */
 export interface ConfigSource {
@@ -123,6 +124,14 @@ export function requireSettings(cfg: ResolvedConfig, need: "roles" | "presence")
       `no service address: set \`pulumi config set ${CONFIG_KEYS.baseUrl} https://...\` or the ${ENV_KEYS.baseUrl} environment variable`,
     );
   }
+}
+
+/** The batching `grouproles:maxBatchSize` and `grouproles:batchWindowMs` set; unset keys keep the defaults. */
+export function batchOptions(cfg: ResolvedConfig): BatchOptions {
+  return {
+    ...(cfg.maxBatchSize !== undefined ? { maxBatchSize: cfg.maxBatchSize } : {}),
+    ...(cfg.batchWindowMs !== undefined ? { windowMs: cfg.batchWindowMs } : {}),
+  };
 }
 
 /** The client timeouts `grouproles:timeoutMs` sets (reply headers and body), or nothing when unset. */

@@ -6,32 +6,16 @@
  * invariant 1). Its top-level `configure`, `check`, `diff`, `create`, `read`, `update` and `delete` are
  * Pulumi's ResourceProvider methods.
  */
-import { resolveConfig as readConfig } from "./config";
-import { batchingWriter as batching } from "./role-batcher";
-import { setWriterFactory as useWriters } from "./role-provider";
-
 export { configure, check, diff, create, read, update, deleteRole as delete } from "./role-provider";
-export { inUseMessage, changedProperties, setWriterFactory, RoleOperationError } from "./role-provider";
+export { changedProperties } from "./role-provider";
+export { inUseDeleteMessage, inUseReplaceMessage, RoleOperationError } from "./role-errors";
 export type { CheckResult, DiffResult, CreateResult, ReadResult, UpdateResult } from "./role-provider";
 export { checkRoleInputs, parseRoleId, formatRoleId, UNKNOWN, type RoleInputs, type RoleOutputs, type CheckFailure } from "./role-inputs";
 export { KNOWN_SETTINGS, suggestSetting } from "./settings-keys";
-export { resolveConfig, requireSettings, timeoutOptions, clientFromConfig, setStackConfig, CONFIG_KEYS, ENV_KEYS, type ConfigSource, type ResolvedConfig } from "./config";
+export { resolveConfig, requireSettings, timeoutOptions, batchOptions, clientFromConfig, setStackConfig, CONFIG_KEYS, ENV_KEYS, type ConfigSource, type ResolvedConfig } from "./config";
 export { directWriter, type RoleWriter } from "./role-writes";
 export { batchingWriter, DEFAULT_BATCH_OPTIONS, type BatchOptions } from "./role-batcher";
 export { SingleFlight } from "./single-flight";
 
 export * from "./client";
 export * as wire from "./wire";
-
-// Writes are batched by default (DESIGN.md, invariant 4). The options are read on every call, so
-// `grouproles:maxBatchSize` / `grouproles:batchWindowMs` set in the stack config apply even though
-// `configure` runs after this module loaded; `maxBatchSize: 1` is the one-request-per-role path.
-useWriters((client) =>
-  batching(client, () => {
-    const cfg = readConfig();
-    return {
-      ...(cfg.maxBatchSize !== undefined ? { maxBatchSize: cfg.maxBatchSize } : {}),
-      ...(cfg.batchWindowMs !== undefined ? { windowMs: cfg.batchWindowMs } : {}),
-    };
-  }),
-);

@@ -182,3 +182,16 @@ export function parseRoleId(id: string): { groupId: number; roleId: number } {
 }
 
 export const formatRoleId = (groupId: number, roleId: number): string => `${groupId}/${roleId}`;
+
+/**
+ * The ID a Role gets in state when its create was sent but neither confirmed nor refuted (the reply
+ * was lost and the group could not be listed): `"<groupId>/unconfirmed"`. It is Pulumi's partial-create
+ * record, the durable evidence that lets the next `pulumi up` adopt the role if it was made.
+ */
+export const unconfirmedId = (groupId: number): string => `${groupId}/unconfirmed`;
+
+/** The group of an {@link unconfirmedId}, or undefined for any other ID. */
+export function unconfirmedGroup(id: string): number | undefined {
+  const m = /^(\d+)\/unconfirmed$/.exec(id);
+  return m ? Number(m[1]) : undefined;
+}

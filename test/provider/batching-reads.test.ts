@@ -1,6 +1,6 @@
 /** Refreshing many roles reads each role's details but shares the group's list (single flight). */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { provider, providerAgainstEmulator } from "./provider-harness";
+import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 
 let h: EmulatorHarness;
@@ -8,7 +8,7 @@ beforeAll(async () => {
   h = await providerAgainstEmulator();
 });
 afterAll(() => h.close());
-beforeEach(() => h.admin("POST", "/reset"));
+beforeEach(() => newDeployment(h));
 
 describe("refresh of many roles", () => {
   it("N concurrent reads cost N detail GETs and one list", async () => {

@@ -3,6 +3,7 @@
  * caller gets its own outcome, and how lists are shared (single flight) without hiding writes.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { resetDeploymentLedger } from "../../provider/deployment-ledger";
 import { GroupRolesClient, NotFoundError, RoleInUseError, ValidationError } from "../../provider/client";
 import { batchingWriter } from "../../provider/role-batcher";
 import type { RoleWriter } from "../../provider/role-writes";
@@ -15,6 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 beforeEach(async () => {
+  resetDeploymentLedger();
   await h.admin("POST", "/reset");
   // A fresh writer per test: nothing shared between tests.
   writer = batchingWriter(new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessToken: h.emu.token }), { windowMs: 10 });

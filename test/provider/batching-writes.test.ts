@@ -3,6 +3,7 @@
  * emulator's request log; one bad item fails only its own caller.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { resetDeploymentLedger } from "../../provider/deployment-ledger";
 import { provider, providerAgainstEmulator } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 
@@ -14,6 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 beforeEach(async () => {
+  resetDeploymentLedger();
   await provider.configure({ config: { get: (k: string) => config[k] } });
   await h.admin("POST", "/reset");
 });

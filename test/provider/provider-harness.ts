@@ -1,5 +1,6 @@
 /** Points the Role provider (the module the host loads) at a fresh emulator, through `configure`. */
 import * as provider from "../../provider";
+import { resetDeploymentLedger } from "../../provider/deployment-ledger";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 
 export async function providerAgainstEmulator(): Promise<EmulatorHarness> {
@@ -14,3 +15,12 @@ export async function providerAgainstEmulator(): Promise<EmulatorHarness> {
 }
 
 export { provider };
+
+/**
+ * Starts a new "deployment": an empty service and a fresh deployment ledger. A provider host serves one
+ * deployment, but these suites call the provider for many in one process.
+ */
+export async function newDeployment(h: EmulatorHarness): Promise<void> {
+  resetDeploymentLedger();
+  await h.admin("POST", "/reset");
+}

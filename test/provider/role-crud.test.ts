@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { provider, providerAgainstEmulator } from "./provider-harness";
+import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 
 let h: EmulatorHarness;
@@ -7,7 +7,7 @@ beforeAll(async () => {
   h = await providerAgainstEmulator();
 });
 afterAll(() => h.close());
-beforeEach(() => h.admin("POST", "/reset"));
+beforeEach(() => newDeployment(h));
 
 const support = { groupId: 42, name: "Support", description: "First line", settings: { viewVideo: true, remoteAssist: false } };
 

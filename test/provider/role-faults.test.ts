@@ -1,6 +1,6 @@
 /** Regressions found by the fault matrix (test/faults): each fails without its fix. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { provider, providerAgainstEmulator } from "./provider-harness";
+import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 
 let h: EmulatorHarness;
@@ -14,7 +14,7 @@ afterAll(async () => {
   provider.setStackConfig(undefined);
   await h.close();
 });
-beforeEach(() => h.admin("POST", "/reset"));
+beforeEach(() => newDeployment(h));
 
 const role = { groupId: 42, name: "Support", settings: { viewVideo: true } };
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { provider, providerAgainstEmulator } from "./provider-harness";
+import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 
 let h: EmulatorHarness;
@@ -7,7 +7,7 @@ beforeAll(async () => {
   h = await providerAgainstEmulator();
 });
 afterAll(() => h.close());
-beforeEach(() => h.admin("POST", "/reset"));
+beforeEach(() => newDeployment(h));
 
 describe("in-use roles are never deleted", () => {
   it("delete is refused with the role's name, id, user count and the way out; nothing is deleted", async () => {
@@ -17,8 +17,10 @@ describe("in-use roles are never deleted", () => {
     expect(err.code).toBe("ERR_ROLE_IN_USE");
     expect(err.message).toContain(`role "Agents" (id ${id}) is in use by 3 users`);
     expect(err.message).toContain("unassign its users");
-    expect(err.message).toContain("retainOnDelete: true");
-    expect(err.message).toContain("protect: true");
+    // The way out that works for a resource already removed from the program: declare it again with
+    // retainOnDelete, up, remove it. (`protect` would only refuse the delete again.)
+    expect(err.message).toContain("declare it again with the resource option `retainOnDelete: true`");
+    expect(err.message).not.toContain("protect");
     expect(await h.listRoles(42)).toHaveLength(1);
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
   });
@@ -27,7 +29,9 @@ describe("in-use roles are never deleted", () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
     await h.setUsers(42, outs.roleId, 1);
     const err = await provider.diff(id, outs, { groupId: 43, name: "Agents" }).catch((e) => e);
-    expect(err.message).toContain("is in use by 1 user and cannot be replaced");
+    expect(err.message).toContain("is in use by 1 user and cannot be replaced: moving it to group 43 would delete it");
+    expect(err.message).toContain("declare another Role resource (a new resource name) in group 43");
+    expect(err.message).not.toContain("protect");
     expect(await h.listRoles(42)).toHaveLength(1);
     expect(await h.listRoles(43)).toHaveLength(0);
   });

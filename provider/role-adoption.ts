@@ -1,0 +1,118 @@
+/**
+ * Taking over a role that exists instead of creating one: the role a create made when its reply was
+ * lost, a role the `import` option names, and the role an unconfirmed create of an earlier run made.
+ * Names are unique within a group, so the role we made is the one with the name we sent; a role is
+ * adopted by name only with evidence that this stack sent that create.
+ */
+import { GroupRolesError, NotFoundError, TimeoutError } from "./client/errors";
+import type { CreatedRole, RoleSummary } from "./client/types";
+import { deploymentLedger } from "./deployment-ledger";
+import { RoleInitError, RoleOperationError, wrap } from "./role-errors";
+import { parseRoleId, unconfirmedId, type RoleInputs, type RoleOutputs } from "./role-inputs";
+import { notApplied, readBack } from "./role-readback";
+import { services } from "./role-services";
+
+/**
+ * How long a create that timed out is watched for, after the timeout: twice the timeout, at least 3 s
+ * (undici's timers fire up to about a second late, so a short timeout says little), at most 60 s.
+ */
+const ADOPTION_WINDOW_FLOOR_MS = 3_000;
+const ADOPTION_WINDOW_CAP_MS = 60_000;
+
+/**
+ * The create request may have been applied but its reply was lost: adopt the role with our name
+ * rather than create a duplicate. When the group cannot even be listed, nobody knows whether the role
+ * exists: the create is recorded as a partial create with an unconfirmed ID (and `__provider`), so the
+ * next `pulumi up` settles it from that record instead of guessing.
+ */
+export async function adoptAfterLostReply(
+  inputs: RoleInputs,
+  original: GroupRolesError,
+  what: string,
+  providerRef: unknown,
+): Promise<CreatedRole> {
+  let roles: RoleSummary[];
+  try {
+    roles = await services().writer.list(inputs.groupId);
+  } catch (listError) {
+    const message =
+      `${what}: no reply (${original.message}), and listing the group to find out whether it was created failed too ` +
+      `(${(listError as Error).message}). Pulumi keeps the role in state as unconfirmed; the next \`pulumi up\` ` +
+      `adopts it if it was created, or creates it.`;
+    const properties = { ...inputs, roleId: 0, inUse: false, userCount: 0, __provider: providerRef };
+    throw new RoleInitError(message, unconfirmedId(inputs.groupId), properties, [message]);
+  }
+  let match = roles.find((r) => r.name === inputs.name);
+  let waitedMs = 0;
+  if (!match && original instanceof TimeoutError && original.phase !== "connect") {
+    // A request that timed out may still be in the service's hands and be applied after our list:
+    // concluding "nothing was created" now would orphan it, and the re-run would then meet a name
+    // conflict. Watch the group for a while before concluding.
+    const windowMs = Math.min(Math.max(2 * original.timeoutMs, ADOPTION_WINDOW_FLOOR_MS), ADOPTION_WINDOW_CAP_MS);
+    const stepMs = Math.max(50, Math.min(original.timeoutMs / 2, 5_000));
+    while (!match && waitedMs < windowMs) {
+      await new Promise((r) => setTimeout(r, stepMs));
+      waitedMs += stepMs;
+      const again = await services().writer.list(inputs.groupId).catch(() => undefined);
+      match = again?.find((r) => r.name === inputs.name);
+    }
+    if (!match) {
+      throw new RoleOperationError(
+        original.code,
+        `${what}: no reply (${original.message}), and ${Math.round(waitedMs)} ms later the group still holds no role named ` +
+          `"${inputs.name}". The service may still create it: before running \`pulumi up\` again, check group ` +
+          `${inputs.groupId} (getRoles); if "${inputs.name}" appears, declare it with the resource option ` +
+          `\`import: "${inputs.groupId}/<roleId>"\` or delete it.`,
+        original,
+      );
+    }
+  }
+  if (!match) {
+    throw new RoleOperationError(
+      original.code,
+      `${what}: no reply (${original.message}); the group holds no role named "${inputs.name}", so nothing was created. ` +
+        `Run \`pulumi up\` again.`,
+      original,
+    );
+  }
+  return { roleId: match.roleId, name: match.name, inUse: match.inUse };
+}
+
+/**
+ * The role an unconfirmed create of an earlier run made, if it exists, for the create that replaces
+ * that state record: the same group, the name that create sent. Undefined when it was not made.
+ */
+export async function findUnconfirmed(inputs: RoleInputs): Promise<CreatedRole | undefined> {
+  const evidence = deploymentLedger().takeUnconfirmed(inputs.groupId, inputs.name);
+  if (!evidence || evidence.groupId !== inputs.groupId) return undefined;
+  const made = (await services().writer.list(evidence.groupId)).find((r) => r.name === evidence.name);
+  return made && { roleId: made.roleId, name: made.name, inUse: made.inUse };
+}
+
+/**
+ * The `import` resource option: take over a role created by hand. As Pulumi's import does, the
+ * program must describe the role as it is; a difference fails instead of silently changing the role.
+ */
+export async function adoptImported(importId: string, inputs: RoleInputs): Promise<{ id: string; outs: RoleOutputs }> {
+  const { groupId, roleId } = parseRoleId(importId);
+  const what = `importing role ${importId}`;
+  let outs: RoleOutputs;
+  try {
+    outs = await readBack(groupId, roleId, inputs);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new RoleOperationError("ERR_NOT_FOUND", `${what}: group ${groupId} has no role with id ${roleId}`, error);
+    }
+    throw wrap(error, what);
+  }
+  const differing = notApplied(inputs, outs);
+  if (differing.length) {
+    throw new RoleOperationError(
+      "ERR_IMPORT_MISMATCH",
+      `${what}: inputs to import do not match the existing role: ${differing.join(", ")}. Change the program to match ` +
+        `the role, import, then change it.`,
+    );
+  }
+  deploymentLedger().claim(groupId, roleId);
+  return { id: importId, outs };
+}

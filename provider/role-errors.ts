@@ -1,0 +1,75 @@
+/**
+ * Errors of Role operations. Their messages name the operation and the role, and say what works.
+ */
+import { GroupRolesError } from "./client/errors";
+import { formatRoleId, type RoleOutputs } from "./role-inputs";
+
+/** An operation on a role failed; the message names the operation and the role. */
+export class RoleOperationError extends GroupRolesError {
+  constructor(code: string, message: string, cause?: unknown) {
+    super(code, message, { cause });
+  }
+}
+
+/**
+ * A create or update that left the role changed but not as declared: Pulumi keeps the resource in
+ * state with `id` and `properties` (an "init error", a partial create or update) and the next
+ * `pulumi up` finishes the job. `properties` must carry `__provider`, or a later refresh or destroy of
+ * the resource could not load the provider.
+ */
+export class RoleInitError extends RoleOperationError {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: RoleOutputs & { __provider?: unknown },
+    readonly reasons: string[],
+  ) {
+    super("ERR_ROLE_NOT_APPLIED", message);
+  }
+}
+
+/** Turns a client error into one naming the operation; other errors pass through. */
+export function wrap(error: unknown, what: string): Error {
+  if (!(error instanceof GroupRolesError)) return error instanceof Error ? error : new Error(String(error));
+  return new RoleOperationError(error.code, `${what}: ${error.message}`, error);
+}
+
+interface InUseRole {
+  name: string;
+  groupId: number;
+  roleId: number;
+  userCount?: number;
+}
+
+const usersOf = (role: InUseRole) =>
+  role.userCount === undefined ? "users" : `${role.userCount} user${role.userCount === 1 ? "" : "s"}`;
+
+/**
+ * The message for a role that cannot be deleted because users hold it. The ways out are the ones that
+ * work once the resource has left the program: `retainOnDelete` applies only to a declared resource.
+ */
+export function inUseDeleteMessage(role: InUseRole): string {
+  return (
+    `role "${role.name}" (id ${formatRoleId(role.groupId, role.roleId)}) is in use by ${usersOf(role)} and cannot be ` +
+    `deleted; nothing was changed. To proceed, unassign its users in the service first. To stop managing the role ` +
+    `and keep it, declare it again with the resource option \`retainOnDelete: true\`, run \`pulumi up\`, then remove ` +
+    `it: Pulumi forgets it and the service keeps it.`
+  );
+}
+
+/**
+ * The message for an in-use role whose `groupId` changes: a replacement deletes the role, so it is
+ * refused in the preview. `retainOnDelete` and `protect` do not help here (the replacement is refused
+ * either way); what works is a new resource beside this one.
+ */
+export function inUseReplaceMessage(role: InUseRole, newGroupId: unknown): string {
+  const id = formatRoleId(role.groupId, role.roleId);
+  return (
+    `role "${role.name}" (id ${id}) is in use by ${usersOf(role)} and cannot be replaced: moving it to group ` +
+    `${String(newGroupId)} would delete it from group ${role.groupId}; nothing was changed. To proceed, unassign its ` +
+    `users in group ${role.groupId} first. Or keep it and add a new one: leave this resource in group ` +
+    `${role.groupId} with the resource option \`retainOnDelete: true\`, declare another Role resource (a new resource ` +
+    `name) in group ${String(newGroupId)}, run \`pulumi up\`, then remove this resource: Pulumi forgets the old role ` +
+    `and the service keeps it.`
+  );
+}
