@@ -27,6 +27,8 @@ export interface UnconfirmedCreate {
 export class DeploymentLedger {
   /** Roles a create of this deployment adopted (took over instead of making), by `groupId/roleId`. */
   private readonly claimed = new Set<string>();
+  /** Roles a create of this deployment made, by `groupId/roleId`. */
+  private readonly made = new Set<string>();
   /** Roles of this deployment that exist (Diff or Update saw them), by `groupId/roleId`. */
   private readonly declared = new Map<string, DeclaredRole>();
   /** Unconfirmed creates this deployment replaces, by the group and name the program now declares. */
@@ -40,6 +42,16 @@ export class DeploymentLedger {
 
   isClaimed(groupId: number, roleId: number): boolean {
     return this.claimed.has(key(groupId, roleId));
+  }
+
+  /** A create made this role. */
+  noteMade(groupId: number, roleId: number): void {
+    this.made.add(key(groupId, roleId));
+  }
+
+  /** True when a create of this deployment made or adopted the role: a lookup by name must not take it. */
+  isOfThisDeployment(groupId: number, roleId: number): boolean {
+    return this.made.has(key(groupId, roleId)) || this.claimed.has(key(groupId, roleId));
   }
 
   /** Diff saw a resource whose create was never confirmed; its replacement's create looks here. */

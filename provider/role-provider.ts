@@ -153,6 +153,7 @@ export async function create(props: Props): Promise<CreateResult> {
   // A role taken over rather than made may be another resource's (a renamed resource adopting the role
   // of its old name): that resource's delete, later in this deployment, must leave it alone.
   if (adopted) deploymentLedger().claim(groupId, made.roleId);
+  else deploymentLedger().noteMade(groupId, made.roleId);
   const id = formatRoleId(groupId, made.roleId);
   // From here on the role exists: every failure must keep its ID in state (a partial create), never orphan it.
   const partial = (message: string, outs?: RoleOutputs) => {
@@ -360,11 +361,15 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
   }
 }
 
-/** The record of an unconfirmed create goes: with the role that create made, if it made one. */
+/**
+ * The record of an unconfirmed create goes: with the role that create made, if it made one. Found by
+ * name, so a role a create of this deployment made or adopted (its replacement's) is never taken.
+ */
 async function deleteUnconfirmed(groupId: number, props: Props): Promise<void> {
+  const ledger = deploymentLedger();
   const made = await services()
     .writer.list(groupId)
-    .then((roles) => roles.find((r) => r.name === props.name))
+    .then((roles) => roles.find((r) => r.name === props.name && !ledger.isOfThisDeployment(groupId, r.roleId)))
     .catch((e) => {
       throw wrap(e, `deleting role "${String(props.name)}" (create unconfirmed)`);
     });
