@@ -1,0 +1,80 @@
+/**
+ * The advice of an in-use refusal, followed as a user would, through the engine stand-in: moving an
+ * in-use role to another group, and removing an in-use role from the program.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { rolePlan, runSpec, specProgram, stackFor, type RoleSpec, type Stack } from "./harness";
+
+let s: Stack;
+beforeAll(async () => {
+  s = await stackFor(specProgram, "roles-spec");
+});
+afterAll(() => s?.close());
+beforeEach(async () => {
+  for (const g of [42, 43]) for (const r of await s.h.listRoles(g)) await s.h.setUsers(g, r.roleId, 0);
+  const left = await runSpec(s, "destroy", []);
+  expect(left.ok, left.errors.join("\n")).toBe(true);
+  await s.h.admin("POST", "/reset");
+});
+
+const agents = (groupId: number, opts?: Record<string, unknown>, name = "agents"): RoleSpec => ({
+  name,
+  args: { groupId, name: "Agents", settings: { viewVideo: true } },
+  ...(opts ? { opts } : {}),
+});
+const up = async (roles: RoleSpec[]) => {
+  const r = await runSpec(s, "up", roles);
+  expect(r.ok, r.errors.join("\n")).toBe(true);
+  return r;
+};
+
+describe("moving an in-use role to another group", () => {
+  it("is refused in the preview; the advice (retainOnDelete on the old, a new resource) applies", async () => {
+    await up([agents(42)]);
+    const [held] = await s.h.listRoles(42);
+    await s.h.setUsers(42, held!.roleId, 2);
+
+    const preview = await runSpec(s, "preview", [agents(43)]);
+    expect(preview.ok).toBe(false);
+    const message = preview.errors.join("\n");
+    expect(message).toContain(`role "Agents" (id 42/${held!.roleId}) is in use by 2 users and cannot be replaced`);
+    expect(message).not.toContain("protect");
+    // The advice that used to be given does not work: retainOnDelete still fails the preview.
+    expect((await runSpec(s, "preview", [agents(43, { retainOnDelete: true })])).ok).toBe(false);
+
+    // Step 1: keep the old resource as it is, with retainOnDelete; declare a new one in group 43.
+    await up([agents(42, { retainOnDelete: true }), agents(43, undefined, "agents-43")]);
+    // Step 2: remove the old resource: Pulumi forgets it, the service keeps it with its users.
+    const forget = await up([agents(43, undefined, "agents-43")]);
+    expect(rolePlan(forget)).toEqual(["- delete agents [retain]"]);
+    expect(await s.h.listRoles(42)).toEqual([{ ...held!, inUse: true, userCount: 2 }]);
+    expect((await s.h.listRoles(43)).map((r) => r.name)).toEqual(["Agents"]);
+  });
+
+  it("once its users are unassigned, the move is a replacement", async () => {
+    await up([agents(42)]);
+    const [held] = await s.h.listRoles(42);
+    await s.h.setUsers(42, held!.roleId, 1);
+    expect((await runSpec(s, "preview", [agents(43)])).ok).toBe(false);
+    await s.h.setUsers(42, held!.roleId, 0);
+    const moved = await up([agents(43)]);
+    expect(rolePlan(moved)).toEqual(["+- replace agents [groupId]"]);
+    expect(await s.h.listRoles(42)).toEqual([]);
+    expect((await s.h.listRoles(43)).map((r) => r.name)).toEqual(["Agents"]);
+  });
+});
+
+describe("removing an in-use role from the program", () => {
+  it("fails the up; declaring it again with retainOnDelete, up, then removing it keeps the role", async () => {
+    await up([agents(42), { name: "other", args: { groupId: 42, name: "Other" } }]);
+    const held = (await s.h.listRoles(42)).find((r) => r.name === "Agents");
+    await s.h.setUsers(42, held!.roleId, 3);
+    const removed = await runSpec(s, "up", [{ name: "other", args: { groupId: 42, name: "Other" } }]);
+    expect(removed.ok).toBe(false);
+    expect(removed.errors.join("\n")).toContain("declare it again with the resource option `retainOnDelete: true`");
+
+    await up([agents(42, { retainOnDelete: true }), { name: "other", args: { groupId: 42, name: "Other" } }]);
+    await up([{ name: "other", args: { groupId: 42, name: "Other" } }]);
+    expect((await s.h.listRoles(42)).find((r) => r.roleId === held!.roleId)).toMatchObject({ name: "Agents", userCount: 3 });
+  });
+});
