@@ -94,7 +94,9 @@ export class Role extends pulumi.dynamic.Resource {
         groupId: args?.groupId,
         name: args?.name,
         description: args?.description,
-        settings: args?.settings,
+        // As an Output: Pulumi's runtime formats plain top-level inputs with `${value}`, which throws
+        // for a map holding a setting named `toString`; an Output is formatted without touching it.
+        settings: args?.settings === undefined ? undefined : pulumi.output(args.settings),
         importId,
         // Declared as undefined so that Pulumi creates Outputs for them.
         roleId: undefined,

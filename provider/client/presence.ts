@@ -27,13 +27,21 @@ function toSeconds(v: string | number | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** A short, safe rendering of a bad value for an error message. */
+/** A short, safe rendering of a bad value for an error message; class instances by their class. */
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
+  if (typeof value === "object") {
+    const type = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+    return typeof type === "string" && type !== "Object" && type !== "" ? `a ${type} (${plainJsonHint(type)})` : "an object";
+  }
   if (typeof value === "string") return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value);
   return typeof value === "number" || typeof value === "boolean" ? String(value) : typeof value;
+}
+
+/** Why an instance of `type` is not plain JSON. */
+function plainJsonHint(type: string): string {
+  return type === "Date" ? "send date.toISOString() or a number" : "a class instance, not a plain object";
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -57,3 +57,24 @@ describe.each(["replace", "merge"] as const)("settings not listed survive update
     expect((await runSpec(s, "destroy", [])).ok).toBe(true);
   });
 });
+
+describe("settings named like members of Object.prototype", () => {
+  let s: Stack;
+  beforeAll(async () => {
+    s = await stackFor(specProgram, "roles-spec");
+  });
+  afterAll(() => s?.close());
+
+  it("toString and constructor are setting names like any other, end to end; a removed one is reset", async () => {
+    const odd = (settings: Record<string, boolean>): RoleSpec[] => [{ name: "odd", args: { groupId: 42, name: "Odd", settings } }];
+    const up = await runSpec(s, "up", odd({ toString: true, constructor: false, viewVideo: true }));
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    const roleId = await roleIdOf(s, "Odd");
+    expect((await details(s, roleId)).settings).toEqual({ toString: true, constructor: false, viewVideo: true });
+    const removed = await runSpec(s, "up", odd({ toString: true, viewVideo: true }));
+    expect(removed.ok, removed.errors.join("\n")).toBe(true);
+    const put = (await s.h.requests()).entries.filter((e) => e.method === "PUT").pop();
+    expect(JSON.parse(put!.body)[0].settings).toEqual({ toString: true, constructor: null, viewVideo: true });
+    expect((await details(s, roleId)).settings).toEqual({ toString: true, viewVideo: true });
+  });
+});
