@@ -39,12 +39,12 @@ const groupIdSchema = z
   .max(Number.MAX_SAFE_INTEGER, { error: "is too large" });
 
 /**
- * The length the limits count: Unicode code points, as the shared zod schemas (client and emulator)
- * count them. An emoji is 1, although JavaScript's `length` says 2; a combining accent is 1 of its own.
+ * The length the limits count: UTF-16 code units, a JavaScript string's `length`. The vendor's stack
+ * (.NET, SQL `nvarchar`) counts them, so an emoji is 2: a name of 70 emoji would pass a code-point count
+ * here and fail at `up`. When the count differs from what a reader sees, the message says why.
  */
 function lengthOf(s: string): string {
-  const codePoints = [...s].length;
-  return codePoints === s.length ? String(codePoints) : `${codePoints} (counted in Unicode code points)`;
+  return [...s].length === s.length ? String(s.length) : `${s.length} (UTF-16 code units: an emoji counts 2)`;
 }
 
 const UNICODE = "must be valid Unicode (it holds a lone surrogate, half of a character)";
@@ -52,15 +52,19 @@ const UNICODE = "must be valid Unicode (it holds a lone surrogate, half of a cha
 const nameSchema = z
   .string({ error: (i) => (i.input === undefined ? "is required" : `must be a string, got ${describe(i.input)}`) })
   .min(1, { error: "must not be empty" })
-  .max(ROLE_NAME_MAX, { error: (i) => `must be at most ${ROLE_NAME_MAX} characters, got ${lengthOf(i.input as string)}` })
+  .refine((s) => s.length <= ROLE_NAME_MAX, {
+    error: (i) => `must be at most ${ROLE_NAME_MAX} characters, got ${lengthOf(i.input as string)}`,
+    abort: true,
+  })
   .refine((s) => s.trim().length > 0, { error: "must not be blank (whitespace only)" })
   .refine((s) => !hasLoneSurrogate(s), { error: UNICODE })
   .refine((s) => !hasControlChar(s), { error: "must not contain control characters (line breaks, tabs, NUL)" });
 
 const descriptionSchema = z
   .string({ error: (i) => `must be a string, got ${describe(i.input)}` })
-  .max(ROLE_DESCRIPTION_MAX, {
+  .refine((s) => s.length <= ROLE_DESCRIPTION_MAX, {
     error: (i) => `must be at most ${ROLE_DESCRIPTION_MAX} characters, got ${lengthOf(i.input as string)}`,
+    abort: true,
   })
   .refine((s) => !hasLoneSurrogate(s), { error: UNICODE });
 

@@ -19,9 +19,9 @@ export const VISITOR_FUNC_PATTERN = /^SERVICE\.[A-Za-z_$][\w$]*\.Visitor\.[A-Za-
 const int = z.number().int();
 
 /**
- * Text limits ("at most 70 characters") count Unicode code points: zod's length checks count them, and
- * the client and the emulator both check with these schemas, so they agree. A name of 70 emoji (140
- * UTF-16 units) is valid; a letter with a combining accent is 2.
+ * Text limits ("at most 70 characters") count UTF-16 code units, a JavaScript string's `length`, as
+ * the vendor's .NET stack and SQL `nvarchar` columns do: an emoji counts 2, so a name of 35 emoji is
+ * the longest. (zod's own `.max()` counts code points, hence the explicit checks below.)
  */
 /** True when `s` holds a surrogate without its pair: not valid Unicode, and mangled by UTF-8 encoders. */
 export const hasLoneSurrogate = (s: string): boolean => /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
@@ -72,13 +72,13 @@ export type WireStatus = z.infer<typeof WireStatus>;
 const roleName = z
   .string()
   .min(1, "must not be empty")
-  .max(ROLE_NAME_MAX, `must be at most ${ROLE_NAME_MAX} characters`)
+  .refine((s) => s.length <= ROLE_NAME_MAX, `must be at most ${ROLE_NAME_MAX} characters (UTF-16 code units)`)
   .refine((s) => s.trim().length > 0, "must not be blank (whitespace only)")
   .refine((s) => !hasLoneSurrogate(s), "must be valid Unicode (it holds a lone surrogate)")
   .refine((s) => !hasControlChar(s), "must not contain control characters (line breaks, tabs, NUL)");
 const roleDescription = z
   .string()
-  .max(ROLE_DESCRIPTION_MAX, `must be at most ${ROLE_DESCRIPTION_MAX} characters`)
+  .refine((s) => s.length <= ROLE_DESCRIPTION_MAX, `must be at most ${ROLE_DESCRIPTION_MAX} characters (UTF-16 code units)`)
   .refine((s) => !hasLoneSurrogate(s), "must be valid Unicode (it holds a lone surrogate)");
 
 /** One element of the create request body. */

@@ -15,7 +15,7 @@ describe("roles API: validation and errors", () => {
     const items = [{ name: "ok1" }, { name: "ok2" }, { name: "ok3" }, { name: "x".repeat(71) }];
     const r = await http("POST", h.roles(1), { body: items });
     expect(r.status).toBe(400);
-    expect(r.json).toEqual({ code: "validation_failed", message: "[3].name: must be at most 70 characters", index: 3 });
+    expect(r.json).toEqual({ code: "validation_failed", message: "[3].name: must be at most 70 characters (UTF-16 code units)", index: 3 });
     expect(await h.list(1)).toEqual([]);
   });
 
