@@ -22,25 +22,30 @@ async function start(...args: Parameters<typeof startScriptedServer>): Promise<S
 /** An attacker server, and a server that redirects every request to it with `status`. */
 async function redirectingPair(status: number): Promise<{ attacker: ScriptedServer; redirecting: ScriptedServer }> {
   const attacker = await start((_req, res) => reply(res, 200, []));
-  const redirecting = await start((req, res) => reply(res, status, "", { location: `${attacker.url}/collect${req.url}` }));
+  const redirecting = await start((req, res) =>
+    reply(res, status, "", { location: `${attacker.url}/collect${req.url}` }),
+  );
   return { attacker, redirecting };
 }
 
 function expectRefusedRedirect(err: unknown, status: number, attacker: ScriptedServer): void {
   expect(err).toBeInstanceOf(RedirectError);
   expect(err).toMatchObject({ code: "ERR_REDIRECT", status });
-  expect((err as Error).message).toContain(`service answered ${status}; the redirect to ${attacker.url} was not followed`);
+  expect((err as Error).message).toContain(
+    `service answered ${status}; the redirect to ${attacker.url} was not followed: ` +
+      "the access token goes only to the configured addresses",
+  );
   expect(allText(err)).not.toContain(CANARY);
   expect(attacker.connections).toBe(0);
   expect(attacker.requests).toHaveLength(0);
 }
 
 describe("redirects are errors, never followed", () => {
-  it.each([301, 302, 303, 307, 308])("a read answered %i: RedirectError, one request, nothing to the Location", async (status) => {
-    const { attacker, redirecting } = await redirectingPair(status);
+  it.each([301, 302, 303, 307, 308])("a read answered %i: RedirectError, one request, none to Location", async (st) => {
+    const { attacker, redirecting } = await redirectingPair(st);
     const client = new GroupRolesClient({ baseUrl: redirecting.url, accessToken: CANARY, sleep: async () => {} });
     const err = await client.roles.list(7).catch((e: unknown) => e);
-    expectRefusedRedirect(err, status, attacker);
+    expectRefusedRedirect(err, st, attacker);
     expect(redirecting.requests).toHaveLength(1); // not retried either
     expect(redirecting.requests[0].headers.authorization).toBe(`Bearer ${CANARY}`);
   });
@@ -58,8 +63,10 @@ describe("redirects are errors, never followed", () => {
       reply(res, 200, { visitorfound: true, directserver: "127.0.0.1", httpsport: redirecting.port }),
     );
     const client = new GroupRolesClient({ presenceUrl: lb.url, accessToken: CANARY, sleep: async () => {} });
-    const err = await client.presence.signalVisitor(42, "v1", { mtype: "signal", data: { n: 1 } }).catch((e: unknown) => e);
+    const message = { mtype: "signal", data: { n: 1 } } as const;
+    const err = await client.presence.signalVisitor(42, "v1", message).catch((e: unknown) => e);
     expectRefusedRedirect(err, 307, attacker);
-    expect(redirecting.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /signalvisitor?groupid=42&visitorid=v1"]);
+    const asked = redirecting.requests.map((r) => `${r.method} ${r.url}`);
+    expect(asked).toEqual(["POST /signalvisitor?groupid=42&visitorid=v1"]);
   });
 });
