@@ -168,6 +168,9 @@ export function checkNamedServer(
   presence: ServiceUrl,
   presenceServerDomains: readonly string[] = [],
 ): { host: string; port?: number } {
+  if (location.directServer !== undefined) {
+    checkNamedHost("directserver", location.directServer, presence, presenceServerDomains);
+  }
   let direct: { host: string; port: number } | undefined;
   if (location.direct !== undefined) {
     const parts = DIRECT_FORM.exec(location.direct);
@@ -182,9 +185,6 @@ export function checkNamedServer(
     }
     checkNamedHost("the host of direct", host, presence, presenceServerDomains);
     direct = { host, port };
-  }
-  if (location.directServer !== undefined) {
-    checkNamedHost("directserver", location.directServer, presence, presenceServerDomains);
   }
   if (location.httpsPort !== undefined && !isTcpPort(location.httpsPort)) {
     refuseReply(`httpsport must be an integer from 1 to 65535, got ${describe(location.httpsPort)}`);
