@@ -22,18 +22,26 @@ export const FaultRuleInput = z
      * - `malformed-json`: handle the request, then reply 200 with a truncated JSON body
      * - `wrong-shape`: handle the request, then reply 200 with well-formed JSON of the wrong shape
      * - `latency`: wait `latencyMs`, then handle the request normally
+     * - `override`: handle the request, then merge `fields` into its reply when that is a JSON object
+     *   with a 2xx status (e.g. a `/findvisitor` reply naming a hostile `directserver`)
      */
-    action: z.enum(["status", "drop-before", "drop-after", "malformed-json", "wrong-shape", "latency"]),
+    action: z.enum(["status", "drop-before", "drop-after", "malformed-json", "wrong-shape", "latency", "override"]),
     status: z.number().int().min(100).max(599).optional(),
     /** `Retry-After` header value sent with a `status` fault. */
     retryAfter: z.string().min(1).optional(),
     latencyMs: z.number().int().min(0).max(600_000).optional(),
+    /** Fields an `override` rule sets in the reply, replacing those of the same name. */
+    fields: z.record(z.string(), z.unknown()).optional(),
     /** How many requests the rule applies to (default 1); `0` means every matching request until cleared. */
     times: z.number().int().min(0).optional(),
   })
   .strict()
   .refine((r) => r.action !== "status" || r.status !== undefined, { message: "status is required for action status", path: ["status"] })
-  .refine((r) => r.action !== "latency" || r.latencyMs !== undefined, { message: "latencyMs is required for action latency", path: ["latencyMs"] });
+  .refine((r) => r.action !== "latency" || r.latencyMs !== undefined, { message: "latencyMs is required for action latency", path: ["latencyMs"] })
+  .refine((r) => r.action !== "override" || Object.keys(r.fields ?? {}).length > 0, {
+    message: "fields (a non-empty object) is required for action override",
+    path: ["fields"],
+  });
 export type FaultRuleInput = z.infer<typeof FaultRuleInput>;
 
 /** A rule as stored and as listed by `GET /_emulator/faults`. */

@@ -64,6 +64,13 @@ function wrongShape(body: unknown): unknown {
   return { unexpected: true };
 }
 
+/** The reply with `fields` merged in, when it is a successful JSON object; any other reply as it was. */
+function overridden(reply: Reply, fields: Record<string, unknown>): Reply {
+  const body = reply.body;
+  if (reply.status >= 300 || typeof body !== "object" || body === null || Array.isArray(body)) return reply;
+  return { ...reply, body: { ...body, ...fields } };
+}
+
 function groupOf(route: Route, params: Record<string, string>, query: URLSearchParams): number {
   const raw = route.group === "path" ? params["groupId"] : query.get("groupid");
   const groupId = parsePositiveInt(raw);
@@ -136,6 +143,7 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
       reply = errorReply(err);
     }
 
+    if (fault?.action === "override") reply = overridden(reply, fault.fields ?? {});
     switch (fault?.action) {
       case "drop-after":
         record(0);

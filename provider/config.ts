@@ -4,6 +4,7 @@
  */
 import { GroupRolesClient, type ClientOptions } from "./client";
 import { ConfigurationError } from "./client/errors";
+import { parsePresenceServerDomains } from "./client/presence-hosts";
 import type { BatchOptions } from "./role-batcher";
 
 /** Anything with `get(key)`, like the `config` of Pulumi's `ConfigureRequest`. */
@@ -16,6 +17,7 @@ export const CONFIG_KEYS = {
   presenceUrl: "grouproles:presenceUrl",
   accessToken: "grouproles:accessToken",
   allowInsecureHttp: "grouproles:allowInsecureHttp",
+  presenceServerDomains: "grouproles:presenceServerDomains",
   maxBatchSize: "grouproles:maxBatchSize",
   batchWindowMs: "grouproles:batchWindowMs",
   maxRequestsPerSecond: "grouproles:maxRequestsPerSecond",
@@ -28,6 +30,7 @@ export const ENV_KEYS = {
   presenceUrl: "GROUPROLES_PRESENCE_URL",
   accessToken: "GROUPROLES_ACCESS_TOKEN",
   allowInsecureHttp: "GROUPROLES_ALLOW_INSECURE_HTTP",
+  presenceServerDomains: "GROUPROLES_PRESENCE_SERVER_DOMAINS",
   maxBatchSize: "GROUPROLES_MAX_BATCH_SIZE",
   batchWindowMs: "GROUPROLES_BATCH_WINDOW_MS",
   maxRequestsPerSecond: "GROUPROLES_MAX_REQUESTS_PER_SECOND",
@@ -48,6 +51,11 @@ export interface ResolvedConfig {
   presenceUrl?: string;
   accessToken?: string;
   allowInsecureHttp: boolean;
+  /**
+   * Where named presence servers may be besides the load balancer's host and its siblings: domains
+   * (each with the hosts under it) or IP addresses, from a comma-separated setting. Unset: none.
+   */
+  presenceServerDomains?: string[];
   /** Most roles per array request; 1 sends one request per role. Unset: the batcher's default. */
   maxBatchSize?: number;
   /** How long a write waits for others to join its batch, in milliseconds. */
@@ -83,6 +91,13 @@ function numberSetting(key: keyof typeof CONFIG_KEYS, source: ConfigSource | und
   return value;
 }
 
+/** `presenceServerDomains`, checked: a bad entry fails loudly, like a bad number. */
+function domainsSetting(source: ConfigSource | undefined): string[] | undefined {
+  const text = pick("presenceServerDomains", source);
+  const field = `${CONFIG_KEYS.presenceServerDomains} (or ${ENV_KEYS.presenceServerDomains})`;
+  return text === undefined ? undefined : parsePresenceServerDomains(text, field);
+}
+
 function pick(key: keyof typeof CONFIG_KEYS, source?: ConfigSource): string | undefined {
   const fromConfig = (source ?? stackConfig)?.get(CONFIG_KEYS[key]);
   const value = fromConfig !== undefined && fromConfig !== "" ? fromConfig : process.env[ENV_KEYS[key]];
@@ -96,6 +111,7 @@ export function resolveConfig(source?: ConfigSource): ResolvedConfig {
     presenceUrl: pick("presenceUrl", source),
     accessToken: pick("accessToken", source),
     allowInsecureHttp: /^(1|true|yes)$/i.test(pick("allowInsecureHttp", source) ?? ""),
+    presenceServerDomains: domainsSetting(source),
     maxBatchSize: numberSetting("maxBatchSize", source, "positive integer"),
     batchWindowMs: numberSetting("batchWindowMs", source, "non-negative number"),
     maxRequestsPerSecond: numberSetting("maxRequestsPerSecond", source, "positive number"),
@@ -154,7 +170,9 @@ export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRoles
     ...timeoutOptions(cfg),
   };
   // The budget and timeouts are part of the key: a changed limit gets a client (and a writer) that enforces it.
-  const key = `${cfg.baseUrl}|${cfg.presenceUrl ?? ""}|${cfg.allowInsecureHttp}|${JSON.stringify(budget)}|${JSON.stringify(extra)}`;
+  const key = [
+    cfg.baseUrl, cfg.presenceUrl ?? "", cfg.allowInsecureHttp, cfg.presenceServerDomains ?? [], budget, extra,
+  ].map((part) => JSON.stringify(part)).join("|");
   let client = clients.get(key);
   if (!client) {
     client = new GroupRolesClient({
@@ -163,6 +181,7 @@ export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRoles
       baseUrl: cfg.baseUrl,
       presenceUrl: cfg.presenceUrl,
       allowInsecureHttp: cfg.allowInsecureHttp,
+      presenceServerDomains: cfg.presenceServerDomains,
       accessToken: () => pick("accessToken"),
     });
     clients.set(key, client);

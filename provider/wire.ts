@@ -105,7 +105,11 @@ export const WireRoleIds = z.array(int.positive());
 
 /** A decimal number of seconds carried as text, e.g. `"1700000000.123"`. */
 const decimalSeconds = z.union([z.string().regex(/^\d+(\.\d+)?$/), z.number()]);
-const port = int.min(0).max(65535);
+const PORT_RULE = "must be a port number: 0 to 65535, as a number or as digits";
+/** A port as a number or as digits: some deployments carry ports as text. */
+const port = z.union([int.min(0, PORT_RULE).max(65535, PORT_RULE), z.string().regex(/^\d{1,5}$/, PORT_RULE)], {
+  error: PORT_RULE,
+});
 
 /**
  * `GET {presenceUrl}/lookupvisitor`. Every field is optional because an absent visitor is answered
@@ -119,8 +123,8 @@ export const WirePresenceRecord = z.object({
   groupid: z.union([z.string(), z.number()]).optional(),
   ds: z.string().optional(),
   directserver: z.string().optional(),
-  tlsport: z.union([port, z.string().regex(/^\d+$/)]).optional(),
-  httpsport: z.union([port, z.string().regex(/^\d+$/)]).optional(),
+  tlsport: port.optional(),
+  httpsport: port.optional(),
 });
 export type WirePresenceRecord = z.infer<typeof WirePresenceRecord>;
 
@@ -130,8 +134,8 @@ export const WireVisitorLocation = z.object({
   ds: z.string().optional(),
   direct: z.string().optional(),
   directserver: z.string().optional(),
-  tlsport: z.union([port, z.string().regex(/^\d+$/)]).optional(),
-  httpsport: z.union([port, z.string().regex(/^\d+$/)]).optional(),
+  tlsport: port.optional(),
+  httpsport: port.optional(),
 });
 export type WireVisitorLocation = z.infer<typeof WireVisitorLocation>;
 

@@ -19,6 +19,13 @@ export interface ConnectionOptions {
    * @default false
    */
   allowInsecureHttp?: boolean;
+  /**
+   * Where named presence servers may be besides the load balancer's host and its siblings under the
+   * same parent domain: domains (each allowing the hosts under it) or IP addresses. The access token
+   * goes only to named servers that pass. Default: `grouproles:presenceServerDomains` (comma-separated),
+   * then `GROUPROLES_PRESENCE_SERVER_DOMAINS`, else none.
+   */
+  presenceServerDomains?: readonly string[];
 }
 
 /** Reads the stack config the way Pulumi hands it to the program, without secret-access warnings. */
@@ -32,12 +39,14 @@ export function clientFor(options: ConnectionOptions | undefined, need: "roles" 
     accessToken: options?.accessToken ?? fromConfig.accessToken,
     allowInsecureHttp: options?.allowInsecureHttp ?? fromConfig.allowInsecureHttp,
   };
+  const presenceServerDomains = options?.presenceServerDomains ?? fromConfig.presenceServerDomains;
   requireSettings(cfg, need);
   return new GroupRolesClient({
     baseUrl: cfg.baseUrl,
     presenceUrl: cfg.presenceUrl,
     accessToken: cfg.accessToken!,
     allowInsecureHttp: cfg.allowInsecureHttp,
+    presenceServerDomains,
     ...timeoutOptions(fromConfig),
   });
 }

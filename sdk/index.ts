@@ -13,7 +13,8 @@ export {
 export type { ConnectionOptions } from "./client";
 export {
   GroupRolesError, AuthenticationError, ForbiddenError, NotFoundError, ConflictError, RoleInUseError, ValidationError,
-  RateLimitedError, ServerError, TimeoutError, ConnectionError, UnexpectedReplyError, ConfigurationError, VisitorNotConnectedError,
+  RateLimitedError, ServerError, TimeoutError, ConnectionError, RedirectError, UnexpectedReplyError, ConfigurationError,
+  VisitorNotConnectedError,
 } from "../provider";
 export {
   getVisitorPresence, getVisitorPresenceOutput, findVisitor, findVisitorOutput, signalVisitor,

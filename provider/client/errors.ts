@@ -82,6 +82,12 @@ export class GroupRolesError extends Error {
 /** An HTTP error reply. Subclasses name the kinds users branch on. */
 export class HttpStatusError extends GroupRolesError {}
 
+/**
+ * 3xx: the service answered with a redirect. Redirects are never followed: the request carries the
+ * access token, which goes only to the configured addresses, never to one a reply names.
+ */
+export class RedirectError extends HttpStatusError {}
+
 /** 401: the access token is missing, unknown or expired. */
 export class AuthenticationError extends HttpStatusError {}
 /** 403: the token is valid but not granted this group. */
@@ -172,15 +178,32 @@ export class VisitorNotConnectedError extends GroupRolesError {
   }
 }
 
-/** Maps an HTTP error status to the error class and code users branch on. */
+/** Where a redirect pointed, as an origin (a path or query could carry someone's secrets). */
+function redirectTarget(location: string | undefined, base: string | undefined): string {
+  if (location === undefined) return "";
+  try {
+    return ` to ${new URL(location, base).origin}`;
+  } catch {
+    return "";
+  }
+}
+
+/** Maps an HTTP status of 300 or more to the error class and code users branch on. */
 export function errorForStatus(
   status: number,
-  options: GroupRolesErrorOptions & { retryAfter?: string; retryAfterMs?: number },
+  options: GroupRolesErrorOptions & { retryAfter?: string; retryAfterMs?: number; location?: string },
 ): HttpStatusError {
   const said = options.serviceMessage ?? "";
   const code = options.serviceCode ? ` ${options.serviceCode}` : "";
   const message = `service answered ${status}${code}${said ? `: ${said}` : ""}`;
   switch (true) {
+    case status >= 300 && status < 400:
+      return new RedirectError(
+        "ERR_REDIRECT",
+        `${message}; the redirect${redirectTarget(options.location, options.request?.origin)} was not followed: ` +
+          "the access token goes only to the configured addresses",
+        options,
+      );
     case status === 401:
       return new AuthenticationError("ERR_AUTHENTICATION", message, options);
     case status === 403:

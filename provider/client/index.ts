@@ -8,6 +8,7 @@
  */
 import { ConfigurationError } from "./errors";
 import { PresenceApi } from "./presence";
+import { parsePresenceServerDomains } from "./presence-hosts";
 import { RolesApi } from "./roles";
 import { Transport, type TransportOptions } from "./transport";
 import { parseServiceUrl } from "./urls";
@@ -24,6 +25,15 @@ export interface ClientOptions extends Omit<TransportOptions, "accessToken"> {
    * @default false
    */
   allowInsecureHttp?: boolean;
+  /**
+   * Where named presence servers may be besides the default rule (the load balancer's host and its
+   * siblings under the same parent domain): domains, each allowing itself and the hosts under it, or
+   * IP addresses. The access token is sent only to named servers that pass.
+   * @default []
+   */
+  presenceServerDomains?: readonly string[];
+  // authUrl: the authorization service comes in a later change; it must be reached only at its
+  // configured URL (never an address a reply names), through the same transport (no redirects).
 }
 
 export class GroupRolesClient {
@@ -36,7 +46,11 @@ export class GroupRolesClient {
     this.transport = new Transport(options);
     // Validate eagerly, so a bad URL fails before any request.
     if (options.baseUrl !== undefined) this.rolesApi = new RolesApi(this.transport, parseServiceUrl(options.baseUrl, "baseUrl", options.allowInsecureHttp));
-    if (options.presenceUrl !== undefined) this.presenceApi = new PresenceApi(this.transport, parseServiceUrl(options.presenceUrl, "presenceUrl", options.allowInsecureHttp));
+    const domains = parsePresenceServerDomains(options.presenceServerDomains, "presenceServerDomains");
+    if (options.presenceUrl !== undefined) {
+      const presenceUrl = parseServiceUrl(options.presenceUrl, "presenceUrl", options.allowInsecureHttp);
+      this.presenceApi = new PresenceApi(this.transport, presenceUrl, domains);
+    }
   }
 
   /** The roles endpoints. @throws ConfigurationError when no baseUrl was given. */
@@ -57,5 +71,8 @@ export * from "./types";
 export { shouldRetry, backoffDelay, parseRetryAfter, DEFAULT_RETRY, type RetryOptions, type RetryDecision, type AttemptOutcome } from "./retry";
 export { closeAllPools, DEFAULT_TIMEOUTS, type TimeoutOptions, type TransportOptions } from "./transport";
 export { parseServiceUrl, isLoopbackHost, type ServiceUrl } from "./urls";
-export { checkVisitorRef, directServerOrigin, PresenceApi } from "./presence";
+export { checkNamedServer, checkVisitorRef, directServerOrigin, PresenceApi } from "./presence";
+export {
+  describeAllowedPresenceServers, isAllowedPresenceServer, isIpLiteral, isPlainHostName, parsePresenceServerDomains,
+} from "./presence-hosts";
 export { RolesApi, type RequestOptions } from "./roles";

@@ -2,7 +2,11 @@
  * The presence endpoints: lookup and find on the load balancer, signal on the named server that holds
  * the visitor (never the load balancer).
  */
-import { ConfigurationError, NotFoundError, VisitorNotConnectedError } from "./errors";
+import { isIP } from "node:net";
+import { ConfigurationError, NotFoundError, UnexpectedReplyError, VisitorNotConnectedError } from "./errors";
+import {
+  describeAllowedPresenceServers, isAllowedPresenceServer, isIpLiteral, isPlainHostName,
+} from "./presence-hosts";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./roles";
 import { isLoopbackHost, type ServiceUrl } from "./urls";
@@ -135,18 +139,83 @@ function query(groupId: number, visitorId: string): string {
   return `?groupid=${encodeURIComponent(String(groupId))}&visitorid=${encodeURIComponent(visitorId)}`;
 }
 
+/** `direct` as the service sends it: `<host>:<port>`, or `[<IPv6>]:<port>`. */
+const DIRECT_FORM = /^(?:\[([^\]]*)\]|([^:[\]]*)):([^:]*)$/;
+/** A TCP port as text: 1 to 5 digits, no sign, no leading zero. */
+const PORT_TEXT = /^[1-9]\d{0,4}$/;
+
+const isTcpPort = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= 65535;
+
+function refuseReply(problem: string): never {
+  const message = `findvisitor reply: ${problem}; the message and the access token were not sent`;
+  throw new UnexpectedReplyError(message, undefined, {});
+}
+
+/** Refuses a named-server host that is not plain, or that the rule of `./presence-hosts` does not allow. */
+function checkNamedHost(field: string, host: string, presence: ServiceUrl, domains: readonly string[]): void {
+  if (!isPlainHostName(host) && !isIpLiteral(host)) {
+    refuseReply(
+      `${field} must be a plain host name or IP address, with no port, path, user info or other URL syntax, ` +
+        `got ${describe(host)}`,
+    );
+  }
+  if (!isAllowedPresenceServer(host, presence.hostname, domains)) {
+    const allowed = describeAllowedPresenceServers(presence.hostname, domains);
+    refuseReply(`${field} ${describe(host)} is not an allowed presence server (allowed: ${allowed})`);
+  }
+}
+
 /**
- * The address of a named presence server: `https://{directserver}` with `httpsport` when it is not 443.
- * Plain http is used only for a loopback server when the load balancer itself is a loopback http
- * emulator; a real host name is never downgraded.
+ * The named server a find reply points to, checked before anything is sent to it: every host it names
+ * (`directserver`, the host of `direct`) passes the rule of `./presence-hosts`, and every port
+ * (`httpsport`, the port of `direct`) is an integer from 1 to 65535.
+ * @throws UnexpectedReplyError naming the field and the rule.
  */
-export function directServerOrigin(location: VisitorLocation, presence: ServiceUrl): string {
-  const host = location.directServer ?? location.direct?.replace(/:\d+$/, "");
-  if (!host) throw new ConfigurationError("findvisitor reply names no directserver");
+export function checkNamedServer(
+  location: VisitorLocation,
+  presence: ServiceUrl,
+  presenceServerDomains: readonly string[] = [],
+): { host: string; port?: number } {
+  if (location.directServer !== undefined) {
+    checkNamedHost("directserver", location.directServer, presence, presenceServerDomains);
+  }
+  let direct: { host: string; port: number } | undefined;
+  if (location.direct !== undefined) {
+    const parts = DIRECT_FORM.exec(location.direct);
+    const [, ipv6, name, portText = ""] = parts ?? [];
+    const port = PORT_TEXT.test(portText) ? Number(portText) : 0;
+    const host = ipv6 ?? name;
+    if (host === undefined || !isTcpPort(port) || (ipv6 !== undefined && isIP(ipv6) !== 6)) {
+      refuseReply(
+        "direct must be <host>:<port> ([<IPv6>]:<port> for IPv6) with a port from 1 to 65535, " +
+          `got ${describe(location.direct)}`,
+      );
+    }
+    checkNamedHost("the host of direct", host, presence, presenceServerDomains);
+    direct = { host, port };
+  }
+  if (location.httpsPort !== undefined && !isTcpPort(location.httpsPort)) {
+    refuseReply(`httpsport must be an integer from 1 to 65535, got ${describe(location.httpsPort)}`);
+  }
+  const host = location.directServer ?? direct?.host;
+  if (host === undefined) refuseReply("names no presence server (neither directserver nor direct)");
+  return { host, port: location.httpsPort ?? direct?.port };
+}
+
+/**
+ * The address of a named presence server, after {@link checkNamedServer}: `https://{directserver}` with
+ * `httpsport` when it is not 443. Plain http is used only for a loopback server when the load balancer
+ * itself is a loopback http emulator; a real host name is never downgraded.
+ */
+export function directServerOrigin(
+  location: VisitorLocation,
+  presence: ServiceUrl,
+  presenceServerDomains: readonly string[] = [],
+): string {
+  const { host, port } = checkNamedServer(location, presence, presenceServerDomains);
   const insecure = !presence.secure && presence.loopback && isLoopbackHost(host);
-  const port = location.httpsPort ?? (location.direct ? toInt(location.direct.split(":").pop()) : undefined);
   const defaultPort = insecure ? 80 : 443;
-  const hostPart = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const hostPart = isIP(host) === 6 ? `[${host}]` : host;
   return `${insecure ? "http" : "https"}://${hostPart}${port && port !== defaultPort ? `:${port}` : ""}`;
 }
 
@@ -154,6 +223,8 @@ export class PresenceApi {
   constructor(
     private readonly transport: Transport,
     private readonly presence: ServiceUrl,
+    /** Checked entries of `presenceServerDomains`: where named servers may be besides the default rule. */
+    private readonly presenceServerDomains: readonly string[] = [],
   ) {}
 
   /** The visitor's presence record; `present: false` for an absent visitor (the service answers `{}`). */
@@ -201,7 +272,7 @@ export class PresenceApi {
     const body = checkVisitorMessage(message);
     const location = await this.findVisitor(groupId, visitorId, options);
     if (!location.visitorFound) throw new VisitorNotConnectedError(groupId, visitorId);
-    const origin = directServerOrigin(location, this.presence);
+    const origin = directServerOrigin(location, this.presence, this.presenceServerDomains);
     try {
       await this.transport.call({
         method: "POST", origin, path: `/signalvisitor${query(groupId, visitorId)}`, body,

@@ -195,6 +195,9 @@ export class Transport {
       accept: "application/json",
       "user-agent": `${PACKAGE_NAME}/${PACKAGE_VERSION} node/${process.versions.node}${this.options.userAgentSuffix ? ` ${this.options.userAgentSuffix}` : ""}`,
     };
+    // The token goes to `call.origin`, which callers take only from configuration (baseUrl, presenceUrl)
+    // or from a named presence server that passed `checkNamedServer`. When the authorization service
+    // (authUrl) is added, it too must be called at its configured URL only, through this transport.
     const token = this.token();
     if (token) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
@@ -222,7 +225,9 @@ export class Transport {
       throw transportError(error, info, timeouts);
     }
 
-    if (statusCode >= 400) throw httpError(statusCode, replyHeaders, text, info);
+    // undici's Pool never follows redirects (that takes its redirect interceptor, which this client does
+    // not use): a 3xx comes back here and is an error, so the token never travels to a `Location`.
+    if (statusCode >= 300) throw httpError(statusCode, replyHeaders, text, info);
     if (!call.schema) return undefined as T;
     let json: unknown;
     try {
@@ -286,6 +291,7 @@ function httpError(
     serviceMessage,
     retryAfter,
     retryAfterMs: parseRetryAfter(retryAfter),
+    location: header(headers, "location"),
   });
 }
 

@@ -13,6 +13,8 @@ export function isLoopbackHost(hostname: string): boolean {
 /** A checked service address: origin plus path prefix without a trailing slash. */
 export interface ServiceUrl {
   origin: string;
+  /** Host as `URL` reads it: lower case, IPv6 in brackets, e.g. `presence.example.com` or `[::1]`. */
+  hostname: string;
   /** Path prefix, "" or e.g. "/tenant-a". */
   basePath: string;
   secure: boolean;
@@ -47,6 +49,7 @@ export function parseServiceUrl(value: string, field: string, allowInsecureHttp 
   }
   return {
     origin: url.origin,
+    hostname: url.hostname,
     basePath: url.pathname.replace(/\/+$/, ""),
     secure: url.protocol === "https:",
     loopback,

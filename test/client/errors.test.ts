@@ -4,6 +4,7 @@ import {
   AuthenticationError, ConflictError, ConnectionError, ForbiddenError, GroupRolesClient, GroupRolesError, NotFoundError,
   RateLimitedError, RoleInUseError, ServerError, ValidationError,
 } from "../../provider/client";
+import { allText } from "../support/error-text";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
 let server: ScriptedServer;
@@ -66,16 +67,6 @@ describe("error classes", () => {
 });
 
 describe("redaction", () => {
-  function allText(err: Error): string {
-    const parts: string[] = [];
-    let e: unknown = err;
-    while (e instanceof Error) {
-      parts.push(String(e), e.message, e.stack ?? "", JSON.stringify(e), JSON.stringify(Object.entries(e)));
-      e = e.cause;
-    }
-    return parts.join("\n");
-  }
-
   it("never shows the token, even when the service echoes it", async () => {
     server = await startScriptedServer((req, res) =>
       reply(res, 401, { code: "unauthorized", message: `token ${CANARY} rejected; got header ${req.headers.authorization}` }),

@@ -102,7 +102,9 @@ describe("directServerOrigin", () => {
     expect(directServerOrigin({ visitorFound: true, directServer: "pr0016.example.com", httpsPort: 8443 }, https)).toBe("https://pr0016.example.com:8443");
   });
   it("never downgrades a real host, even behind a loopback http load balancer", () => {
-    expect(directServerOrigin({ visitorFound: true, directServer: "pr1.example.com", httpsPort: 443 }, loopHttp)).toBe("https://pr1.example.com");
+    const widened = ["example.com"];
+    const location = { visitorFound: true, directServer: "pr1.example.com", httpsPort: 443 };
+    expect(directServerOrigin(location, loopHttp, widened)).toBe("https://pr1.example.com");
   });
   it("uses plain http for a loopback emulator", () => {
     expect(directServerOrigin({ visitorFound: true, directServer: "127.0.0.1", httpsPort: 9100 }, loopHttp)).toBe("http://127.0.0.1:9100");

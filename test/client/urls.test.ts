@@ -3,7 +3,9 @@ import { ConfigurationError, GroupRolesClient, isLoopbackHost, parseServiceUrl }
 
 describe("service URLs", () => {
   it("accepts https anywhere and http on loopback", () => {
-    expect(parseServiceUrl("https://api.example.com/", "baseUrl")).toEqual({ origin: "https://api.example.com", basePath: "", secure: true, loopback: false });
+    expect(parseServiceUrl("https://api.example.com/", "baseUrl")).toEqual({
+      origin: "https://api.example.com", hostname: "api.example.com", basePath: "", secure: true, loopback: false,
+    });
     expect(parseServiceUrl("http://127.0.0.1:8080/x/", "baseUrl")).toMatchObject({ origin: "http://127.0.0.1:8080", basePath: "/x", loopback: true });
     expect(parseServiceUrl("http://localhost:1", "baseUrl").loopback).toBe(true);
     expect(parseServiceUrl("http://[::1]:1", "baseUrl").loopback).toBe(true);

@@ -70,6 +70,26 @@ describe("fault rules", () => {
     expect(r.status).toBe(200);
   });
 
+  it("override: merges fields into the real 2xx JSON reply of /findvisitor and /lookupvisitor only", async () => {
+    const fields = { visitorfound: true, directserver: "pr1.evil.example", direct: "pr1.evil.example:8", httpsport: 0 };
+    await addFault({ server: "presence", path: "/findvisitor", action: "override", fields });
+    const q = "groupid=29&visitorid=nobody";
+    const find = await http("GET", `${h.emu.presenceUrl}/findvisitor?${q}`);
+    expect(find.json).toEqual(fields); // the real reply was {"visitorfound": false}
+    const again = await http("GET", `${h.emu.presenceUrl}/findvisitor?${q}`);
+    expect(again.json).toEqual({ visitorfound: false }); // the rule is used up
+
+    await addFault({ path: "/lookupvisitor", action: "override", fields: { directserver: "10.9.8.7" } });
+    expect((await http("GET", `${h.emu.presenceUrl}/lookupvisitor?${q}`)).json).toEqual({ directserver: "10.9.8.7" });
+
+    await addFault({ path: "/findvisitor", action: "override", fields, times: 0 });
+    const unauthorized = await http("GET", `${h.emu.presenceUrl}/findvisitor?${q}`, { token: "wrong" });
+    expect(unauthorized.status).toBe(401);
+    const invalid = await http("GET", `${h.emu.presenceUrl}/findvisitor?groupid=29&visitorid=a%20b`);
+    expect(invalid.json).toMatchObject({ code: "validation_failed" }); // an error reply is not merged into
+    expect(invalid.json).not.toHaveProperty("directserver");
+  });
+
   it("times counts down, 0 means until cleared; GET lists rules; DELETE clears them", async () => {
     await addFault({ path: "/api/v0/groups/26/roles", action: "status", status: 500, times: 2 });
     const listed = (await http("GET", h.admin("/faults"))).json as FaultRule[];
@@ -97,7 +117,13 @@ describe("fault rules", () => {
   });
 
   it("rejects malformed rules", async () => {
-    for (const rule of [{ path: "/x", action: "explode" }, { path: "/x", action: "status" }, { action: "drop-before" }, { path: "/x", action: "latency" }, { path: "/x", action: "status", status: 503, extra: 1 }]) {
+    const malformed = [
+      { path: "/x", action: "explode" }, { path: "/x", action: "status" }, { action: "drop-before" },
+      { path: "/x", action: "latency" },
+      { path: "/x", action: "status", status: 503, extra: 1 }, { path: "/x", action: "override" },
+      { path: "/x", action: "override", fields: {} }, { path: "/x", action: "override", fields: ["directserver"] },
+    ];
+    for (const rule of malformed) {
       const r = await http("POST", h.admin("/faults"), { body: rule });
       expect(r.status, JSON.stringify(rule)).toBe(400);
       expect(r.json).toMatchObject({ code: "validation_failed" });

@@ -18,6 +18,8 @@ export interface ScriptedServer {
   url: string;
   port: number;
   requests: RecordedRequest[];
+  /** TCP connections accepted so far (a TLS attempt or a garbled request counts, with no request). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -28,8 +30,8 @@ export function reply(res: http.ServerResponse, status: number, body?: unknown, 
   res.end(text);
 }
 
-/** Starts a server; `script` answers request number `index` (0-based). */
-export async function startScriptedServer(script: Script): Promise<ScriptedServer> {
+/** Starts a server on `host` (default 127.0.0.1); `script` answers request number `index` (0-based). */
+export async function startScriptedServer(script: Script, host = "127.0.0.1"): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -41,16 +43,21 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
     });
   });
   const sockets = new Set<import("node:net").Socket>();
+  let connections = 0;
   server.on("connection", (s) => {
+    connections++;
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
     requests,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
