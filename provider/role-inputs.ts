@@ -105,7 +105,7 @@ function checkField(schema: z.ZodType, value: unknown, property: string, failure
   if (!r.success) failures.push({ property, reason: `${property} ${r.error.issues[0].message}` });
 }
 
-const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", "importId", "__provider"]);
+const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", "importId", "sameNameAs", "__provider"]);
 
 /**
  * Checks Role inputs. Unknown values (preview) pass; everything else is checked here, before any
@@ -151,6 +151,15 @@ export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
     } else if (typeof news.groupId === "number" && Number(m[1]) !== news.groupId) {
       failures.push({ property: "import", reason: `import ID ${news.importId} is in group ${m[1]}, but groupId is ${news.groupId}` });
     }
+  }
+  if (typeof news.sameNameAs === "string") {
+    failures.push({
+      property: "name",
+      reason:
+        `Role resource "${news.sameNameAs}" of this program already declares a role named ${JSON.stringify(news.name)} ` +
+        `in group ${String(news.groupId)}; role names are unique within a group, so \`pulumi up\` would fail. ` +
+        `Rename one of the two, or remove one.`,
+    });
   }
   for (const key of Object.keys(news)) {
     if (!KNOWN_PROPERTIES.has(key) && news[key] !== undefined && !isOutputKey(key)) {

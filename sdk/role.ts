@@ -10,6 +10,23 @@ import { checkoutProviderShim } from "./checkout-shim";
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider = (__dirname.split(/[\\/]/).includes("node_modules") ? roleProvider : checkoutProviderShim) as unknown as pulumi.dynamic.ResourceProvider;
 
+/**
+ * Every role this program declares, by group and name, with the resource that declared it first. Two
+ * resources that declare one name in one group would collide at `up` (names are unique in a group), so
+ * the second carries the first's resource name and `check` refuses it: the preview fails, naming both.
+ */
+const declaredNames = new Map<string, string>();
+
+function sameNameAs(resourceName: string, args: RoleArgs | undefined): pulumi.Output<string | undefined> | undefined {
+  if (!args) return undefined;
+  return pulumi.all([args.groupId, args.name]).apply(([groupId, roleName]) => {
+    const key = JSON.stringify([groupId, roleName]);
+    const first = declaredNames.get(key);
+    if (first === undefined) declaredNames.set(key, resourceName);
+    return first;
+  });
+}
+
 /** The arguments of a {@link Role}. */
 export interface RoleArgs {
   /** ID of the group the role belongs to: a positive integer. Changing it replaces the role. */
@@ -98,6 +115,7 @@ export class Role extends pulumi.dynamic.Resource {
         // for a map holding a setting named `toString`; an Output is formatted without touching it.
         settings: args?.settings === undefined ? undefined : pulumi.output(args.settings),
         importId,
+        sameNameAs: sameNameAs(name, args),
         // Declared as undefined so that Pulumi creates Outputs for them.
         roleId: undefined,
         inUse: undefined,

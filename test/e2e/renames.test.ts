@@ -129,3 +129,21 @@ describe("renames one up cannot apply", () => {
     expect(await names()).toEqual({ [ids["Alpha"]!]: "Beta" });
   });
 });
+
+describe("two resources of one program that declare the same role name", () => {
+  it("fail in the preview, naming both resources, before any write", async () => {
+    await s.h.clearRequests();
+    const preview = await runSpec(s, "preview", [role("first", "Support"), role("other", "Sales"), role("second", "Support")]);
+    expect(preview.ok).toBe(false);
+    const message = preview.errors.join("\n");
+    expect(message).toMatch(/resource '(first|second)': property name value \{"Support"\} has a problem: Role resource "(first|second)" of this program already declares a role named "Support" in group 42/);
+    expect(message).toMatch(/first/);
+    expect(message).toMatch(/second/);
+    expect((await s.h.requests()).total).toBe(0);
+  });
+
+  it("a rename onto a name another resource gives up in the same change is not a duplicate", async () => {
+    await up([role("a", "Alpha"), role("b", "Beta")]);
+    expect((await runSpec(s, "preview", [role("a", "Beta"), role("b", "Gamma")])).ok).toBe(true);
+  });
+});
