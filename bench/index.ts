@@ -1,6 +1,6 @@
 /**
  * Role batching benchmark (`npm run bench`): the same lifecycle of N roles (create, no-op preview,
- * rename-all update, refresh, destroy) through the engine stand-in, against an emulator with latency
+ * rename-all update, settings-of-all update, refresh, destroy) through the engine stand-in, against an emulator with latency
  * and a rate limit, once with write batching and once with one request per role (maxBatchSize 1), in
  * the same run. Prints a markdown table. A script, not a test: it asserts nothing.
  *
@@ -36,12 +36,14 @@ const ROLE_TYPE = "pulumi-nodejs:dynamic/grouproles:Role";
 // .tmp/tools/bench/index.js -> the repository root
 const ROOT = path.resolve(__dirname, "../../..");
 
-const steps: Array<{ op: Operation; operation: EngineOptions["operation"]; prefix: string }> = [
+const steps: Array<{ op: Operation; operation: EngineOptions["operation"]; prefix: string; flip?: boolean }> = [
   { op: "create", operation: "up", prefix: "role" },
   { op: "preview (no-op)", operation: "preview", prefix: "role" },
   { op: "update (rename all)", operation: "up", prefix: "renamed" },
-  { op: "refresh", operation: "refresh", prefix: "renamed" },
-  { op: "destroy", operation: "destroy", prefix: "renamed" },
+  // A settings change reads each role's settings first, so keys the program does not list survive.
+  { op: "update (settings of all)", operation: "up", prefix: "renamed", flip: true },
+  { op: "refresh", operation: "refresh", prefix: "renamed", flip: true },
+  { op: "destroy", operation: "destroy", prefix: "renamed", flip: true },
 ];
 
 async function lifecycle(emu: EmulatorProcess, programDir: string, n: number, mode: Mode, groupId: number): Promise<Measurement[]> {
@@ -62,6 +64,7 @@ async function lifecycle(emu: EmulatorProcess, programDir: string, n: number, mo
         "bench:count": String(n),
         "bench:prefix": step.prefix,
         "bench:groupId": String(groupId),
+        "bench:flip": String(step.flip === true),
         "grouproles:baseUrl": emu.baseUrl,
         "grouproles:maxBatchSize": mode === "naive" ? "1" : "100",
         ...(values["window-ms"] !== undefined ? { "grouproles:batchWindowMs": values["window-ms"] } : {}),

@@ -1,7 +1,7 @@
 /** The benchmark's markdown table: naive and batched side by side, with naive/batched ratios. */
 
 export type Mode = "batched" | "naive";
-export type Operation = "create" | "preview (no-op)" | "update (rename all)" | "refresh" | "destroy";
+export type Operation = "create" | "preview (no-op)" | "update (rename all)" | "update (settings of all)" | "refresh" | "destroy";
 
 /** One operation of one lifecycle. */
 export interface Measurement {

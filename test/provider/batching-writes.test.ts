@@ -36,6 +36,18 @@ async function createAll(groupId: number, list: string[]) {
 }
 
 describe("creates", () => {
+  it("creates that trickle in a few milliseconds apart, as the engine starts its steps, share one POST", async () => {
+    // 8 creates over ~70 ms: more than one batch window after the first, but never a quiet gap.
+    const made = await Promise.all(
+      names(8).map(async (name, i) => {
+        await new Promise((r) => setTimeout(r, i * 10));
+        return provider.create({ groupId: 42, name });
+      }),
+    );
+    expect(new Set(made.map((m) => m.id)).size).toBe(8);
+    expect((await h.requests()).counts[POST]).toBe(1);
+  });
+
   it("twenty concurrent creates in one group are one POST, and each caller gets its own role", async () => {
     const made = await createAll(42, names(20));
     const log = await h.requests();

@@ -5,6 +5,7 @@
 // config bench:count    how many roles
 // config bench:prefix   role names are `<prefix>-<i>`; changing it renames every role (an update)
 // config bench:groupId  the group holding them
+// config bench:flip     "true" flips every role's viewVideo (a settings change of every role)
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const { Role } = require("pulumi-grouproles");
@@ -13,13 +14,14 @@ const config = new pulumi.Config("bench");
 const count = config.requireNumber("count");
 const prefix = config.require("prefix");
 const groupId = config.requireNumber("groupId");
+const flip = config.getBoolean("flip") === true;
 
 for (let i = 0; i < count; i++) {
   new Role(`role-${i}`, {
     groupId,
     name: `${prefix}-${i}`,
     description: `benchmark role ${i}`,
-    settings: { viewVideo: i % 2 === 0, remoteAssist: true },
+    settings: { viewVideo: (i % 2 === 0) !== flip, remoteAssist: true },
   });
 }
 
