@@ -14,6 +14,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export interface DeclaredRole {
   currentName: string;
   plannedName: string;
+  /** Its update has run (and succeeded or failed): its name will not change again in this deployment. */
+  settled?: boolean;
 }
 
 const key = (groupId: number, roleId: number) => `${groupId}/${roleId}`;
@@ -86,11 +88,11 @@ export class DeploymentLedger {
     return false;
   }
 
-  /** A role's rename finished (or failed), or it stepped aside: names may have been freed. */
-  renamed(groupId: number, roleId: number, currentName: string): void {
+  /** A role stepped aside to a temporary name, or its update settled (`settled`): names may be free. */
+  renamed(groupId: number, roleId: number, currentName: string, settled = false): void {
     const k = key(groupId, roleId);
     const role = this.declared.get(k);
-    if (role) this.declared.set(k, { ...role, currentName });
+    if (role) this.declared.set(k, { ...role, currentName, settled });
     this.changed();
   }
 

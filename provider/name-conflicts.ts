@@ -69,6 +69,7 @@ export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
     if (holder) {
       const plan = ledger.declaration(w.groupId, holder.roleId);
       if (plan?.plannedName === w.wanted) throw keepsName(w, holder, conflict);
+      if (plan?.settled) throw holderFailed(w, holder, conflict);
       if (!plan) {
         undeclaredSince ??= Date.now();
         if (Date.now() - undeclaredSince > NAME_WAIT.undeclaredGraceMs) {
@@ -105,6 +106,15 @@ function notDeclared(w: NameWrite<unknown>, holder: RoleSummary, cause: Conflict
       `name is still taken now and this \`pulumi up\` cannot apply as written: apply it in two steps (first the ` +
       `removal, keeping this role's current name; then the rename). If the role is not managed by this program, ` +
       `choose another name, or rename or delete that role in the service first.`,
+    cause,
+  );
+}
+
+function holderFailed(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictError): Error {
+  return new RoleOperationError(
+    "ERR_NAME_TAKEN",
+    `${w.what}: ${holderText(w, holder)}, which this deployment renames, but its own update failed (see its ` +
+      `error), so the name was not freed. Fix that error and run \`pulumi up\` again.`,
     cause,
   );
 }

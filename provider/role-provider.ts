@@ -290,7 +290,7 @@ async function sendUpdate(
     if (nameNow !== from) nameNow = await restoreName(groupId, roleId, from, body.description ?? "", nameNow);
     throw error;
   } finally {
-    ledger.renamed(groupId, roleId, nameNow);
+    ledger.renamed(groupId, roleId, nameNow, true);
   }
 }
 

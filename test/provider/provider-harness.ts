@@ -3,12 +3,13 @@ import * as provider from "../../provider";
 import { resetDeploymentLedger } from "../../provider/deployment-ledger";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 
-export async function providerAgainstEmulator(): Promise<EmulatorHarness> {
+export async function providerAgainstEmulator(extraConfig: Record<string, string> = {}): Promise<EmulatorHarness> {
   const h = await startHarness();
   const config: Record<string, string> = {
     "grouproles:baseUrl": h.emu.baseUrl,
     "grouproles:presenceUrl": h.emu.presenceUrl,
     "grouproles:accessToken": h.emu.token,
+    ...extraConfig,
   };
   await provider.configure({ config: { get: (k: string) => config[k] } });
   return h;
