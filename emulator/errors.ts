@@ -2,7 +2,7 @@
  * The one error type every emulator handler throws. The pipeline turns it into a JSON `{code, message}`
  * reply, so handlers never write error responses themselves and every error body has the same shape.
  */
-import type { EmulatorErrorCode } from "../provider/wire";
+import type { EmulatorErrorCode } from "./service-rules";
 
 /** Extra fields some errors carry in their body (e.g. the failing item's index in a batch). */
 export interface ApiErrorExtras {

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
-import { VISITOR_ID_PATTERN, WireVisitorMessage, type WirePresenceRecord, type WireVisitorLocation } from "../provider/wire";
+import { VISITOR_ID, VisitorMessage, type NamedServerFields, type PresenceRecord, type VisitorLocation } from "./service-rules";
 import { ApiError } from "./errors";
 import { compileTemplate, decimalSeconds, parseJson, parsePositiveInt, urlHost } from "./http-util";
 import type { Route, RouteContext } from "./pipeline";
@@ -57,7 +57,7 @@ function fnv1a(text: string): number {
 
 function visitorIdOf(query: URLSearchParams): string {
   const id = query.get("visitorid");
-  if (id === null || !VISITOR_ID_PATTERN.test(id)) {
+  if (id === null || !VISITOR_ID.test(id)) {
     throw new ApiError(400, "validation_failed", `visitorid: must be 1 to 62 letters, digits, '-', '_' or '~', got ${JSON.stringify(id)}`);
   }
   return id;
@@ -66,7 +66,7 @@ function visitorIdOf(query: URLSearchParams): string {
 const directOf = (s: NamedServer): string => urlHost(s.host, s.port);
 const dsOf = (s: NamedServer): string => `${s.host}/${s.index}`;
 
-function location(s: NamedServer): Omit<WireVisitorLocation, "visitorfound"> & { tlsport: number; httpsport: number } {
+function location(s: NamedServer): NamedServerFields {
   return { ds: dsOf(s), direct: directOf(s), directserver: s.host, tlsport: NOMINAL_TLS_PORT + s.index, httpsport: s.port };
 }
 
@@ -89,7 +89,7 @@ export class PresenceRegistry {
   }
 
   loadBalancerRoutes(): Route[] {
-    const lookup = (ctx: RouteContext): WirePresenceRecord => {
+    const lookup = (ctx: RouteContext): PresenceRecord => {
       const visitorId = visitorIdOf(ctx.query);
       const v = this.present(ctx.groupId, visitorId);
       if (!v) return {};
@@ -106,7 +106,7 @@ export class PresenceRegistry {
         httpsport,
       };
     };
-    const find = (ctx: RouteContext): WireVisitorLocation => {
+    const find = (ctx: RouteContext): VisitorLocation => {
       const v = this.present(ctx.groupId, visitorIdOf(ctx.query));
       return v ? { visitorfound: true, ...location(v.server) } : { visitorfound: false };
     };
@@ -127,7 +127,7 @@ export class PresenceRegistry {
   signalRoutes(server: NamedServer): Route[] {
     const signal = async (ctx: RouteContext): Promise<{ status: "ok" }> => {
       const visitorId = visitorIdOf(ctx.query);
-      const parsed = WireVisitorMessage.safeParse(parseJson(ctx.body));
+      const parsed = VisitorMessage.safeParse(parseJson(ctx.body));
       if (!parsed.success) {
         const message = parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`).join("; ");
         throw new ApiError(400, "invalid_message", message);

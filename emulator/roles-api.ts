@@ -1,18 +1,9 @@
 /**
- * The five documented role endpoints under `/api/v0`. Requests are validated with the shared wire
- * schemas as whole arrays: the first invalid item rejects the request and its index leads the message.
+ * The five documented role endpoints under `/api/v0`. Requests are validated with the emulator's own
+ * statement of the service's rules (./service-rules) as whole arrays: the first invalid item rejects the request and its index leads the message.
  */
 import { z } from "zod";
-import {
-  MAX_BATCH_ITEMS,
-  WireCreatedRoles,
-  WireRoleCreate,
-  WireRoleDetails,
-  WireRoleIds,
-  WireRoleList,
-  WireRoleUpdate,
-  WireStatus,
-} from "../provider/wire";
+import { MAX_BATCH_ITEMS, RoleCreate, RoleId, RoleUpdate, type CreatedRole } from "./service-rules";
 import { ApiError } from "./errors";
 import { compileTemplate, parseJson, parsePositiveInt } from "./http-util";
 import type { Route, RouteContext } from "./pipeline";
@@ -41,7 +32,7 @@ function parseArray<T>(ctx: RouteContext, item: z.ZodType<T>): T[] {
   throw new ApiError(400, "validation_failed", message, { index });
 }
 
-const ok = WireStatus.parse({ status: "ok" });
+const ok = { status: "ok" } as const;
 
 /** What the role routes act on. */
 export interface RolesApiDeps {
@@ -59,7 +50,7 @@ export function rolesRoutes({ store, persist }: RolesApiDeps): Route[] {
       path: collection,
       kind: "service",
       group: "path",
-      handle: (ctx) => ({ status: 200, body: WireRoleList.parse(store.list(ctx.groupId)) }),
+      handle: (ctx) => ({ status: 200, body: store.list(ctx.groupId) }),
     },
     {
       method: "POST",
@@ -67,9 +58,9 @@ export function rolesRoutes({ store, persist }: RolesApiDeps): Route[] {
       kind: "service",
       group: "path",
       handle: async (ctx) => {
-        const created = store.create(ctx.groupId, parseArray(ctx, WireRoleCreate));
+        const created = store.create(ctx.groupId, parseArray(ctx, RoleCreate));
         await persist();
-        const body = WireCreatedRoles.parse(created.map((r) => ({ roleId: r.roleId, name: r.name, inUse: r.userCount > 0 })));
+        const body: CreatedRole[] = created.map((r) => ({ roleId: r.roleId, name: r.name, inUse: r.userCount > 0 }));
         return { status: 200, body };
       },
     },
@@ -79,7 +70,7 @@ export function rolesRoutes({ store, persist }: RolesApiDeps): Route[] {
       kind: "service",
       group: "path",
       handle: async (ctx) => {
-        store.update(ctx.groupId, parseArray(ctx, WireRoleUpdate));
+        store.update(ctx.groupId, parseArray(ctx, RoleUpdate));
         await persist();
         return { status: 200, body: ok };
       },
@@ -94,7 +85,7 @@ export function rolesRoutes({ store, persist }: RolesApiDeps): Route[] {
         if (roleId === undefined) {
           throw new ApiError(400, "validation_failed", `roleId: must be a positive integer, got ${JSON.stringify(ctx.params["roleId"])}`);
         }
-        return { status: 200, body: WireRoleDetails.parse(store.details(ctx.groupId, roleId)) };
+        return { status: 200, body: store.details(ctx.groupId, roleId) };
       },
     },
     {
@@ -103,7 +94,7 @@ export function rolesRoutes({ store, persist }: RolesApiDeps): Route[] {
       kind: "service",
       group: "path",
       handle: async (ctx) => {
-        const ids = parseArray(ctx, WireRoleIds.element);
+        const ids = parseArray(ctx, RoleId);
         store.delete(ctx.groupId, ids);
         await persist();
         return { status: 200, body: ok };

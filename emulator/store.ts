@@ -2,7 +2,7 @@
  * Roles and user assignments, in memory. Every batch operation checks all its items before touching
  * anything, so a refused request changes nothing (the real service's arrays behave as one unit).
  */
-import type { WireRoleCreate, WireRoleDetails, WireRoleListItem, WireRoleUpdate, WireSettings } from "../provider/wire";
+import type { RoleCreate, RoleDetails, RoleListItem, RoleUpdate, Settings } from "./service-rules";
 import { ApiError, notFound } from "./errors";
 
 /** One role as the emulator keeps it. */
@@ -28,7 +28,7 @@ interface Group {
 }
 
 /** Drops `null` values: the newer API version accepts them as "no value". */
-function cleanSettings(settings: WireSettings): Record<string, boolean> {
+function cleanSettings(settings: Settings): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   for (const [k, v] of Object.entries(settings)) if (v !== null) out[k] = v;
   return out;
@@ -82,7 +82,7 @@ export class RoleStore {
     return role;
   }
 
-  list(groupId: number): WireRoleListItem[] {
+  list(groupId: number): RoleListItem[] {
     return [...this.group(groupId).roles.values()].map((r) => ({
       roleId: r.roleId,
       name: r.name,
@@ -92,13 +92,13 @@ export class RoleStore {
     }));
   }
 
-  details(groupId: number, roleId: number): WireRoleDetails {
+  details(groupId: number, roleId: number): RoleDetails {
     const r = this.role(groupId, roleId);
     return { roleId: r.roleId, name: r.name, settings: { ...r.settings }, description: r.description };
   }
 
   /** Creates all roles or none; names must be unique in the group and within the request. */
-  create(groupId: number, items: readonly WireRoleCreate[]): StoredRole[] {
+  create(groupId: number, items: readonly RoleCreate[]): StoredRole[] {
     const g = this.group(groupId);
     const taken = new Map<string, string>();
     for (const r of g.roles.values()) taken.set(r.name, `role ${r.roleId}`);
@@ -127,7 +127,7 @@ export class RoleStore {
    * is applied as {@link SettingsUpdateMode} says when given, and kept when omitted. Names are checked against the group as it will be after the update, so two roles can
    * swap names in one request.
    */
-  update(groupId: number, items: readonly WireRoleUpdate[]): void {
+  update(groupId: number, items: readonly RoleUpdate[]): void {
     const g = this.group(groupId);
     const seen = new Set<number>();
     items.forEach((item, i) => {

@@ -3,7 +3,7 @@
  * and hands every `{mtype, data}` frame to `onSignal`.
  */
 import { WebSocket } from "ws";
-import { WireVisitorMessage } from "../provider/wire";
+import { VisitorMessage } from "./service-rules";
 import type { AssignReply, WelcomeFrame } from "./presence";
 
 /** Options of {@link connectVisitor}. */
@@ -14,7 +14,7 @@ export interface ConnectVisitorOptions {
   /** 1 to 62 letters, digits, `-`, `_`, `~`. */
   visitorId: string;
   /** Called with every message signalled to this visitor. */
-  onSignal?: (message: WireVisitorMessage) => void;
+  onSignal?: (message: VisitorMessage) => void;
   /** Called once when the connection ends, whichever side ends it. */
   onClose?: (code: number, reason: string) => void;
   /**
@@ -76,7 +76,7 @@ export async function connectVisitor(options: ConnectVisitorOptions): Promise<Vi
         resolve(frame as WelcomeFrame);
         return;
       }
-      const msg = WireVisitorMessage.safeParse(frame);
+      const msg = VisitorMessage.safeParse(frame);
       if (msg.success) options.onSignal?.(msg.data);
     });
   });

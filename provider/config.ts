@@ -2,9 +2,9 @@
  * Where the provider finds the service address and credentials, at call time, never captured:
  * stack config from `configure` (`grouproles:*`, secrets arrive unwrapped), else the environment.
  */
-import { GroupRolesClient, type ClientOptions } from "./client";
-import { ConfigurationError } from "./client/errors";
-import { parsePresenceServerDomains } from "./client/presence-hosts";
+import { GroupRolesClient, type ClientOptions } from "../client";
+import { ConfigurationError } from "../client/errors";
+import { parsePresenceServerDomains } from "../client/presence-hosts";
 import type { BatchOptions } from "./role-batcher";
 
 /** Anything with `get(key)`, like the `config` of Pulumi's `ConfigureRequest`. */

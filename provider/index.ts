@@ -1,21 +1,13 @@
 /**
- * `pulumi-grouproles/provider`: everything that talks to the service.
+ * `pulumi-grouproles/provider`: the Role resource's dynamic provider, and nothing else.
  *
- * This module is itself the Role resource's dynamic provider: the SDK hands Pulumi this module object,
- * so the serialized `__provider` is just `require("pulumi-grouproles/provider")` (see DESIGN.md,
- * invariant 1). Its top-level `configure`, `check`, `diff`, `create`, `read`, `update` and `delete` are
- * Pulumi's ResourceProvider methods.
+ * This module is what the serialized `__provider` of every Role requires: the SDK hands Pulumi this
+ * module object, so the state holds only `require("pulumi-grouproles/provider")`, byte-identical across
+ * versions, checkouts and machines. Its exports are Pulumi's ResourceProvider methods (see
+ * `roleProvider` in ./role-provider, checked against `pulumi.dynamic.ResourceProvider`).
  */
-export { configure, check, diff, create, read, update, deleteRole as delete } from "./role-provider";
-export { changedProperties } from "./role-provider";
-export { inUseDeleteMessage, inUseReplaceMessage, RoleOperationError } from "./role-errors";
-export type { CheckResult, DiffResult, CreateResult, ReadResult, UpdateResult } from "./role-provider";
-export { checkRoleInputs, parseRoleId, formatRoleId, UNKNOWN, type RoleInputs, type RoleOutputs, type CheckFailure } from "./role-inputs";
-export { KNOWN_SETTINGS, suggestSetting } from "./settings-keys";
-export { resolveConfig, requireSettings, timeoutOptions, batchOptions, clientFromConfig, setStackConfig, CONFIG_KEYS, ENV_KEYS, type ConfigSource, type ResolvedConfig } from "./config";
-export { directWriter, type RoleWriter } from "./role-writes";
-export { batchingWriter, DEFAULT_BATCH_OPTIONS, type BatchOptions } from "./role-batcher";
-export { SingleFlight } from "./single-flight";
+import { roleProvider } from "./role-provider";
 
-export * from "./client";
-export * as wire from "./wire";
+export const { configure, check, diff, create, read, update } = roleProvider;
+const deleteRole = roleProvider.delete;
+export { deleteRole as delete };

@@ -8,11 +8,10 @@
  * first steps aside to a temporary name, which breaks swaps and rotations. Any other holder fails the
  * write with a message that says who holds the name and what works.
  */
-import { ConflictError, RoleInUseError } from "./client/errors";
-import type { RoleSummary } from "./client/types";
+import { ConflictError, NameTakenError, RoleInUseError } from "../client/errors";
+import type { RoleSummary } from "../client/types";
 import { deploymentLedger } from "./deployment-ledger";
 import { formatRoleId } from "./role-inputs";
-import { RoleOperationError } from "./role-errors";
 
 /** How long a write waits for name changes of this deployment. */
 export const NAME_WAIT = {
@@ -86,12 +85,15 @@ export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
   }
 }
 
+/** A name conflict explained: the service's 409 becomes the cause, with its status. */
+export const nameTaken = (message: string, conflict: ConflictError): NameTakenError =>
+  new NameTakenError(message, { cause: conflict, status: conflict.status });
+
 const holderText = (w: NameWrite<unknown>, holder: RoleSummary) =>
   `the name "${w.wanted}" is held by role "${holder.name}" (id ${formatRoleId(w.groupId, holder.roleId)})`;
 
 function keepsName(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictError): Error {
-  return new RoleOperationError(
-    "ERR_NAME_TAKEN",
+  return nameTaken(
     `${w.what}: ${holderText(w, holder)}, which this program also declares under that name and does not rename. ` +
       `Role names are unique within a group: rename one of the two.`,
     cause,
@@ -99,8 +101,7 @@ function keepsName(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictEr
 }
 
 function notDeclared(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictError): Error {
-  return new RoleOperationError(
-    "ERR_NAME_TAKEN",
+  return nameTaken(
     `${w.what}: ${holderText(w, holder)}, which this deployment does not declare. If you removed that role from the ` +
       `program in this same change, Pulumi deletes removed resources only after every create and update, so the ` +
       `name is still taken now and this \`pulumi up\` cannot apply as written: apply it in two steps (first the ` +
@@ -111,8 +112,7 @@ function notDeclared(w: NameWrite<unknown>, holder: RoleSummary, cause: Conflict
 }
 
 function holderFailed(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictError): Error {
-  return new RoleOperationError(
-    "ERR_NAME_TAKEN",
+  return nameTaken(
     `${w.what}: ${holderText(w, holder)}, which this deployment renames, but its own update failed (see its ` +
       `error), so the name was not freed. Fix that error and run \`pulumi up\` again.`,
     cause,
@@ -121,8 +121,7 @@ function holderFailed(w: NameWrite<unknown>, holder: RoleSummary, cause: Conflic
 
 function stillTaken(w: NameWrite<unknown>, holder: RoleSummary | undefined, cause: ConflictError): Error {
   const who = holder ? `${holderText(w, holder)}, which this deployment renames, but` : `the name "${w.wanted}"`;
-  return new RoleOperationError(
-    "ERR_NAME_TAKEN",
+  return nameTaken(
     `${w.what}: ${who} was still taken after ${Math.round(NAME_WAIT.deadlineMs / 1000)} s. Run \`pulumi up\` again; ` +
       `renames that completed are kept.`,
     cause,

@@ -4,10 +4,10 @@
  * Names are unique within a group, so the role we made is the one with the name we sent; a role is
  * adopted by name only with evidence that this stack sent that create.
  */
-import { GroupRolesError, NotFoundError, TimeoutError } from "./client/errors";
-import type { CreatedRole, RoleSummary } from "./client/types";
+import { GroupRolesError, ImportMismatchError, NotFoundError, TimeoutError } from "../client/errors";
+import type { CreatedRole, RoleSummary } from "../client/types";
 import { deploymentLedger } from "./deployment-ledger";
-import { RoleInitError, RoleOperationError, wrap } from "./role-errors";
+import { RoleInitError, inContext } from "./role-errors";
 import { parseRoleId, unconfirmedId, type RoleInputs, type RoleOutputs } from "./role-inputs";
 import { notApplied, readBack } from "./role-readback";
 import { services } from "./role-services";
@@ -57,22 +57,18 @@ export async function adoptAfterLostReply(
       match = again?.find((r) => r.name === inputs.name);
     }
     if (!match) {
-      throw new RoleOperationError(
-        original.code,
+      throw original.rephrase(
         `${what}: no reply (${original.message}), and ${Math.round(waitedMs)} ms later the group still holds no role named ` +
           `"${inputs.name}". The service may still create it: before running \`pulumi up\` again, check group ` +
           `${inputs.groupId} (getRoles); if "${inputs.name}" appears, declare it with the resource option ` +
           `\`import: "${inputs.groupId}/<roleId>"\` or delete it.`,
-        original,
       );
     }
   }
   if (!match) {
-    throw new RoleOperationError(
-      original.code,
+    throw original.rephrase(
       `${what}: no reply (${original.message}); the group holds no role named "${inputs.name}", so nothing was created. ` +
         `Run \`pulumi up\` again.`,
-      original,
     );
   }
   return { roleId: match.roleId, name: match.name, inUse: match.inUse };
@@ -101,14 +97,13 @@ export async function adoptImported(importId: string, inputs: RoleInputs): Promi
     outs = await readBack(groupId, roleId, inputs);
   } catch (error) {
     if (error instanceof NotFoundError) {
-      throw new RoleOperationError("ERR_NOT_FOUND", `${what}: group ${groupId} has no role with id ${roleId}`, error);
+      throw error.rephrase(`${what}: group ${groupId} has no role with id ${roleId}`);
     }
-    throw wrap(error, what);
+    throw inContext(error, what);
   }
   const differing = notApplied(inputs, outs);
   if (differing.length) {
-    throw new RoleOperationError(
-      "ERR_IMPORT_MISMATCH",
+    throw new ImportMismatchError(
       `${what}: inputs to import do not match the existing role: ${differing.join(", ")}. Change the program to match ` +
         `the role, import, then change it.`,
     );

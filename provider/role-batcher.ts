@@ -7,9 +7,9 @@
  * One writer exists per client (see `services()` in ./role-provider), i.e. per service address and
  * credentials, so a batch never mixes origins or tokens.
  */
-import type { GroupRolesClient } from "./client";
-import { ConfigurationError, ConflictError, HttpStatusError, NotFoundError, UnexpectedReplyError, ValidationError } from "./client/errors";
-import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "./client/types";
+import type { GroupRolesClient } from "../client";
+import { ConfigurationError, ConflictError, HttpStatusError, NotFoundError, UnexpectedReplyError, ValidationError } from "../client/errors";
+import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "../client/types";
 import { directWriter, type RoleWriter } from "./role-writes";
 import { SingleFlight } from "./single-flight";
 

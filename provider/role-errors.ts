@@ -1,15 +1,10 @@
 /**
- * Errors of Role operations. Their messages name the operation and the role, and say what works.
+ * Errors of Role operations, and their messages. Every error keeps the class (and code) of the failure
+ * it reports: an operation adds what it was doing with `withContext` or `rephrase`, so `instanceof
+ * NotFoundError` still holds for a role that was not found while deleting it.
  */
-import { GroupRolesError } from "./client/errors";
+import { GroupRolesError, RoleNotAppliedError } from "../client/errors";
 import { formatRoleId, type RoleOutputs } from "./role-inputs";
-
-/** An operation on a role failed; the message names the operation and the role. */
-export class RoleOperationError extends GroupRolesError {
-  constructor(code: string, message: string, cause?: unknown) {
-    super(code, message, { cause });
-  }
-}
 
 /**
  * A create or update that left the role changed but not as declared: Pulumi keeps the resource in
@@ -17,21 +12,21 @@ export class RoleOperationError extends GroupRolesError {
  * `pulumi up` finishes the job. `properties` must carry `__provider`, or a later refresh or destroy of
  * the resource could not load the provider.
  */
-export class RoleInitError extends RoleOperationError {
+export class RoleInitError extends RoleNotAppliedError {
   constructor(
     message: string,
     readonly id: string,
     readonly properties: RoleOutputs & { __provider?: unknown },
     readonly reasons: string[],
   ) {
-    super("ERR_ROLE_NOT_APPLIED", message);
+    super(message);
   }
 }
 
-/** Turns a client error into one naming the operation; other errors pass through. */
-export function wrap(error: unknown, what: string): Error {
-  if (!(error instanceof GroupRolesError)) return error instanceof Error ? error : new Error(String(error));
-  return new RoleOperationError(error.code, `${what}: ${error.message}`, error);
+/** A client error with what the operation was doing in front; other errors pass through. */
+export function inContext(error: unknown, what: string): Error {
+  if (error instanceof GroupRolesError) return error.withContext(what);
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 interface InUseRole {

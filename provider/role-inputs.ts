@@ -4,7 +4,8 @@
  * preview skips just that field and every failure names its property path.
  */
 import { z } from "zod";
-import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX, hasControlChar, hasLoneSurrogate } from "./wire";
+import { ConfigurationError } from "../client/errors";
+import { describeTyped as describe, idRule, problemOf, roleDescriptionRule, roleNameRule } from "../client/rules";
 import { suggestSetting } from "./settings-keys";
 
 /** The value Pulumi uses for "not known until apply" in dynamic provider inputs. */
@@ -32,51 +33,6 @@ export interface CheckFailure {
   reason: string;
 }
 
-const groupIdSchema = z
-  .number({ error: (i) => (i.input === undefined ? "is required" : `must be a number, got ${describe(i.input)}`) })
-  .int({ error: (i) => `must be an integer, got ${String(i.input)}` })
-  .positive({ error: (i) => `must be a positive integer, got ${String(i.input)}` })
-  .max(Number.MAX_SAFE_INTEGER, { error: "is too large" });
-
-/**
- * The length the limits count: UTF-16 code units, a JavaScript string's `length`. The vendor's stack
- * (.NET, SQL `nvarchar`) counts them, so an emoji is 2: a name of 70 emoji would pass a code-point count
- * here and fail at `up`. When the count differs from what a reader sees, the message says why.
- */
-function lengthOf(s: string): string {
-  return [...s].length === s.length ? String(s.length) : `${s.length} (UTF-16 code units: an emoji counts 2)`;
-}
-
-const UNICODE = "must be valid Unicode (it holds a lone surrogate, half of a character)";
-
-const nameSchema = z
-  .string({ error: (i) => (i.input === undefined ? "is required" : `must be a string, got ${describe(i.input)}`) })
-  .min(1, { error: "must not be empty" })
-  .refine((s) => s.length <= ROLE_NAME_MAX, {
-    error: (i) => `must be at most ${ROLE_NAME_MAX} characters, got ${lengthOf(i.input as string)}`,
-    abort: true,
-  })
-  .refine((s) => s.trim().length > 0, { error: "must not be blank (whitespace only)" })
-  .refine((s) => !hasLoneSurrogate(s), { error: UNICODE })
-  .refine((s) => !hasControlChar(s), { error: "must not contain control characters (line breaks, tabs, NUL)" });
-
-const descriptionSchema = z
-  .string({ error: (i) => `must be a string, got ${describe(i.input)}` })
-  .refine((s) => s.length <= ROLE_DESCRIPTION_MAX, {
-    error: (i) => `must be at most ${ROLE_DESCRIPTION_MAX} characters, got ${lengthOf(i.input as string)}`,
-    abort: true,
-  })
-  .refine((s) => !hasLoneSurrogate(s), { error: UNICODE });
-
-/**
- * Checks a role name as `check` does; returns the reason (prefixed with `name`) or undefined. Used by
- * the lookups too, so a name no role can have fails before any request.
- */
-export function roleNameProblem(name: unknown): string | undefined {
-  const r = nameSchema.safeParse(name);
-  return r.success ? undefined : `name ${r.error.issues[0].message}`;
-}
-
 /** Setting names: identifiers like the documented ones (`viewVideo`), so typos of shape fail early too. */
 const SETTING_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
 /** Longest setting name accepted; the documented ones are under 40 characters. */
@@ -91,18 +47,10 @@ const settingValueSchema = z.boolean({
       : `must be true or false, got ${describe(i.input)}`,
 });
 
-function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === "object") return "an object";
-  return `${typeof v} ${String(v)}`;
-}
-
 function checkField(schema: z.ZodType, value: unknown, property: string, failures: CheckFailure[]): void {
   if (isUnknown(value)) return;
-  const r = schema.safeParse(value);
-  if (!r.success) failures.push({ property, reason: `${property} ${r.error.issues[0].message}` });
+  const reason = problemOf(schema, value, property);
+  if (reason) failures.push({ property, reason });
 }
 
 const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", "importId", "sameNameAs", "__provider"]);
@@ -113,9 +61,9 @@ const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", 
  */
 export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  checkField(groupIdSchema, news.groupId, "groupId", failures);
-  checkField(nameSchema, news.name, "name", failures);
-  if (news.description !== undefined) checkField(descriptionSchema, news.description, "description", failures);
+  checkField(idRule, news.groupId, "groupId", failures);
+  checkField(roleNameRule, news.name, "name", failures);
+  if (news.description !== undefined) checkField(roleDescriptionRule, news.description, "description", failures);
   const settings = news.settings;
   if (settings !== undefined && !isUnknown(settings)) {
     if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
@@ -189,7 +137,7 @@ export function parseRoleId(id: string): { groupId: number; roleId: number } {
   const groupId = m ? Number(m[1]) : NaN;
   const roleId = m ? Number(m[2]) : NaN;
   if (!m || !Number.isSafeInteger(groupId) || !Number.isSafeInteger(roleId) || groupId <= 0 || roleId <= 0) {
-    throw new Error(`invalid Role ID "${id}": expected "<groupId>/<roleId>" with positive integers, e.g. "42/1001"`);
+    throw new ConfigurationError(`invalid Role ID "${id}": expected "<groupId>/<roleId>" with positive integers, e.g. "42/1001"`);
   }
   return { groupId, roleId };
 }

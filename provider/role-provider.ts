@@ -3,13 +3,25 @@
  * dynamic-provider host; reads settings at call time (see ./config) and writes through the writer of
  * ./role-services, which batches the writes of every resource of the deployment.
  */
-import { ConflictError, ConnectionError, GroupRolesError, NotFoundError, ServerError, TimeoutError, UnexpectedReplyError } from "./client";
-import type { CreatedRole, RoleSummary, RoleUpdateInput } from "./client/types";
+import {
+  ConflictError,
+  ConnectionError,
+  GroupRolesError,
+  NameTakenError,
+  NotFoundError,
+  RoleInUseError,
+  RoleNotAppliedError,
+  ServerError,
+  TimeoutError,
+  UnexpectedReplyError,
+} from "../client/errors";
+import type { CreatedRole, RoleSummary, RoleUpdateInput } from "../client/types";
+import type { dynamic } from "@pulumi/pulumi";
 import { setStackConfig, type ConfigSource } from "./config";
 import { deploymentLedger } from "./deployment-ledger";
-import { writeWithName } from "./name-conflicts";
+import { nameTaken, writeWithName } from "./name-conflicts";
 import { adoptAfterLostReply, adoptImported, findUnconfirmed } from "./role-adoption";
-import { RoleInitError, RoleOperationError, inUseDeleteMessage, inUseReplaceMessage, wrap } from "./role-errors";
+import { RoleInitError, inContext, inUseDeleteMessage, inUseReplaceMessage } from "./role-errors";
 import {
   checkRoleInputs,
   formatRoleId,
@@ -17,7 +29,6 @@ import {
   parseRoleId,
   toRoleInputs,
   unconfirmedGroup,
-  type CheckFailure,
   type RoleInputs,
   type RoleOutputs,
 } from "./role-inputs";
@@ -27,12 +38,6 @@ import { sameSettings, settingsForUpdate } from "./role-settings";
 
 type Props = Record<string, unknown>;
 
-/** Pulumi's results, by operation (structurally those of `pulumi.dynamic`). */
-export interface CheckResult { inputs: Props; failures: CheckFailure[] }
-export interface DiffResult { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }
-export interface CreateResult { id: string; outs: RoleOutputs }
-export interface ReadResult { id: string; props?: RoleOutputs; inputs?: RoleInputs }
-export interface UpdateResult { outs: RoleOutputs }
 
 // ---- configure / check / diff ----------------------------------------------------------------------
 
@@ -41,7 +46,7 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
   setStackConfig(req.config);
 }
 
-export async function check(_olds: Props, news: Props): Promise<CheckResult> {
+export async function check(_olds: Props, news: Props) {
   return { inputs: news, failures: checkRoleInputs(news) };
 }
 
@@ -55,7 +60,7 @@ export function changedProperties(olds: Props, news: Props): string[] {
   return changed;
 }
 
-export async function diff(id: string, olds: Props, news: Props): Promise<DiffResult> {
+export async function diff(id: string, olds: Props, news: Props) {
   const unconfirmed = unconfirmedGroup(id);
   if (unconfirmed !== undefined) {
     // A create of an earlier run that was never confirmed: replace the record with a create that
@@ -80,7 +85,7 @@ async function refuseReplaceIfInUse(id: string, olds: Props, newGroupId: unknown
   const { groupId, roleId } = parseRoleId(id);
   const entry = await findInList(groupId, roleId, `replacing role "${String(olds.name)}" (id ${id}): checking whether it is in use`);
   if (entry?.inUse) {
-    throw new RoleOperationError("ERR_ROLE_IN_USE", inUseReplaceMessage({ ...entry, groupId }, newGroupId));
+    throw new RoleInUseError(inUseReplaceMessage({ ...entry, groupId }, newGroupId));
   }
 }
 
@@ -105,7 +110,7 @@ async function findInList(groupId: number, roleId: number, what: string): Promis
     });
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
-    throw wrap(error, what);
+    throw inContext(error, what);
   }
 }
 
@@ -121,7 +126,7 @@ function isAmbiguous(error: unknown): boolean {
   );
 }
 
-export async function create(props: Props): Promise<CreateResult> {
+export async function create(props: Props): Promise<{ id: string; outs: RoleOutputs }> {
   const inputs = toRoleInputs(props);
   if (typeof props.importId === "string") return adoptImported(props.importId, inputs);
   const { groupId, name } = inputs;
@@ -129,7 +134,7 @@ export async function create(props: Props): Promise<CreateResult> {
   const { writer } = services();
   // An earlier run's unconfirmed create that this create replaces: adopt the role it made, if any.
   let created: CreatedRole | undefined = await findUnconfirmed(inputs).catch((e) => {
-    throw wrap(e, `${what}: looking for the role an earlier, unconfirmed create may have made`);
+    throw inContext(e, `${what}: looking for the role an earlier, unconfirmed create may have made`);
   });
   let adopted = created !== undefined;
   if (!created) try {
@@ -146,7 +151,7 @@ export async function create(props: Props): Promise<CreateResult> {
       created = await adoptAfterLostReply(inputs, error, what, props.__provider);
       adopted = true;
     } else {
-      throw error instanceof RoleOperationError ? error : wrap(error, what);
+      throw error instanceof NameTakenError ? error : inContext(error, what);
     }
   }
   const made = created;
@@ -190,8 +195,7 @@ const createBody = (inputs: RoleInputs) => ({
 /** A create refused because the name is taken by a role this deployment does not rename away. */
 function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: ConflictError, what: string): Error {
   const id = formatRoleId(inputs.groupId, holder.roleId);
-  return new RoleOperationError(
-    "ERR_NAME_TAKEN",
+  return nameTaken(
     `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}). ` +
       `If it belongs to a resource of this program that you renamed or moved (Pulumi is about to delete the old ` +
       `resource), keep the role with the resource option \`aliases: [{ name: "<old resource name>" }]\` on the ` +
@@ -203,7 +207,7 @@ function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: Conflict
 
 // ---- read --------------------------------------------------------------------------------------------
 
-export async function read(id: string, props: Props): Promise<ReadResult> {
+export async function read(id: string, props: Props = {}): Promise<{ id: string; props?: RoleOutputs; inputs?: RoleInputs }> {
   const unconfirmed = unconfirmedGroup(id);
   if (unconfirmed !== undefined) return readUnconfirmed(unconfirmed, props);
   const { groupId, roleId } = parseRoleId(id);
@@ -215,7 +219,7 @@ export async function read(id: string, props: Props): Promise<ReadResult> {
   } catch (error) {
     // Gone from the service (role or group): an empty ID tells the engine to drop it from state.
     if (error instanceof NotFoundError) return { id: "" };
-    throw wrap(error, `reading role ${typeof props.name === "string" ? `"${props.name}" (id ${id})` : id}`);
+    throw inContext(error, `reading role ${typeof props.name === "string" ? `"${props.name}" (id ${id})` : id}`);
   }
   if (known) return { id, props: outs };
   const inputs: RoleInputs = { groupId, name: outs.name };
@@ -225,13 +229,13 @@ export async function read(id: string, props: Props): Promise<ReadResult> {
 }
 
 /** `pulumi refresh` settles an unconfirmed create: the role it made, under its real ID, or gone. */
-async function readUnconfirmed(groupId: number, props: Props): Promise<ReadResult> {
+async function readUnconfirmed(groupId: number, props: Props) {
   const what = `reading role "${String(props.name)}" (create unconfirmed)`;
   const made = await services()
     .writer.list(groupId)
     .then((roles) => roles.find((r) => r.name === props.name))
     .catch((e) => {
-      throw wrap(e, what);
+      throw inContext(e, what);
     });
   if (!made) return { id: "" };
   return read(formatRoleId(groupId, made.roleId), props);
@@ -304,10 +308,9 @@ async function restoreName(groupId: number, roleId: number, name: string, descri
   }
 }
 
-export async function update(id: string, olds: Props, news: Props): Promise<UpdateResult> {
+export async function update(id: string, olds: Props, news: Props) {
   if (unconfirmedGroup(id) !== undefined) {
-    throw new RoleOperationError(
-      "ERR_ROLE_NOT_APPLIED",
+    throw new RoleNotAppliedError(
       `updating role "${String(news.name)}" (id ${id}): its create was never confirmed; run \`pulumi up\` without ` +
         `ignoreChanges on it (the create is settled by a replacement) or \`pulumi refresh\``,
     );
@@ -319,20 +322,19 @@ export async function update(id: string, olds: Props, news: Props): Promise<Upda
     await sendUpdate(groupId, roleId, inputs, (olds.settings ?? undefined) as Record<string, unknown> | undefined, String(olds.name));
   } catch (error) {
     if (error instanceof NotFoundError) {
-      throw new RoleOperationError(
-        "ERR_NOT_FOUND",
-        `${what}: the role no longer exists in the service; run \`pulumi refresh\` to drop it from state, then \`pulumi up\` to create it again`,
-        error,
+      throw error.rephrase(
+        `${what}: the role no longer exists in the service; run \`pulumi refresh\` to drop it from state, then ` +
+          `\`pulumi up\` to create it again`,
       );
     }
-    throw error instanceof RoleOperationError ? error : wrap(error, what);
+    throw error instanceof NameTakenError ? error : inContext(error, what);
   }
   const outs = await afterWrite(groupId, roleId, inputs).catch((e) => {
-    throw wrap(e, `${what}: the update was sent, but reading the role back failed (run \`pulumi refresh\`)`);
+    throw inContext(e, `${what}: the update was sent, but reading the role back failed (run \`pulumi refresh\`)`);
   });
   const missing = notApplied(inputs, outs);
   if (missing.length) {
-    throw new RoleOperationError("ERR_ROLE_NOT_APPLIED", `${what}: the service accepted the update but did not apply ${missing.join(", ")}`);
+    throw new RoleNotAppliedError(`${what}: the service accepted the update but did not apply ${missing.join(", ")}`);
   }
   return { outs };
 }
@@ -348,16 +350,16 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
   if (deploymentLedger().isClaimed(groupId, roleId)) return;
   const entry = await findInList(groupId, roleId, `deleting role "${String(props.name)}" (id ${id}): checking whether it is in use`);
   if (!entry) return; // already gone: nothing to do
-  if (entry.inUse) throw new RoleOperationError("ERR_ROLE_IN_USE", inUseDeleteMessage({ ...entry, groupId }));
+  if (entry.inUse) throw new RoleInUseError(inUseDeleteMessage({ ...entry, groupId }));
   try {
     await services().writer.delete(groupId, roleId);
   } catch (error) {
     if (error instanceof NotFoundError) return;
     if (error instanceof ConflictError) {
       // Assigned between our check and the delete (the only conflict a delete can meet).
-      throw new RoleOperationError("ERR_ROLE_IN_USE", inUseDeleteMessage({ name: entry.name, groupId, roleId }), error);
+      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }), { cause: error, status: 409 });
     }
-    throw wrap(error, `deleting role "${entry.name}" (id ${id})`);
+    throw inContext(error, `deleting role "${entry.name}" (id ${id})`);
   }
 }
 
@@ -371,7 +373,21 @@ async function deleteUnconfirmed(groupId: number, props: Props): Promise<void> {
     .writer.list(groupId)
     .then((roles) => roles.find((r) => r.name === props.name && !ledger.isOfThisDeployment(groupId, r.roleId)))
     .catch((e) => {
-      throw wrap(e, `deleting role "${String(props.name)}" (create unconfirmed)`);
+      throw inContext(e, `deleting role "${String(props.name)}" (create unconfirmed)`);
     });
   if (made) await deleteRole(formatRoleId(groupId, made.roleId), props);
 }
+
+/**
+ * The Role resource's dynamic provider, as the dynamic-provider host calls it. `satisfies` proves the
+ * methods fit Pulumi's `ResourceProvider` while keeping their precise result types.
+ */
+export const roleProvider = {
+  configure,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: deleteRole,
+} satisfies dynamic.ResourceProvider<Props, Props>;

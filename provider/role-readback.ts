@@ -2,7 +2,7 @@
  * The role as the service holds it, turned into Role outputs: after a write (cheap, from the group's
  * shared list) or in full (details and list, for refresh, import and adoption).
  */
-import { UnexpectedReplyError } from "./client/errors";
+import { UnexpectedReplyError } from "../client/errors";
 import type { RoleInputs, RoleOutputs } from "./role-inputs";
 import { services } from "./role-services";
 

@@ -10,14 +10,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-type Provider = Required<pulumi.dynamic.ResourceProvider> & { configure(req: unknown): Promise<void> };
+type RoleProvider = typeof import("../provider");
+type Props = Record<string, unknown>;
+
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const checkoutProviderShim = {
-  configure: (req: unknown) => (require("pulumi-grouproles/provider") as Provider).configure(req),
-  check: (o: unknown, n: unknown) => (require("pulumi-grouproles/provider") as Provider).check(o, n),
-  diff: (i: string, o: unknown, n: unknown) => (require("pulumi-grouproles/provider") as Provider).diff(i, o, n),
-  create: (p: unknown) => (require("pulumi-grouproles/provider") as Provider).create(p),
-  read: (i: string, p: unknown) => (require("pulumi-grouproles/provider") as Provider).read(i, p),
-  update: (i: string, o: unknown, n: unknown) => (require("pulumi-grouproles/provider") as Provider).update(i, o, n),
-  delete: (i: string, p: unknown) => (require("pulumi-grouproles/provider") as Provider).delete(i, p),
-};
+  configure: (req: pulumi.dynamic.ConfigureRequest) => (require("pulumi-grouproles/provider") as RoleProvider).configure(req),
+  check: (o: Props, n: Props) => (require("pulumi-grouproles/provider") as RoleProvider).check(o, n),
+  diff: (i: string, o: Props, n: Props) => (require("pulumi-grouproles/provider") as RoleProvider).diff(i, o, n),
+  create: (p: Props) => (require("pulumi-grouproles/provider") as RoleProvider).create(p),
+  read: (i: string, p?: Props) => (require("pulumi-grouproles/provider") as RoleProvider).read(i, p),
+  update: (i: string, o: Props, n: Props) => (require("pulumi-grouproles/provider") as RoleProvider).update(i, o, n),
+  delete: (i: string, p: Props) => (require("pulumi-grouproles/provider") as RoleProvider).delete(i, p),
+} satisfies pulumi.dynamic.ResourceProvider<Props, Props>;

@@ -4,7 +4,8 @@
  * the environment, read at call time.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { GroupRolesClient, requireSettings, resolveConfig, timeoutOptions, type ResolvedConfig } from "../provider";
+import { GroupRolesClient } from "../client";
+import { requireSettings, resolveConfig, timeoutOptions, type ResolvedConfig } from "../provider/config";
 
 /** Overrides for where and how the data functions reach the service. */
 export interface ConnectionOptions {

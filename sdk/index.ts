@@ -15,7 +15,7 @@ export {
   GroupRolesError, AuthenticationError, ForbiddenError, NotFoundError, ConflictError, RoleInUseError, ValidationError,
   RateLimitedError, ServerError, TimeoutError, ConnectionError, RedirectError, UnexpectedReplyError, ConfigurationError,
   VisitorNotConnectedError,
-} from "../provider";
+} from "../client";
 export {
   getVisitorPresence, getVisitorPresenceOutput, findVisitor, findVisitorOutput, signalVisitor,
   type GetVisitorPresenceArgs, type GetVisitorPresenceResult, type FindVisitorArgs, type FindVisitorResult,

@@ -8,10 +8,10 @@
  * {@link signalVisitor} is the exception and sends nothing during a preview.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigurationError } from "../provider/client/errors";
-import { checkVisitorMessage, checkVisitorRef } from "../provider/client/presence";
+import { ConfigurationError } from "../client/errors";
+import { checkVisitorMessage, checkVisitorRef } from "../client/presence";
 import { clientFor, type ConnectionOptions } from "./client";
-import type { PresenceRecord, VisitorLocation } from "../provider/client/types";
+import type { PresenceRecord, VisitorLocation } from "../client/types";
 
 /** Arguments of {@link getVisitorPresence}. */
 export interface GetVisitorPresenceArgs {

@@ -3,8 +3,8 @@
  * They run in the program process, during `pulumi preview` as well as `pulumi up`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigurationError, NotFoundError, type RoleSummary } from "../provider";
-import { roleNameProblem } from "../provider/role-inputs";
+import { ConfigurationError, NotFoundError, type RoleSummary } from "../client";
+import { idRule, problemOf, requireValid, roleNameRule } from "../client/rules";
 import { clientFor, type ConnectionOptions } from "./client";
 
 /** Arguments of {@link getRole}: the group and either the role's name or its ID. */
@@ -42,9 +42,7 @@ export interface GetRolesResult {
 }
 
 function checkGroupId(groupId: unknown): asserts groupId is number {
-  if (typeof groupId !== "number" || !Number.isSafeInteger(groupId) || groupId <= 0) {
-    throw new ConfigurationError(`groupId must be a positive integer, got ${JSON.stringify(groupId)}`);
-  }
+  requireValid(idRule, groupId, "groupId");
 }
 
 /**
@@ -56,20 +54,15 @@ export async function getRole(args: GetRoleArgs, options?: ConnectionOptions): P
   const hasName = args.name !== undefined;
   const hasId = args.roleId !== undefined;
   if (hasName === hasId) throw new ConfigurationError("getRole: give exactly one of name or roleId");
-  if (hasName && (typeof args.name !== "string" || args.name.trim() === "")) {
-    throw new ConfigurationError(`name must be a non-blank string, got ${JSON.stringify(args.name)}`);
-  }
-  // A name no role can have (too long, control characters, broken Unicode) fails here, not as a 404.
-  const nameProblem = hasName ? roleNameProblem(args.name) : undefined;
+  // A name no role can have (blank, too long, control characters, broken Unicode) fails here, not as a 404.
+  const nameProblem = hasName ? problemOf(roleNameRule, args.name, "name") : undefined;
   if (nameProblem) throw new ConfigurationError(`getRole: ${nameProblem}`);
-  if (hasId && (typeof args.roleId !== "number" || !Number.isSafeInteger(args.roleId) || args.roleId <= 0)) {
-    throw new ConfigurationError(`roleId must be a positive integer, got ${JSON.stringify(args.roleId)}`);
-  }
+  if (hasId) requireValid(idRule, args.roleId, "roleId");
   const client = clientFor(options, "roles");
   const list = await client.roles.list(args.groupId);
   const entry = list.find((r) => (hasName ? r.name === args.name : r.roleId === args.roleId));
   if (!entry) {
-    throw new NotFoundError("ERR_NOT_FOUND", `group ${args.groupId} has no role ${hasName ? `named "${args.name}"` : `with id ${args.roleId}`}`);
+    throw new NotFoundError(`group ${args.groupId} has no role ${hasName ? `named "${args.name}"` : `with id ${args.roleId}`}`);
   }
   const details = await client.roles.get(args.groupId, entry.roleId);
   const result: GetRoleResult = {

@@ -8,7 +8,7 @@ import * as roleProvider from "../provider";
 import { checkoutProviderShim } from "./checkout-shim";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
-const provider = (__dirname.split(/[\\/]/).includes("node_modules") ? roleProvider : checkoutProviderShim) as unknown as pulumi.dynamic.ResourceProvider;
+const provider: pulumi.dynamic.ResourceProvider = __dirname.split(/[\\/]/).includes("node_modules") ? roleProvider : checkoutProviderShim;
 
 /**
  * Every role this program declares, by group and name, with the resource that declared it first. Two
@@ -83,12 +83,12 @@ export class Role extends pulumi.dynamic.Resource {
    * The same ID works with the `import` resource option to adopt a role created by hand.
    */
   public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Role {
-    return new Role(name, undefined as unknown as RoleArgs, { ...opts, id });
+    return new Role(name, undefined, { ...opts, id });
   }
 
   /** Returns true if `obj` is a Role created by this package (also across copies of the package). */
   public static override isInstance(obj: unknown): obj is Role {
-    return pulumi.CustomResource.isInstance(obj) && (obj as unknown as { __pulumiType?: string }).__pulumiType === Role.__pulumiType;
+    return pulumi.CustomResource.isInstance(obj) && Reflect.get(obj, "__pulumiType") === Role.__pulumiType;
   }
 
   /** The type token, `pulumi-nodejs:dynamic/grouproles:Role`. */
@@ -99,7 +99,10 @@ export class Role extends pulumi.dynamic.Resource {
    * @param args The role's group, name, description and settings.
    * @param opts Resource options (`protect`, `retainOnDelete`, `import`, `ignoreChanges`, ...).
    */
-  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions);
+  /** Reads an existing role (what {@link Role.get} does): no arguments, the `id` option. */
+  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: RoleArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     // Pulumi's engine cannot import dynamic-provider resources (it calls Read without `__provider`,
     // pulumi/pulumi#3550). So the `import` option is carried as an input instead, and the provider's
     // create adopts the existing role after checking that it matches the program, as an import does.

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   AuthenticationError, ConflictError, ConnectionError, ForbiddenError, GroupRolesClient, GroupRolesError, NotFoundError,
   RateLimitedError, RoleInUseError, ServerError, ValidationError,
-} from "../../provider/client";
+} from "../../client";
 import { allText } from "../support/error-text";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 

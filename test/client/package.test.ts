@@ -7,16 +7,24 @@ describe("packed tarball", () => {
     const script = `
       const sdk = require("pulumi-grouproles");
       const provider = require("pulumi-grouproles/provider");
+      const client = require("pulumi-grouproles/client");
       const emulator = require("pulumi-grouproles/emulator");
+      let deep = "resolved";
+      try { require("pulumi-grouproles/dist/provider/role-provider.js"); } catch (e) { deep = e.code; }
       console.log(JSON.stringify({
         sdk: Object.keys(sdk).sort(),
-        provider: typeof provider.GroupRolesClient,
+        provider: Object.keys(provider).sort(),
+        client: typeof client.GroupRolesClient,
         emulator: typeof emulator.startEmulator,
+        deep,
         resolved: require.resolve("pulumi-grouproles/provider"),
       }));`;
     const out = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" }));
-    expect(out.provider).toBe("function");
+    // The provider entry is the dynamic provider's methods, nothing else; compiled files are not entries.
+    expect(out.provider).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
+    expect(out.client).toBe("function");
     expect(out.emulator).toBe("function");
+    expect(out.deep).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
     expect(out.resolved).toContain(`${dir}/node_modules/pulumi-grouproles/dist/provider/index.js`);
   });
 
@@ -26,6 +34,8 @@ describe("packed tarball", () => {
     expect(files).toContain("package/dist/provider/index.js");
     expect(files).toContain("package/dist/provider/index.d.ts");
     expect(files).toContain("package/dist/sdk/index.d.ts");
+    expect(files).toContain("package/dist/client/index.d.ts");
+    expect(files).toContain("package/LICENSE");
     expect(files.some((f) => f.startsWith("package/test/") || f.startsWith("package/provider/"))).toBe(false);
   });
 });

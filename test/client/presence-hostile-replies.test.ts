@@ -6,7 +6,8 @@
  * log shows no signal, and the canary token appears in no error.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { GroupRolesClient, UnexpectedReplyError, resolveConfig, type ClientOptions } from "../../provider";
+import { GroupRolesClient, UnexpectedReplyError, type ClientOptions } from "../../client";
+import { resolveConfig } from "../../provider/config";
 import { connectVisitor } from "../../emulator";
 import { signalVisitor } from "../../sdk";
 import { startHarness, type EmulatorHarness } from "../support/emulator";

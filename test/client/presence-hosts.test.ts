@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import {
   ConfigurationError, UnexpectedReplyError, checkNamedServer, describeAllowedPresenceServers, isAllowedPresenceServer,
   isIpLiteral, isPlainHostName, parsePresenceServerDomains, parseServiceUrl, type VisitorLocation,
-} from "../../provider/client";
+} from "../../client";
 
 describe("isPlainHostName", () => {
   const good = [

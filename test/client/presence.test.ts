@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigurationError, GroupRolesClient, VisitorNotConnectedError, directServerOrigin, parseServiceUrl } from "../../provider/client";
+import { ConfigurationError, GroupRolesClient, VisitorNotConnectedError, directServerOrigin, parseServiceUrl } from "../../client";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
 const servers: ScriptedServer[] = [];

@@ -4,7 +4,7 @@
  */
 import type http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { GroupRolesClient } from "../../provider/client";
+import { GroupRolesClient } from "../../client";
 import { clientFromConfig, setStackConfig } from "../../provider/config";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 

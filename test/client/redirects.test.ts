@@ -4,7 +4,7 @@
  * an "attacker" server, which must see no connection at all.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { GroupRolesClient, RedirectError } from "../../provider/client";
+import { GroupRolesClient, RedirectError } from "../../client";
 import { allText } from "../support/error-text";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ConnectionError, GroupRolesClient, RateLimitedError, ServerError } from "../../provider/client";
+import { ConnectionError, GroupRolesClient, RateLimitedError, ServerError } from "../../client";
 import { reply, sequence, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
 let server: ScriptedServer;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay, parseRetryAfter, shouldRetry } from "../../provider/client/retry";
+import { backoffDelay, parseRetryAfter, shouldRetry } from "../../client/retry";
 
 const fixed = () => 0.5;
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { GroupRolesClient, UnexpectedReplyError, ConfigurationError } from "../../provider/client";
-import { PACKAGE_VERSION } from "../../provider/version";
+import { GroupRolesClient, UnexpectedReplyError, ConfigurationError } from "../../client";
+import { PACKAGE_VERSION } from "../../client/version";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
 let server: ScriptedServer;

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { GroupRolesClient, TimeoutError } from "../../provider/client";
+import { GroupRolesClient, TimeoutError } from "../../client";
 import { clientFromConfig, setStackConfig } from "../../provider/config";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 

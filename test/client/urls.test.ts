@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError, GroupRolesClient, isLoopbackHost, parseServiceUrl } from "../../provider/client";
+import { ConfigurationError, GroupRolesClient, isLoopbackHost, parseServiceUrl } from "../../client";
 
 describe("service URLs", () => {
   it("accepts https anywhere and http on loopback", () => {

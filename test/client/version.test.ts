@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../../provider/version";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../../client/version";
 
 describe("package identity", () => {
   it("the User-Agent version matches package.json", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WirePresenceRecord, WireVisitorLocation, type WireVisitorMessage } from "../../provider/wire";
+import { WirePresenceRecord, WireVisitorLocation, type WireVisitorMessage } from "../../client/wire";
 import { connectVisitor, type VisitorConnection } from "../../emulator";
 import { type Harness, harness, http } from "./helpers";
 

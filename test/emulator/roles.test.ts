@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WireCreatedRoles, WireRoleDetails, WireRoleList } from "../../provider/wire";
+import { WireCreatedRoles, WireRoleDetails, WireRoleList } from "../../client/wire";
 import { type Harness, harness, http } from "./helpers";
 
 let h: Harness;

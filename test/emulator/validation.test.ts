@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_BATCH_ITEMS } from "../../provider/wire";
+import { MAX_BATCH_ITEMS } from "../../emulator/service-rules";
 import { type Harness, harness, http } from "./helpers";
 
 let h: Harness;

@@ -21,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as provider from "../../provider";
+import { setStackConfig } from "../../provider/config";
 import { runEngine } from "../engine";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import { FAULTS, MatrixTable, OPS, type FaultName, type OpName, type Shape } from "./matrix-table";
@@ -153,7 +154,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
-  provider.setStackConfig(undefined);
+  setStackConfig(undefined);
   if (!table.outcomes.length) return;
   const text =
     `# Fault matrix\n\n` +

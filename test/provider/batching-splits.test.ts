@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { resetDeploymentLedger } from "../../provider/deployment-ledger";
-import { GroupRolesClient, NotFoundError, RoleInUseError, ValidationError } from "../../provider/client";
+import { ConflictError, GroupRolesClient, NotFoundError, RoleInUseError } from "../../client";
 import { batchingWriter } from "../../provider/role-batcher";
 import type { RoleWriter } from "../../provider/role-writes";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
@@ -31,18 +31,21 @@ async function seed(names: string[]): Promise<number[]> {
 }
 
 describe("splitting a failed batch", () => {
-  it("finds one invalid create among eight by halving, without the service's index hint", async () => {
-    const items = Array.from({ length: 8 }, (_, i) => ({ name: i === 5 ? " " : `R${i}` }));
+  it("finds the one create the service refuses among eight by halving, without the service's index hint", async () => {
+    // A name the group already holds: valid by every rule the client checks, refused (409) by the service.
+    await seed(["Taken"]);
+    await h.clearRequests();
+    const items = Array.from({ length: 8 }, (_, i) => ({ name: i === 5 ? "Taken" : `R${i}` }));
     const results = await Promise.allSettled(items.map((r) => writer.create(5, r)));
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
-    expect((results[5] as PromiseRejectedResult).reason).toBeInstanceOf(ValidationError);
+    expect((results[5] as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError);
     results.forEach((r, i) => {
       if (r.status === "fulfilled") expect(r.value.name).toBe(`R${i}`);
     });
     // 8 -> 4+4 -> 2+2 (bad half) -> 1+1: 1 + 2 + 2 + 2 requests
     const posts = await bodies("POST", "/api/v0/groups/:groupId/roles");
     expect(posts.map((p) => p.length)).toEqual([8, 4, 4, 2, 2, 1, 1]);
-    expect((await h.listRoles(5)).map((r) => r.name).sort()).toEqual(["R0", "R1", "R2", "R3", "R4", "R6", "R7"]);
+    expect((await h.listRoles(5)).map((r) => r.name).sort()).toEqual(["R0", "R1", "R2", "R3", "R4", "R6", "R7", "Taken"]);
   });
 
   it("a delete batch with an in-use role (sent without the provider's check) deletes the others", async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../provider/role-inputs";
 import { provider, providerAgainstEmulator } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 
@@ -13,9 +14,9 @@ const valid = { groupId: 42, name: "Support" };
 
 describe("check refuses bad input before any request", () => {
   it.each([
-    ["groupId missing", { name: "x" }, "groupId", "groupId is required"],
-    ["groupId a string", { groupId: "42", name: "x" }, "groupId", 'groupId must be a number, got the string "42"'],
-    ["groupId fractional", { groupId: 4.2, name: "x" }, "groupId", "groupId must be an integer, got 4.2"],
+    ["groupId missing", { name: "x" }, "groupId", "groupId is required (a positive integer)"],
+    ["groupId a string", { groupId: "42", name: "x" }, "groupId", 'groupId must be a positive integer, got string "42"'],
+    ["groupId fractional", { groupId: 4.2, name: "x" }, "groupId", "groupId must be a positive integer, got 4.2"],
     ["groupId negative", { groupId: -1, name: "x" }, "groupId", "groupId must be a positive integer, got -1"],
     ["groupId zero", { groupId: 0, name: "x" }, "groupId", "groupId must be a positive integer"],
     ["name missing", { groupId: 42 }, "name", "name is required"],
@@ -26,7 +27,7 @@ describe("check refuses bad input before any request", () => {
     ["description too long", { ...valid, description: "d".repeat(256) }, "description", "description must be at most 255 characters, got 256"],
     ["description not a string", { ...valid, description: ["a"] }, "description", "description must be a string, got an array"],
     ["settings an array", { ...valid, settings: [true] }, "settings", "settings must be a map of setting name to boolean, got an array"],
-    ["setting not boolean", { ...valid, settings: { viewVideo: "yes" } }, "settings.viewVideo", 'settings.viewVideo must be true or false, got the string "yes"'],
+    ["setting not boolean", { ...valid, settings: { viewVideo: "yes" } }, "settings.viewVideo", 'settings.viewVideo must be true or false, got string "yes"'],
     ["setting null", { ...valid, settings: { viewVideo: null } }, "settings.viewVideo", "remove the key"],
     ["setting nested", { ...valid, settings: { viewVideo: { on: true } } }, "settings.viewVideo", "must be true or false, got an object"],
     ["setting typo", { ...valid, settings: { viewVidoe: true } }, "settings.viewVidoe", 'unknown setting "viewVidoe": did you mean "viewVideo"?'],
@@ -50,7 +51,7 @@ describe("check refuses bad input before any request", () => {
   });
 
   it("never fails on unknown values during preview", async () => {
-    const u = provider.UNKNOWN;
+    const u = UNKNOWN;
     expect((await provider.check({}, { groupId: u, name: u, description: u, settings: u })).failures).toEqual([]);
     expect((await provider.check({}, { groupId: 1, name: "x", settings: { viewVideo: u } })).failures).toEqual([]);
   });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../provider/role-inputs";
+import { changedProperties } from "../../provider/role-provider";
 import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 
@@ -64,16 +66,16 @@ describe("Role provider CRUD against the emulator", () => {
 
   it("diff reports each kind of change, and a groupId change as a replacement", async () => {
     const { id, outs } = await provider.create({ ...support });
-    expect(provider.changedProperties(outs, { ...support, name: "X" })).toEqual(["name"]);
-    expect(provider.changedProperties(outs, { ...support, description: undefined })).toEqual(["description"]);
-    expect(provider.changedProperties(outs, { ...support, settings: { viewVideo: true } })).toEqual(["settings"]);
+    expect(changedProperties(outs, { ...support, name: "X" })).toEqual(["name"]);
+    expect(changedProperties(outs, { ...support, description: undefined })).toEqual(["description"]);
+    expect(changedProperties(outs, { ...support, settings: { viewVideo: true } })).toEqual(["settings"]);
     const moved = await provider.diff(id, outs, { ...support, groupId: 43 });
     expect(moved).toEqual({ changes: true, replaces: ["groupId"], deleteBeforeReplace: false });
   });
 
   it("diff treats unknown values (preview) as changes without failing", async () => {
     const { id, outs } = await provider.create({ ...support });
-    const unknown = provider.UNKNOWN;
+    const unknown = UNKNOWN;
     expect(await provider.diff(id, outs, { ...support, name: unknown })).toMatchObject({ changes: true, replaces: [] });
     expect(await provider.diff(id, outs, { ...support, groupId: unknown })).toMatchObject({ changes: true, replaces: ["groupId"] });
     expect(await provider.diff(id, outs, { ...support, settings: unknown })).toMatchObject({ changes: true });
@@ -93,7 +95,7 @@ describe("Role provider CRUD against the emulator", () => {
     await h.api("PUT", "/groups/42/roles", [{ roleId: outs.roleId, name: "Hand edited", settings: { viewVideo: false, remoteAssist: false } }]);
     const drifted = await provider.read(id, outs);
     expect(drifted.props).toMatchObject({ name: "Hand edited", settings: { viewVideo: false, remoteAssist: false } });
-    expect(provider.changedProperties(drifted.props!, support)).toEqual(["name", "settings"]);
+    expect(changedProperties(drifted.props!, support)).toEqual(["name", "settings"]);
     await h.api("POST", "/groups/42/delete-roles", [outs.roleId]);
     expect(await provider.read(id, outs)).toEqual({ id: "" });
   });
@@ -148,7 +150,7 @@ describe("import option (carried as importId, since the engine cannot import dyn
   it("fails clearly for a role that does not exist, and check refuses a malformed or mismatched ID", async () => {
     await expect(provider.create({ groupId: 42, name: "X", importId: "42/999999" })).rejects.toThrow("group 42 has no role with id 999999");
     expect((await provider.check({}, { groupId: 42, name: "X", importId: "abc" })).failures).toEqual([
-      { property: "import", reason: 'import must be a Role ID "<groupId>/<roleId>", got the string "abc"' },
+      { property: "import", reason: 'import must be a Role ID "<groupId>/<roleId>", got string "abc"' },
     ]);
     expect((await provider.check({}, { groupId: 42, name: "X", importId: "43/1" })).failures[0].reason).toContain("is in group 43, but groupId is 42");
   });

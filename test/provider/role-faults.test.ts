@@ -1,5 +1,6 @@
 /** Regressions found by the fault matrix (test/faults): each fails without its fix. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { setStackConfig } from "../../provider/config";
 import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 
@@ -11,7 +12,7 @@ beforeAll(async () => {
   await provider.configure({ config: { get: (k: string) => config[k] } });
 });
 afterAll(async () => {
-  provider.setStackConfig(undefined);
+  setStackConfig(undefined);
   await h.close();
 });
 beforeEach(() => newDeployment(h));

@@ -181,11 +181,11 @@ describe("validation, before any request", () => {
   const v = (): string => visitors[0].id;
   const signal = { mtype: "signal", data: {} } as const;
   const cases: Array<[string, () => Promise<unknown>, RegExp]> = [
-    ["groupId missing", () => getVisitorPresence({ visitorId: v() } as never, opts), /^groupId must be a positive integer, got undefined/],
+    ["groupId missing", () => getVisitorPresence({ visitorId: v() } as never, opts), /^groupId is required \(a positive integer\)$/],
     ["groupId zero", () => findVisitor({ groupId: 0, visitorId: v() }, opts), /^groupId must be a positive integer, got 0/],
     ["groupId negative", () => getVisitorPresence({ groupId: -3, visitorId: v() }, opts), /^groupId must be a positive integer/],
     ["groupId fractional", () => findVisitor({ groupId: 1.5, visitorId: v() }, opts), /^groupId must be a positive integer, got 1\.5/],
-    ["groupId as text", () => signalVisitor({ groupId: "42" as never, visitorId: v(), message: signal }, opts), /^groupId must be a positive integer, got "42"/],
+    ["groupId as text", () => signalVisitor({ groupId: "42" as never, visitorId: v(), message: signal }, opts), /^groupId must be a positive integer, got string "42"/],
     ["visitorId missing", () => findVisitor({ groupId: GROUP } as never, opts), /^visitorId must be 1 to 62 characters/],
     ["visitorId empty", () => getVisitorPresence({ groupId: GROUP, visitorId: "" }, opts), /^visitorId must be 1 to 62 characters/],
     ["visitorId 63 chars", () => findVisitor({ groupId: GROUP, visitorId: "a".repeat(63) }, opts), /\(63 characters\)/],

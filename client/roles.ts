@@ -1,17 +1,20 @@
 /** The five roles endpoints of `{baseUrl}/api/v0`. */
 import { ConfigurationError, UnexpectedReplyError } from "./errors";
+import type { z } from "zod";
 import type { Transport, CallOptions } from "./transport";
 import type { ServiceUrl } from "./urls";
 import type { CreatedRole, RoleCreateInput, RoleDetails, RoleSummary, RoleUpdateInput } from "./types";
-import { WireCreatedRoles, WireRoleDetails, WireRoleList, WireStatus } from "../wire";
+import { idRule, requireValid } from "./rules";
+import { WireCreatedRoles, WireRoleCreate, WireRoleDetails, WireRoleList, WireRoleUpdate, WireStatus } from "./wire";
 
 /** Per-call overrides (retries, timeouts). */
 export type RequestOptions = Pick<CallOptions<unknown>, "retry" | "timeouts">;
 
-function checkId(value: number, field: string): void {
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new ConfigurationError(`${field} must be a positive integer, got ${JSON.stringify(value)}`);
-  }
+const checkId = (value: number, field: string): void => requireValid(idRule, value, field);
+
+/** Each item of an array request, by the service's rules, before anything is sent. */
+function checkItems(schema: z.ZodType, items: readonly unknown[]): void {
+  items.forEach((item, i) => requireValid(schema, item, `roles[${i}]`));
 }
 
 export class RolesApi {
@@ -47,6 +50,7 @@ export class RolesApi {
    */
   async create(groupId: number, roles: RoleCreateInput[], options?: RequestOptions): Promise<CreatedRole[]> {
     const path = this.path(groupId, "/roles");
+    checkItems(WireRoleCreate, roles);
     const created = await this.transport.call({
       method: "POST", origin: this.base.origin, path, body: roles,
       schema: WireCreatedRoles, idempotent: false, ...options,
@@ -83,7 +87,7 @@ export class RolesApi {
 
   /** Updates roles in one request. A PUT of full role objects is idempotent, so it is retried. */
   async update(groupId: number, roles: RoleUpdateInput[], options?: RequestOptions): Promise<void> {
-    for (const r of roles) checkId(r.roleId, "roleId");
+    checkItems(WireRoleUpdate, roles);
     const path = this.path(groupId, "/roles");
     const reply = await this.transport.call({
       method: "PUT", origin: this.base.origin, path, body: roles,

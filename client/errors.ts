@@ -54,10 +54,33 @@ export interface GroupRolesErrorOptions {
   cause?: unknown;
 }
 
+/** Every `code` an error of this package carries; one per class. */
+export type GroupRolesErrorCode =
+  | "ERR_HTTP_STATUS"
+  | "ERR_REDIRECT"
+  | "ERR_AUTHENTICATION"
+  | "ERR_FORBIDDEN"
+  | "ERR_NOT_FOUND"
+  | "ERR_CONFLICT"
+  | "ERR_ROLE_IN_USE"
+  | "ERR_NAME_TAKEN"
+  | "ERR_VALIDATION"
+  | "ERR_RATE_LIMITED"
+  | "ERR_SERVER"
+  | "ERR_CONNECT_TIMEOUT"
+  | "ERR_HEADERS_TIMEOUT"
+  | "ERR_BODY_TIMEOUT"
+  | "ERR_CONNECTION"
+  | "ERR_UNEXPECTED_REPLY"
+  | "ERR_CONFIGURATION"
+  | "ERR_VISITOR_NOT_CONNECTED"
+  | "ERR_ROLE_NOT_APPLIED"
+  | "ERR_IMPORT_MISMATCH";
+
 /** Base class of every error this package raises while talking to the service. */
-export class GroupRolesError extends Error {
-  /** Stable machine-readable code, e.g. `"ERR_ROLE_IN_USE"`. */
-  readonly code: string;
+export abstract class GroupRolesError extends Error {
+  /** Stable machine-readable code, one per class, e.g. `"ERR_ROLE_IN_USE"`. */
+  abstract readonly code: GroupRolesErrorCode;
   /** HTTP status of the reply, when there was one. */
   readonly status?: number;
   /** Method and path of the request that failed. */
@@ -66,70 +89,131 @@ export class GroupRolesError extends Error {
   readonly serviceCode?: string;
   /** Message from the service's reply body, if any (redacted). */
   readonly serviceMessage?: string;
+  /** How many attempts were made, when the request was retried before it failed. */
+  attempts?: number;
 
-  constructor(code: string, message: string, options: GroupRolesErrorOptions = {}) {
+  constructor(message: string, options: GroupRolesErrorOptions = {}) {
     const where = options.request ? `${options.request.method} ${options.request.path}: ` : "";
     super(redact(where + message), { cause: sanitizeCause(options.cause) });
     this.name = new.target.name;
-    this.code = code;
     this.status = options.status;
     this.request = options.request ? { ...options.request, path: redact(options.request.path) } : undefined;
     this.serviceCode = options.serviceCode;
     this.serviceMessage = options.serviceMessage === undefined ? undefined : redact(options.serviceMessage);
   }
+
+  /**
+   * The same error (same class, code and fields) with another message, and this one as its `cause`:
+   * how an operation adds what it was doing without hiding the kind of failure from `instanceof`.
+   */
+  rephrase(message: string): this {
+    const copy = Object.create(Object.getPrototypeOf(this) as object) as this;
+    Object.assign(copy, this);
+    Object.defineProperty(copy, "message", { value: redact(message), writable: true, configurable: true });
+    Object.defineProperty(copy, "cause", { value: this, writable: true, configurable: true });
+    Error.captureStackTrace(copy, this.rephrase);
+    return copy;
+  }
+
+  /** {@link rephrase} to `<what>: <this message>`. */
+  withContext(what: string): this {
+    return this.rephrase(`${what}: ${this.message}`);
+  }
 }
 
-/** An HTTP error reply. Subclasses name the kinds users branch on. */
-export class HttpStatusError extends GroupRolesError {}
+/** An HTTP error reply of a status no subclass names. Subclasses name the kinds users branch on. */
+export class HttpStatusError extends GroupRolesError {
+  readonly code: GroupRolesErrorCode = "ERR_HTTP_STATUS";
+}
 
 /**
  * 3xx: the service answered with a redirect. Redirects are never followed: the request carries the
  * access token, which goes only to the configured addresses, never to one a reply names.
  */
-export class RedirectError extends HttpStatusError {}
+export class RedirectError extends HttpStatusError {
+  override readonly code = "ERR_REDIRECT";
+}
 
 /** 401: the access token is missing, unknown or expired. */
-export class AuthenticationError extends HttpStatusError {}
+export class AuthenticationError extends HttpStatusError {
+  override readonly code = "ERR_AUTHENTICATION";
+}
 /** 403: the token is valid but not granted this group. */
-export class ForbiddenError extends HttpStatusError {}
+export class ForbiddenError extends HttpStatusError {
+  override readonly code = "ERR_FORBIDDEN";
+}
 /** 404: the group, role or visitor does not exist. */
-export class NotFoundError extends HttpStatusError {}
-/** 409: the change conflicts with the service's state (for example a name already taken). */
-export class ConflictError extends HttpStatusError {}
-/** 409 on delete: the role is assigned to users. */
-export class RoleInUseError extends ConflictError {}
+export class NotFoundError extends HttpStatusError {
+  override readonly code = "ERR_NOT_FOUND";
+}
+/** 409: the change conflicts with the service's state. */
+export class ConflictError extends HttpStatusError {
+  override readonly code: GroupRolesErrorCode = "ERR_CONFLICT";
+}
+/** 409 on delete, or a refusal before it: the role is assigned to users. */
+export class RoleInUseError extends ConflictError {
+  override readonly code = "ERR_ROLE_IN_USE";
+}
+/** A role name is taken in the group by another role; the message names the holder and what works. */
+export class NameTakenError extends ConflictError {
+  override readonly code = "ERR_NAME_TAKEN";
+}
 /** 400/422: the service rejected the request's content. */
-export class ValidationError extends HttpStatusError {}
+export class ValidationError extends HttpStatusError {
+  override readonly code = "ERR_VALIDATION";
+}
 /** 429: too many requests. */
 export class RateLimitedError extends HttpStatusError {
+  override readonly code = "ERR_RATE_LIMITED";
   /** The `Retry-After` header as received, if any. */
   readonly retryAfter?: string;
   /** The delay it asked for, in milliseconds, when it could be parsed. */
   readonly retryAfterMs?: number;
   constructor(message: string, options: GroupRolesErrorOptions & { retryAfter?: string; retryAfterMs?: number }) {
-    super("ERR_RATE_LIMITED", message, options);
+    super(message, options);
     this.retryAfter = options.retryAfter;
     this.retryAfterMs = options.retryAfterMs;
   }
 }
 /** 5xx: the service failed. */
-export class ServerError extends HttpStatusError {}
+export class ServerError extends HttpStatusError {
+  override readonly code = "ERR_SERVER";
+}
 
 /** The phase of a request that ran out of time. */
 export type TimeoutPhase = "connect" | "headers" | "body";
 
-/** A request ran out of time. `phase` says where. */
-export class TimeoutError extends GroupRolesError {
-  readonly phase: TimeoutPhase;
+/** A request ran out of time. `phase` says where; each phase has its class and code. */
+export abstract class TimeoutError extends GroupRolesError {
+  abstract readonly phase: TimeoutPhase;
   readonly timeoutMs: number;
-  constructor(phase: TimeoutPhase, timeoutMs: number, options: GroupRolesErrorOptions) {
-    super(
-      `ERR_${phase.toUpperCase()}_TIMEOUT`,
-      `timed out after ${timeoutMs} ms waiting for the ${phase === "connect" ? "connection" : `reply ${phase}`}`,
-      options,
-    );
-    this.phase = phase;
+  constructor(what: string, timeoutMs: number, options: GroupRolesErrorOptions) {
+    super(`timed out after ${timeoutMs} ms waiting for the ${what}`, options);
     this.timeoutMs = timeoutMs;
+  }
+}
+/** No connection within the connect timeout: the service never saw the request. */
+export class ConnectTimeoutError extends TimeoutError {
+  readonly code = "ERR_CONNECT_TIMEOUT";
+  readonly phase = "connect";
+  constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
+    super("connection", timeoutMs, options);
+  }
+}
+/** No reply headers within the headers timeout: the service may have acted. */
+export class HeadersTimeoutError extends TimeoutError {
+  readonly code = "ERR_HEADERS_TIMEOUT";
+  readonly phase = "headers";
+  constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
+    super("reply headers", timeoutMs, options);
+  }
+}
+/** The reply body stalled longer than the body timeout: the service has acted. */
+export class BodyTimeoutError extends TimeoutError {
+  readonly code = "ERR_BODY_TIMEOUT";
+  readonly phase = "body";
+  constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
+    super("reply body", timeoutMs, options);
   }
 }
 
@@ -138,44 +222,54 @@ export class TimeoutError extends GroupRolesError {
  * never received the request (it could not connect), which makes even a create safe to retry.
  */
 export class ConnectionError extends GroupRolesError {
+  readonly code = "ERR_CONNECTION";
   readonly requestSent: boolean;
   constructor(message: string, requestSent: boolean, options: GroupRolesErrorOptions) {
-    super("ERR_CONNECTION", message, options);
+    super(message, options);
     this.requestSent = requestSent;
   }
 }
 
 /** The reply was not JSON, or not of the documented shape. `issues` lists what was wrong. */
 export class UnexpectedReplyError extends GroupRolesError {
+  readonly code = "ERR_UNEXPECTED_REPLY";
   readonly issues: ReadonlyArray<{ path: string; message: string }>;
   constructor(message: string, issues: z.core.$ZodIssue[] | undefined, options: GroupRolesErrorOptions) {
     const list = (issues ?? []).map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
     const detail = list.length ? `: ${list.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join("; ")}` : "";
-    super("ERR_UNEXPECTED_REPLY", message + detail, options);
+    super(message + detail, options);
     this.issues = list;
   }
 }
 
 /** A client option or argument is invalid; raised before anything is sent. */
 export class ConfigurationError extends GroupRolesError {
+  readonly code = "ERR_CONFIGURATION";
   constructor(message: string) {
-    super("ERR_CONFIGURATION", message);
+    super(message);
   }
 }
 
 /** The visitor to signal is not connected to any presence server. */
 export class VisitorNotConnectedError extends GroupRolesError {
+  readonly code = "ERR_VISITOR_NOT_CONNECTED";
   readonly groupId: number;
   readonly visitorId: string;
   constructor(groupId: number, visitorId: string, options: GroupRolesErrorOptions = {}) {
-    super(
-      "ERR_VISITOR_NOT_CONNECTED",
-      `visitor "${visitorId}" of group ${groupId} is not connected to any presence server`,
-      options,
-    );
+    super(`visitor "${visitorId}" of group ${groupId} is not connected to any presence server`, options);
     this.groupId = groupId;
     this.visitorId = visitorId;
   }
+}
+
+/** A write the service accepted but did not apply as declared (a setting it ignored, say). */
+export class RoleNotAppliedError extends GroupRolesError {
+  readonly code = "ERR_ROLE_NOT_APPLIED";
+}
+
+/** The `import` option named a role that differs from what the program declares. */
+export class ImportMismatchError extends GroupRolesError {
+  readonly code = "ERR_IMPORT_MISMATCH";
 }
 
 /** Where a redirect pointed, as an origin (a path or query could carry someone's secrets). */
@@ -199,28 +293,27 @@ export function errorForStatus(
   switch (true) {
     case status >= 300 && status < 400:
       return new RedirectError(
-        "ERR_REDIRECT",
         `${message}; the redirect${redirectTarget(options.location, options.request?.origin)} was not followed: ` +
           "the access token goes only to the configured addresses",
         options,
       );
     case status === 401:
-      return new AuthenticationError("ERR_AUTHENTICATION", message, options);
+      return new AuthenticationError(message, options);
     case status === 403:
-      return new ForbiddenError("ERR_FORBIDDEN", message, options);
+      return new ForbiddenError(message, options);
     case status === 404:
-      return new NotFoundError("ERR_NOT_FOUND", message, options);
+      return new NotFoundError(message, options);
     case status === 409 && /in[_ ]?use/i.test(`${options.serviceCode} ${said}`):
-      return new RoleInUseError("ERR_ROLE_IN_USE", message, options);
+      return new RoleInUseError(message, options);
     case status === 409:
-      return new ConflictError("ERR_CONFLICT", message, options);
+      return new ConflictError(message, options);
     case status === 400 || status === 422:
-      return new ValidationError("ERR_VALIDATION", message, options);
+      return new ValidationError(message, options);
     case status === 429:
       return new RateLimitedError(message, options);
     case status >= 500:
-      return new ServerError("ERR_SERVER", message, options);
+      return new ServerError(message, options);
     default:
-      return new HttpStatusError("ERR_HTTP_STATUS", message, options);
+      return new HttpStatusError(message, options);
   }
 }

@@ -5,7 +5,10 @@
 import { Pool, errors as undiciErrors } from "undici";
 import type { z } from "zod";
 import {
+  BodyTimeoutError,
+  ConnectTimeoutError,
   ConnectionError,
+  HeadersTimeoutError,
   GroupRolesError,
   TimeoutError,
   UnexpectedReplyError,
@@ -15,8 +18,8 @@ import {
 } from "./errors";
 import { RateBudget, type Release } from "./rate-budget";
 import { DEFAULT_RETRY, parseRetryAfter, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
-import { WireError } from "../wire";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
+import { WireError } from "./wire";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
 
 /** Per-phase timeouts, in milliseconds. */
 export interface TimeoutOptions {
@@ -177,7 +180,7 @@ export class Transport {
           ? shouldRetry({ outcome, attempt, idempotent: call.idempotent, options: retry, random: this.options.random })
           : ({ retry: false, reason: "" } as const);
         if (!decision.retry) {
-          if (attempt > 1) Object.defineProperty(error, "attempts", { value: attempt, enumerable: true });
+          if (attempt > 1) error.attempts = attempt;
           throw error;
         }
         await sleep(decision.delayMs);
@@ -297,13 +300,13 @@ function httpError(
 
 function transportError(error: unknown, request: RequestInfo, timeouts: Required<TimeoutOptions>): GroupRolesError {
   if (error instanceof undiciErrors.ConnectTimeoutError) {
-    return new TimeoutError("connect", timeouts.connectMs, { request, cause: error });
+    return new ConnectTimeoutError(timeouts.connectMs, { request, cause: error });
   }
   if (error instanceof undiciErrors.HeadersTimeoutError) {
-    return new TimeoutError("headers", timeouts.headersMs, { request, cause: error });
+    return new HeadersTimeoutError(timeouts.headersMs, { request, cause: error });
   }
   if (error instanceof undiciErrors.BodyTimeoutError) {
-    return new TimeoutError("body", timeouts.bodyMs, { request, cause: error });
+    return new BodyTimeoutError(timeouts.bodyMs, { request, cause: error });
   }
   const code = (error as { code?: unknown }).code;
   const text = error instanceof Error ? error.message : String(error);

@@ -11,13 +11,12 @@ import type { Transport } from "./transport";
 import type { RequestOptions } from "./roles";
 import { isLoopbackHost, type ServiceUrl } from "./urls";
 import type { PresenceRecord, VisitorLocation, VisitorMessage } from "./types";
+import { VISITOR_FUNC_PATTERN, describeValue as describe, idRule, requireValid, visitorIdRule } from "./rules";
 import {
-  VISITOR_FUNC_PATTERN,
-  VISITOR_ID_PATTERN,
   WirePresenceRecord,
   WireVisitorLocation,
   WireVisitorMessage,
-} from "../wire";
+} from "./wire";
 
 function toInt(v: string | number | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -31,21 +30,9 @@ function toSeconds(v: string | number | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** A short, safe rendering of a bad value for an error message; class instances by their class. */
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") {
-    const type = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
-    return typeof type === "string" && type !== "Object" && type !== "" ? `a ${type} (${plainJsonHint(type)})` : "an object";
-  }
-  if (typeof value === "string") return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value);
-  return typeof value === "number" || typeof value === "boolean" ? String(value) : typeof value;
-}
-
-/** Why an instance of `type` is not plain JSON. */
-function plainJsonHint(type: string): string {
-  return type === "Date" ? "send date.toISOString() or a number" : "a class instance, not a plain object";
+/** Why a value is not plain JSON, for the message: a Date has an obvious plain form. */
+function plainJsonHint(value: unknown): string {
+  return value instanceof Date ? " (send date.toISOString() or a number)" : "";
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -73,7 +60,7 @@ function firstNonJson(value: unknown, path: string, seen: Set<object>, depth = 0
     seen.delete(value);
     return undefined;
   }
-  return `${path} must be plain JSON (null, boolean, number, string, array or object), got ${describe(value)}`;
+  return `${path} must be plain JSON (null, boolean, number, string, array or object), got ${describe(value)}${plainJsonHint(value)}`;
 }
 
 /**
@@ -114,15 +101,8 @@ export function checkVisitorMessage(message: unknown): VisitorMessage {
 
 /** Checks the query parameters every presence call carries; throws before anything is sent. */
 export function checkVisitorRef(groupId: number, visitorId: string): void {
-  if (!Number.isSafeInteger(groupId) || groupId <= 0) {
-    throw new ConfigurationError(`groupId must be a positive integer, got ${describe(groupId)}`);
-  }
-  if (typeof visitorId !== "string" || !VISITOR_ID_PATTERN.test(visitorId)) {
-    const length = typeof visitorId === "string" && visitorId.length > 62 ? ` (${visitorId.length} characters)` : "";
-    throw new ConfigurationError(
-      `visitorId must be 1 to 62 characters of letters, digits, '-', '_' and '~', got ${describe(visitorId)}${length}`,
-    );
-  }
+  requireValid(idRule, groupId, "groupId");
+  requireValid(visitorIdRule, visitorId, "visitorId");
 }
 
 /** The object without its undefined fields, so absent wire fields stay absent. */
