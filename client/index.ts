@@ -69,7 +69,7 @@ export class GroupRolesClient {
 export * from "./errors";
 export * from "./types";
 export { shouldRetry, backoffDelay, parseRetryAfter, DEFAULT_RETRY, type RetryOptions, type RetryDecision, type AttemptOutcome } from "./retry";
-export { closeAllPools, DEFAULT_TIMEOUTS, type TimeoutOptions, type TransportOptions } from "./transport";
+export { DEFAULT_TIMEOUTS, type TimeoutOptions, type TransportOptions } from "./transport";
 export { parseServiceUrl, isLoopbackHost, type ServiceUrl } from "./urls";
 export { checkNamedServer, checkVisitorRef, directServerOrigin, PresenceApi } from "./presence";
 export {

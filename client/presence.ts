@@ -12,6 +12,7 @@ import type { RequestOptions } from "./roles";
 import { isLoopbackHost, type ServiceUrl } from "./urls";
 import type { PresenceRecord, VisitorLocation, VisitorMessage } from "./types";
 import { VISITOR_FUNC_PATTERN, describeValue as describe, idRule, requireValid, visitorIdRule } from "./rules";
+import { ROUTES, type Route } from "./routes";
 import {
   WirePresenceRecord,
   WireVisitorLocation,
@@ -207,14 +208,15 @@ export class PresenceApi {
     private readonly presenceServerDomains: readonly string[] = [],
   ) {}
 
+  private send<T>(route: Route<T>, origin: string, basePath: string, groupId: number, visitorId: string, options?: RequestOptions, body?: unknown): Promise<T> {
+    const path = `${basePath}${route.path}${query(groupId, visitorId)}`;
+    return this.transport.call({ method: route.method, origin, path, body, schema: route.reply, idempotent: route.idempotent, ...options });
+  }
+
   /** The visitor's presence record; `present: false` for an absent visitor (the service answers `{}`). */
   async lookupVisitor(groupId: number, visitorId: string, options?: RequestOptions): Promise<PresenceRecord> {
     checkVisitorRef(groupId, visitorId);
-    const r = await this.transport.call({
-      method: "GET", origin: this.presence.origin,
-      path: `${this.presence.basePath}/lookupvisitor${query(groupId, visitorId)}`,
-      schema: WirePresenceRecord, idempotent: true, ...options,
-    });
+    const r = await this.send(ROUTES.lookupVisitor, this.presence.origin, this.presence.basePath, groupId, visitorId, options);
     const record: PresenceRecord = { present: Object.values(r).some((v) => v !== undefined) };
     if (!record.present) return record;
     return Object.assign(
@@ -232,11 +234,7 @@ export class PresenceApi {
   /** Which named server the visitor is connected to, if any. */
   async findVisitor(groupId: number, visitorId: string, options?: RequestOptions): Promise<VisitorLocation> {
     checkVisitorRef(groupId, visitorId);
-    const r = await this.transport.call({
-      method: "GET", origin: this.presence.origin,
-      path: `${this.presence.basePath}/findvisitor${query(groupId, visitorId)}`,
-      schema: WireVisitorLocation, idempotent: true, ...options,
-    });
+    const r = await this.send(ROUTES.findVisitor, this.presence.origin, this.presence.basePath, groupId, visitorId, options);
     if (!r.visitorfound) return { visitorFound: false };
     const location: VisitorLocation = { visitorFound: true, ...serverFields(r) };
     return location;
@@ -254,10 +252,7 @@ export class PresenceApi {
     if (!location.visitorFound) throw new VisitorNotConnectedError(groupId, visitorId);
     const origin = directServerOrigin(location, this.presence, this.presenceServerDomains);
     try {
-      await this.transport.call({
-        method: "POST", origin, path: `/signalvisitor${query(groupId, visitorId)}`, body,
-        idempotent: false, ...options, // the reply is not documented: any body, or none, is success
-      });
+      await this.send(ROUTES.signalVisitor, origin, "", groupId, visitorId, options, body);
     } catch (error) {
       // The visitor left between find and signal.
       if (error instanceof NotFoundError) throw new VisitorNotConnectedError(groupId, visitorId, { cause: error });

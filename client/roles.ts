@@ -1,11 +1,12 @@
 /** The five roles endpoints of `{baseUrl}/api/v0`. */
-import { ConfigurationError, UnexpectedReplyError } from "./errors";
+import { UnexpectedReplyError } from "./errors";
 import type { z } from "zod";
 import type { Transport, CallOptions } from "./transport";
 import type { ServiceUrl } from "./urls";
 import type { CreatedRole, RoleCreateInput, RoleDetails, RoleSummary, RoleUpdateInput } from "./types";
 import { idRule, requireValid } from "./rules";
-import { WireCreatedRoles, WireRoleCreate, WireRoleDetails, WireRoleList, WireRoleUpdate, WireStatus } from "./wire";
+import { ROUTES, pathOf, type Route } from "./routes";
+import { WireRoleCreate, WireRoleUpdate } from "./wire";
 
 /** Per-call overrides (retries, timeouts). */
 export type RequestOptions = Pick<CallOptions<unknown>, "retry" | "timeouts">;
@@ -23,17 +24,28 @@ export class RolesApi {
     private readonly base: ServiceUrl,
   ) {}
 
-  private path(groupId: number, rest = ""): string {
-    checkId(groupId, "groupId");
-    return `${this.base.basePath}/api/v0/groups/${groupId}${rest}`;
+  /** Sends `route` for the group (and role), with the client's origin and path prefix. */
+  private send<T>(route: Route<T>, ids: { groupId: number; roleId?: number }, body?: unknown, options?: RequestOptions): Promise<T> {
+    checkId(ids.groupId, "groupId");
+    if (ids.roleId !== undefined) checkId(ids.roleId, "roleId");
+    return this.transport.call({
+      method: route.method,
+      origin: this.base.origin,
+      path: this.base.basePath + pathOf(route, ids),
+      body,
+      schema: route.reply,
+      idempotent: route.idempotent,
+      ...options,
+    });
+  }
+
+  private info(route: Route, groupId: number) {
+    return { method: route.method, path: this.base.basePath + pathOf(route, { groupId }), origin: this.base.origin };
   }
 
   /** Every role of the group. */
   async list(groupId: number, options?: RequestOptions): Promise<RoleSummary[]> {
-    const roles = await this.transport.call({
-      method: "GET", origin: this.base.origin, path: this.path(groupId, "/roles"),
-      schema: WireRoleList, idempotent: true, ...options,
-    });
+    const roles = await this.send(ROUTES.listRoles, { groupId }, undefined, options);
     return roles.map((r) => ({
       roleId: r.roleId,
       name: r.name,
@@ -49,21 +61,18 @@ export class RolesApi {
    * The reply is checked to hold one role per input, in order, with the names sent.
    */
   async create(groupId: number, roles: RoleCreateInput[], options?: RequestOptions): Promise<CreatedRole[]> {
-    const path = this.path(groupId, "/roles");
     checkItems(WireRoleCreate, roles);
-    const created = await this.transport.call({
-      method: "POST", origin: this.base.origin, path, body: roles,
-      schema: WireCreatedRoles, idempotent: false, ...options,
-    });
+    const created = await this.send(ROUTES.createRoles, { groupId }, roles, options);
+    const misnamed = created.findIndex((c, i) => c.name !== roles[i]?.name);
     const mismatch =
       created.length !== roles.length
         ? `${created.length} roles for ${roles.length} requested`
-        : created.findIndex((c, i) => c.name !== roles[i].name) >= 0
-          ? `role ${created.findIndex((c, i) => c.name !== roles[i].name)} came back with another name`
+        : misnamed >= 0
+          ? `role ${misnamed} came back with another name`
           : undefined;
     if (mismatch) {
       throw new UnexpectedReplyError(`create reply does not match the request: ${mismatch}`, undefined, {
-        request: { method: "POST", path, origin: this.base.origin },
+        request: this.info(ROUTES.createRoles, groupId),
         status: 200,
       });
     }
@@ -72,11 +81,7 @@ export class RolesApi {
 
   /** One role's details, with its full settings. */
   async get(groupId: number, roleId: number, options?: RequestOptions): Promise<RoleDetails> {
-    checkId(roleId, "roleId");
-    const r = await this.transport.call({
-      method: "GET", origin: this.base.origin, path: this.path(groupId, `/roles/${roleId}`),
-      schema: WireRoleDetails, idempotent: true, ...options,
-    });
+    const r = await this.send(ROUTES.getRole, { groupId, roleId }, undefined, options);
     return {
       roleId: r.roleId,
       name: r.name,
@@ -88,12 +93,8 @@ export class RolesApi {
   /** Updates roles in one request. A PUT of full role objects is idempotent, so it is retried. */
   async update(groupId: number, roles: RoleUpdateInput[], options?: RequestOptions): Promise<void> {
     checkItems(WireRoleUpdate, roles);
-    const path = this.path(groupId, "/roles");
-    const reply = await this.transport.call({
-      method: "PUT", origin: this.base.origin, path, body: roles,
-      schema: WireStatus, idempotent: true, ...options,
-    });
-    this.expectOk(reply.status, "PUT", path);
+    const reply = await this.send(ROUTES.updateRoles, { groupId }, roles, options);
+    this.expectOk(reply.status, ROUTES.updateRoles, groupId);
   }
 
   /**
@@ -102,19 +103,15 @@ export class RolesApi {
    */
   async delete(groupId: number, roleIds: number[], options?: RequestOptions): Promise<void> {
     for (const id of roleIds) checkId(id, "roleId");
-    const path = this.path(groupId, "/delete-roles");
-    const reply = await this.transport.call({
-      method: "POST", origin: this.base.origin, path, body: roleIds,
-      schema: WireStatus, idempotent: true, ...options,
-    });
-    this.expectOk(reply.status, "POST", path);
+    const reply = await this.send(ROUTES.deleteRoles, { groupId }, roleIds, options);
+    this.expectOk(reply.status, ROUTES.deleteRoles, groupId);
   }
 
   /** `{status}` other than "ok" on a 2xx reply means the change was not applied as asked. */
-  private expectOk(status: string, method: string, path: string): void {
+  private expectOk(status: string, route: Route, groupId: number): void {
     if (status.toLowerCase() !== "ok") {
       throw new UnexpectedReplyError(`service answered status "${status.slice(0, 100)}" instead of "ok"`, undefined, {
-        request: { method, path, origin: this.base.origin },
+        request: this.info(route, groupId),
         status: 200,
       });
     }

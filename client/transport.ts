@@ -1,8 +1,8 @@
 /**
- * HTTP transport: one shared undici pool per origin, per-phase timeouts, bounded retries, JSON replies
+ * HTTP transport: undici's Agent (a connection pool per origin), per-phase timeouts, bounded retries, JSON replies
  * parsed with zod, and every failure turned into one of the typed errors of `./errors`.
  */
-import { Pool, errors as undiciErrors } from "undici";
+import { Agent, errors as undiciErrors } from "undici";
 import type { z } from "zod";
 import {
   BodyTimeoutError,
@@ -97,28 +97,25 @@ export interface CallOptions<T> {
   timeouts?: TimeoutOptions;
 }
 
-const pools = new Map<string, Pool>();
+/**
+ * Agents shared by every client of the process, by their connection settings (in practice one):
+ * an Agent keeps one pool per origin, so all the resources of a deployment reuse the same sockets.
+ */
+const agents = new Map<string, Agent>();
 
-function poolFor(origin: string, connectMs: number, connections: number): Pool {
-  const key = `${origin}|${connectMs}|${connections}`;
-  let pool = pools.get(key);
-  if (!pool) {
-    pool = new Pool(origin, {
+function agentFor(connectMs: number, connections: number): Agent {
+  const key = `${connectMs}|${connections}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({
       connections,
       connect: { timeout: connectMs },
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
       keepAliveMaxTimeout: KEEP_ALIVE_MAX_TIMEOUT_MS,
     });
-    pools.set(key, pool);
+    agents.set(key, agent);
   }
-  return pool;
-}
-
-/** Closes every shared pool (tests and short-lived CLIs call this so the process can exit). */
-export async function closeAllPools(): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
-  await Promise.all(all.map((p) => p.close().catch(() => p.destroy())));
+  return agent;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -193,7 +190,7 @@ export class Transport {
   private async attempt<T>(call: CallOptions<T>): Promise<T> {
     const timeouts = { ...DEFAULT_TIMEOUTS, ...this.options.timeouts, ...call.timeouts };
     const info: RequestInfo = { method: call.method, path: call.path, origin: call.origin };
-    const pool = poolFor(call.origin, timeouts.connectMs, this.options.maxConnections ?? 16);
+    const agent = agentFor(timeouts.connectMs, this.options.maxConnections ?? 16);
     const headers: Record<string, string> = {
       accept: "application/json",
       "user-agent": `${PACKAGE_NAME}/${PACKAGE_VERSION} node/${process.versions.node}${this.options.userAgentSuffix ? ` ${this.options.userAgentSuffix}` : ""}`,
@@ -213,7 +210,8 @@ export class Transport {
     let replyHeaders: Record<string, string | string[] | undefined>;
     let text: string;
     try {
-      const res = await pool.request({
+      const res = await agent.request({
+        origin: call.origin,
         method: call.method,
         path: call.path,
         headers,
@@ -228,7 +226,7 @@ export class Transport {
       throw transportError(error, info, timeouts);
     }
 
-    // undici's Pool never follows redirects (that takes its redirect interceptor, which this client does
+    // undici's Agent never follows redirects (that takes its redirect interceptor, which this client does
     // not use): a 3xx comes back here and is an error, so the token never travels to a `Location`.
     if (statusCode >= 300) throw httpError(statusCode, replyHeaders, text, info);
     if (!call.schema) return undefined as T;

@@ -32,7 +32,7 @@ import {
   type RoleInputs,
   type RoleOutputs,
 } from "./role-inputs";
-import { afterWrite, notApplied, readBack } from "./role-readback";
+import { afterWrite, listedEntry, notApplied, readBack } from "./role-readback";
 import { services } from "./role-services";
 import { sameSettings, settingsForUpdate } from "./role-settings";
 
@@ -103,11 +103,7 @@ async function findInList(groupId: number, roleId: number, what: string): Promis
       if (error instanceof NotFoundError) return undefined;
       throw error;
     }
-    const fresh = (await client.roles.list(groupId)).find((r) => r.roleId === roleId);
-    if (fresh) return fresh;
-    throw new UnexpectedReplyError(`role ${roleId} has details but is missing from the list of group ${groupId}`, undefined, {
-      request: { method: "GET", path: `/api/v0/groups/${groupId}/roles` },
-    });
+    return await listedEntry(groupId, roleId);
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
     throw inContext(error, what);

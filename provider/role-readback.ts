@@ -3,6 +3,8 @@
  * shared list) or in full (details and list, for refresh, import and adoption).
  */
 import { UnexpectedReplyError } from "../client/errors";
+import { ROUTES, pathOf } from "../client/routes";
+import type { RoleSummary } from "../client/types";
 import type { RoleInputs, RoleOutputs } from "./role-inputs";
 import { services } from "./role-services";
 
@@ -11,19 +13,13 @@ import { services } from "./role-services";
  * without it (import, `Role.get`) every setting the service reports is returned.
  */
 export async function readBack(groupId: number, roleId: number, declared: RoleInputs | undefined): Promise<RoleOutputs> {
-  const { client, writer } = services();
-  const [details, list] = await Promise.all([client.roles.get(groupId, roleId), writer.list(groupId)]);
-  let entry = list.find((r) => r.roleId === roleId);
-  if (!entry) {
-    // The role exists (its details came back) but the list lacks it: a list taken before the role
-    // existed, or a truncated reply. Guessing "not in use" would put a wrong inUse/userCount in state.
-    entry = (await client.roles.list(groupId)).find((r) => r.roleId === roleId);
-    if (!entry) {
-      throw new UnexpectedReplyError(`role ${roleId} has details but is missing from the list of group ${groupId}`, undefined, {
-        request: { method: "GET", path: `/api/v0/groups/${groupId}/roles` },
-      });
-    }
-  }
+  const [details, listed] = await Promise.all([
+    services().client.roles.get(groupId, roleId),
+    listedEntry(groupId, roleId).catch((e: unknown) => e as Error),
+  ]);
+  // The details decide first: a role that is gone is a NotFoundError, whatever the list says.
+  if (listed instanceof Error) throw listed;
+  const entry = listed;
   const outs: RoleOutputs = {
     groupId,
     roleId,
@@ -41,6 +37,21 @@ export async function readBack(groupId: number, roleId: number, declared: RoleIn
   }
   if (declared ? declared.settings !== undefined : keys.length > 0) outs.settings = settings;
   return outs;
+}
+
+/**
+ * The list entry (inUse, userCount, description) of a role whose details the service has. The shared
+ * list may predate the role, so a miss is asked again with a fresh list; a role missing from that one
+ * too is an unexpected reply (a truncated list), never a guess of "not in use" or "gone".
+ */
+export async function listedEntry(groupId: number, roleId: number): Promise<RoleSummary> {
+  const { client, writer } = services();
+  const shared = (await writer.list(groupId)).find((r) => r.roleId === roleId);
+  const entry = shared ?? (await client.roles.list(groupId)).find((r) => r.roleId === roleId);
+  if (entry) return entry;
+  throw new UnexpectedReplyError(`role ${roleId} has details but is missing from the list of group ${groupId}`, undefined, {
+    request: { method: ROUTES.listRoles.method, path: pathOf(ROUTES.listRoles, { groupId }) },
+  });
 }
 
 /**
