@@ -11,7 +11,7 @@ import { mkdtempSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { runEngine, type EngineOptions } from "../test/engine";
+import { runEngine, type EngineOptions } from "../tools/engine";
 import { installProgram } from "./roles/install";
 import { startEmulatorProcess, type EmulatorProcess } from "./roles/service";
 import { measureState } from "./roles/state-size";

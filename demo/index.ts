@@ -4,14 +4,14 @@
  * emulator holds.
  *
  * With the Pulumi CLI on PATH it uses the Automation API and a local file backend; without it, the
- * engine stand-in in test/engine (the real Pulumi Node runtime and dynamic-provider host, with a small
+ * engine stand-in in tools/engine (the real Pulumi Node runtime and dynamic-provider host, with a small
  * test engine in place of the CLI), and says so.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { connectVisitor, startEmulator } from "../emulator";
-import { runEngine } from "../test/engine";
+import { runEngine } from "../tools/engine";
 
 const root = path.resolve(__dirname, "../../..");
 const work = path.join(root, ".tmp", "demo");
@@ -46,7 +46,7 @@ async function withCli(config: Record<string, string>, secret: Record<string, st
 }
 
 async function withStandIn(config: Record<string, string>, secret: Record<string, string>): Promise<void> {
-  line("The Pulumi CLI is not installed: using the engine stand-in (test/engine) with the real Pulumi");
+  line("The Pulumi CLI is not installed: using the engine stand-in (tools/engine) with the real Pulumi");
   line("Node runtime and dynamic-provider host. This is not a real `pulumi up`.");
   const options = { programDir: root, stack: "demo", stateFile: path.join(work, "state.json"), config, secretConfig: secret };
   const preview = await runEngine({ ...options, operation: "preview" });

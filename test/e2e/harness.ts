@@ -1,11 +1,11 @@
 /**
- * Runs example programs through the engine stand-in (test/engine) against a real emulator, with the
+ * Runs example programs through the engine stand-in (tools/engine) against a real emulator, with the
  * stack config a user would set. The roles config is secret, as users set it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runEngine, type EngineOptions, type EngineResult } from "../engine";
+import { runEngine, type EngineOptions, type EngineResult } from "../../tools/engine";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import type { EmulatorOptions } from "../../emulator";
 

@@ -1,7 +1,7 @@
 /** examples/quickstart through the real Pulumi runtime and provider host: preview, up, change, refresh, destroy. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectVisitor, type VisitorConnection } from "../../emulator";
-import { UNKNOWN } from "../engine";
+import { UNKNOWN } from "../../tools/engine";
 import { exampleDir, rolePlan, stackFor, type Stack } from "./harness";
 
 let s: Stack;

@@ -3,8 +3,8 @@
 import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { type EngineOptions, type EngineResult, runEngine } from "./index";
-import type { Checkpoint } from "./state";
+import { type EngineOptions, type EngineResult, runEngine } from "../../tools/engine";
+import type { Checkpoint } from "../../tools/engine/state";
 
 export interface ItemSpec {
   name: string;

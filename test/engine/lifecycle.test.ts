@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ITEM, STACK_LINE, TOKEN, fixtureStack, type ItemSpec } from "./fixture-stack";
-import { UNKNOWN } from "./index";
+import { UNKNOWN } from "../../tools/engine";
 
 /** State text without secret ciphertexts, which get a fresh nonce on every write. */
 const stable = (text: string) => text.replace(/"ciphertext": "[^"]*"/g, '"ciphertext": "…"');

@@ -22,7 +22,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as provider from "../../provider";
 import { setStackConfig } from "../../provider/config";
-import { runEngine } from "../engine";
+import { runEngine } from "../../tools/engine";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import { FAULTS, MatrixTable, OPS, type FaultName, type OpName, type Shape } from "./matrix-table";
 import { refresh, up, type RunResult, type State } from "./stack-model";

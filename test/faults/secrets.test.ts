@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runEngine, type EngineResult } from "../engine";
+import { runEngine, type EngineResult } from "../../tools/engine";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 
 const CANARY = "canary-7f3e9b1c2d4a5e6f-tok";

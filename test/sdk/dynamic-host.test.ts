@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ProviderHost, type Target } from "../engine/provider-host";
+import { ProviderHost, type Target } from "../../tools/engine/provider-host";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 
 let h: EmulatorHarness;

@@ -1,13 +1,13 @@
 /**
  * examples/visitor-presence run as a real program (the Node language runtime, through the engine
- * stand-in in test/engine) against the emulator, with a visitor connected and then gone.
+ * stand-in in tools/engine) against the emulator, with a visitor connected and then gone.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectVisitor, type VisitorConnection } from "../../emulator";
-import { runEngine, UNKNOWN, type EngineOptions } from "../engine";
+import { runEngine, UNKNOWN, type EngineOptions } from "../../tools/engine";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 
 const programDir = path.resolve(__dirname, "../../examples/visitor-presence");
