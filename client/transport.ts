@@ -1,24 +1,15 @@
 /**
- * HTTP transport: undici's Agent (a connection pool per origin), per-phase timeouts, bounded retries, JSON replies
- * parsed with zod, and every failure turned into one of the typed errors of `./errors`.
+ * HTTP transport: undici's Agent (a connection pool per origin), per-phase timeouts, bounded retries,
+ * JSON replies parsed with zod, and every failure turned into one of the typed errors of `./errors`
+ * (see ./transport-errors).
  */
-import { Agent, errors as undiciErrors } from "undici";
+import { Agent } from "undici";
 import type { z } from "zod";
-import {
-  BodyTimeoutError,
-  ConnectTimeoutError,
-  ConnectionError,
-  HeadersTimeoutError,
-  GroupRolesError,
-  TimeoutError,
-  UnexpectedReplyError,
-  errorForStatus,
-  registerSecret,
-  type RequestInfo,
-} from "./errors";
+import { ConnectionError, GroupRolesError, TimeoutError, UnexpectedReplyError, type RequestInfo } from "./errors";
 import { RateBudget, type Release } from "./rate-budget";
-import { DEFAULT_RETRY, parseRetryAfter, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
-import { WireError } from "./wire";
+import { registerSecret } from "./redact";
+import { DEFAULT_RETRY, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
+import { httpError, transportError } from "./transport-errors";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
 
 /** Per-phase timeouts, in milliseconds. */
@@ -120,8 +111,6 @@ function agentFor(connectMs: number, connections: number): Agent {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Error codes that mean the connection was never established, so the service never saw the request. */
-const NOT_CONNECTED_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 export class Transport {
   private readonly options: TransportOptions;
@@ -259,61 +248,4 @@ function outcomeOf(error: GroupRolesError): AttemptOutcome | undefined {
     return { kind: "status", status: error.status, retryAfterMs };
   }
   return undefined;
-}
-
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function httpError(
-  status: number,
-  headers: Record<string, string | string[] | undefined>,
-  text: string,
-  request: RequestInfo,
-): GroupRolesError {
-  let serviceCode: string | undefined;
-  let serviceMessage: string | undefined;
-  try {
-    const parsed = WireError.safeParse(JSON.parse(text));
-    if (parsed.success) {
-      serviceCode = parsed.data.code;
-      serviceMessage = parsed.data.message ?? parsed.data.error;
-    }
-  } catch {
-    // Not JSON: keep a short excerpt of the text so the user sees what the service said.
-  }
-  if (serviceMessage === undefined && text.trim()) serviceMessage = text.trim().slice(0, 300);
-  const retryAfter = header(headers, "retry-after");
-  return errorForStatus(status, {
-    request,
-    status,
-    serviceCode,
-    serviceMessage,
-    retryAfter,
-    retryAfterMs: parseRetryAfter(retryAfter),
-    location: header(headers, "location"),
-  });
-}
-
-function transportError(error: unknown, request: RequestInfo, timeouts: Required<TimeoutOptions>): GroupRolesError {
-  if (error instanceof undiciErrors.ConnectTimeoutError) {
-    return new ConnectTimeoutError(timeouts.connectMs, { request, cause: error });
-  }
-  if (error instanceof undiciErrors.HeadersTimeoutError) {
-    return new HeadersTimeoutError(timeouts.headersMs, { request, cause: error });
-  }
-  if (error instanceof undiciErrors.BodyTimeoutError) {
-    return new BodyTimeoutError(timeouts.bodyMs, { request, cause: error });
-  }
-  const code = (error as { code?: unknown }).code;
-  const text = error instanceof Error ? error.message : String(error);
-  if (typeof code === "string" && NOT_CONNECTED_CODES.has(code)) {
-    return new ConnectionError(`could not connect to ${request.origin} (${code})`, false, { request, cause: error });
-  }
-  return new ConnectionError(
-    `connection to ${request.origin} failed before a complete reply (${typeof code === "string" ? code : text})`,
-    true,
-    { request, cause: error },
-  );
 }

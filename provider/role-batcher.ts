@@ -1,5 +1,5 @@
 /**
- * Write batching (DESIGN.md, invariant 4). The engine runs many Role operations in parallel in one
+ * Write batching. The engine runs many Role operations in parallel in one
  * provider host; the service's write endpoints take arrays. This writer collects the creates, updates
  * and deletes for one group that arrive within a short window and sends each kind as one array request,
  * then hands every caller its own item of the reply. Role lists are shared by concurrent callers.

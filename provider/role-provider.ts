@@ -1,27 +1,16 @@
 /**
- * The Role dynamic provider: Pulumi's ResourceProvider methods for one role of a group. Runs in the
- * dynamic-provider host; reads settings at call time (see ./config) and writes through the writer of
- * ./role-services, which batches the writes of every resource of the deployment.
+ * The Role dynamic provider: Pulumi's ResourceProvider methods for one role of a group (create and
+ * update in ./role-create and ./role-update). Runs in the dynamic-provider host; reads settings at call
+ * time (see ./config) and writes through the writer of ./role-services, which batches the writes of
+ * every resource of the deployment.
  */
-import {
-  ConflictError,
-  ConnectionError,
-  GroupRolesError,
-  NameTakenError,
-  NotFoundError,
-  RoleInUseError,
-  RoleNotAppliedError,
-  ServerError,
-  TimeoutError,
-  UnexpectedReplyError,
-} from "../client/errors";
-import type { CreatedRole, RoleSummary, RoleUpdateInput } from "../client/types";
 import type { dynamic } from "@pulumi/pulumi";
+import { ConflictError, NotFoundError, RoleInUseError } from "../client/errors";
+import type { RoleSummary } from "../client/types";
 import { setStackConfig, type ConfigSource } from "./config";
 import { deploymentLedger } from "./deployment-ledger";
-import { nameTaken, writeWithName } from "./name-conflicts";
-import { adoptAfterLostReply, adoptImported, findUnconfirmed } from "./role-adoption";
-import { RoleInitError, inContext, inUseDeleteMessage, inUseReplaceMessage } from "./role-errors";
+import { create } from "./role-create";
+import { inContext, inUseDeleteMessage, inUseReplaceMessage } from "./role-errors";
 import {
   checkRoleInputs,
   formatRoleId,
@@ -32,9 +21,10 @@ import {
   type RoleInputs,
   type RoleOutputs,
 } from "./role-inputs";
-import { afterWrite, listedEntry, notApplied, readBack } from "./role-readback";
+import { listedEntry, readBack } from "./role-readback";
 import { services } from "./role-services";
-import { sameSettings, settingsForUpdate } from "./role-settings";
+import { sameSettings } from "./role-settings";
+import { update } from "./role-update";
 
 type Props = Record<string, unknown>;
 
@@ -110,97 +100,6 @@ async function findInList(groupId: number, roleId: number, what: string): Promis
   }
 }
 
-// ---- create ------------------------------------------------------------------------------------------
-
-/** True when the request may have been applied although no usable reply came back. */
-function isAmbiguous(error: unknown): boolean {
-  return (
-    (error instanceof ConnectionError && error.requestSent) ||
-    (error instanceof TimeoutError && error.phase !== "connect") ||
-    error instanceof ServerError ||
-    error instanceof UnexpectedReplyError
-  );
-}
-
-export async function create(props: Props): Promise<{ id: string; outs: RoleOutputs }> {
-  const inputs = toRoleInputs(props);
-  if (typeof props.importId === "string") return adoptImported(props.importId, inputs);
-  const { groupId, name } = inputs;
-  const what = `creating role "${name}" in group ${groupId}`;
-  const { writer } = services();
-  // An earlier run's unconfirmed create that this create replaces: adopt the role it made, if any.
-  let created: CreatedRole | undefined = await findUnconfirmed(inputs).catch((e) => {
-    throw inContext(e, `${what}: looking for the role an earlier, unconfirmed create may have made`);
-  });
-  let adopted = created !== undefined;
-  if (!created) try {
-    created = await writeWithName({
-      groupId,
-      wanted: name,
-      what,
-      list: () => writer.list(groupId),
-      write: () => writer.create(groupId, createBody(inputs)),
-      undeclared: (holder, conflict) => nameTakenError(inputs, holder, conflict, what),
-    });
-  } catch (error) {
-    if (error instanceof GroupRolesError && isAmbiguous(error)) {
-      created = await adoptAfterLostReply(inputs, error, what, props.__provider);
-      adopted = true;
-    } else {
-      throw error instanceof NameTakenError ? error : inContext(error, what);
-    }
-  }
-  const made = created;
-  // A role taken over rather than made may be another resource's (a renamed resource adopting the role
-  // of its old name): that resource's delete, later in this deployment, must leave it alone.
-  if (adopted) deploymentLedger().claim(groupId, made.roleId);
-  else deploymentLedger().noteMade(groupId, made.roleId);
-  const id = formatRoleId(groupId, made.roleId);
-  // From here on the role exists: every failure must keep its ID in state (a partial create), never orphan it.
-  const partial = (message: string, outs?: RoleOutputs) => {
-    const full = `${what}: created as ${id}, but ${message}`;
-    const properties = { ...(outs ?? { ...inputs, roleId: made.roleId, inUse: false, userCount: 0 }), __provider: props.__provider };
-    return new RoleInitError(full, id, properties, [full]);
-  };
-  // An adopted role is read in full: nobody knows which of its settings the lost request applied.
-  let outs = await (adopted ? readBack(groupId, made.roleId, inputs) : afterWrite(groupId, made.roleId, inputs)).catch((e) => {
-    throw partial(`reading it back failed: ${(e as Error).message}`);
-  });
-  let missing = notApplied(inputs, outs);
-  if (missing.length) {
-    // An adopted role, or a service that ignored part of the create: converge with an update.
-    const before = outs;
-    await sendUpdate(groupId, made.roleId, inputs, null).catch((e) => {
-      throw partial(`applying ${missing.join(", ")} failed: ${(e as Error).message}`, before);
-    });
-    outs = await readBack(groupId, made.roleId, inputs).catch((e) => {
-      throw partial(`reading it back failed: ${(e as Error).message}`, before);
-    });
-    missing = notApplied(inputs, outs);
-  }
-  if (missing.length) throw partial(`the service did not apply ${missing.join(", ")}`, outs);
-  return { id, outs };
-}
-
-const createBody = (inputs: RoleInputs) => ({
-  name: inputs.name,
-  ...(inputs.description !== undefined ? { description: inputs.description } : {}),
-  ...(inputs.settings !== undefined ? { settings: inputs.settings } : {}),
-});
-
-/** A create refused because the name is taken by a role this deployment does not rename away. */
-function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: ConflictError, what: string): Error {
-  const id = formatRoleId(inputs.groupId, holder.roleId);
-  return nameTaken(
-    `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}). ` +
-      `If it belongs to a resource of this program that you renamed or moved (Pulumi is about to delete the old ` +
-      `resource), keep the role with the resource option \`aliases: [{ name: "<old resource name>" }]\` on the ` +
-      `renamed resource. If it was made outside this program, declare it as it is with the resource option ` +
-      `\`import: "${id}"\` to manage it. Or choose another name.`,
-    error,
-  );
-}
-
 // ---- read --------------------------------------------------------------------------------------------
 
 export async function read(id: string, props: Props = {}): Promise<{ id: string; props?: RoleOutputs; inputs?: RoleInputs }> {
@@ -235,104 +134,6 @@ async function readUnconfirmed(groupId: number, props: Props) {
     });
   if (!made) return { id: "" };
   return read(formatRoleId(groupId, made.roleId), props);
-}
-
-// ---- update ------------------------------------------------------------------------------------------
-
-/** The settings a details reply holds (the newer API version may carry `null` for "no value"). */
-function held(settings: Readonly<Record<string, boolean | null>>): Record<string, boolean> {
-  return Object.fromEntries(Object.entries(settings).filter((e): e is [string, boolean] => typeof e[1] === "boolean"));
-}
-
-/**
- * Sends one update of a role to `inputs`. The settings map is sent only when the declared settings
- * change (`previouslyDeclared` differs, or is null for a role this program has never written), and
- * then in full: the role's current settings are read first, so keys the program does not list survive
- * a service that replaces the whole map. An update that leaves settings alone sends none. A name held
- * by a role this deployment renames away is waited for (see ./name-conflicts).
- */
-async function sendUpdate(
-  groupId: number,
-  roleId: number,
-  inputs: RoleInputs,
-  previouslyDeclared: Record<string, unknown> | undefined | null,
-  currentName?: string,
-): Promise<void> {
-  const { client, writer } = services();
-  const body: RoleUpdateInput = { roleId, name: inputs.name, description: inputs.description ?? "" };
-  const changing = previouslyDeclared === null || !sameSettings(previouslyDeclared, inputs.settings);
-  if (changing && (inputs.settings !== undefined || previouslyDeclared)) {
-    const current = await client.roles.get(groupId, roleId);
-    body.settings = settingsForUpdate(held(current.settings), inputs.settings, previouslyDeclared ?? undefined);
-  }
-  const ledger = deploymentLedger();
-  const from = currentName ?? inputs.name;
-  ledger.declare(groupId, roleId, { currentName: from, plannedName: inputs.name });
-  let nameNow = from;
-  try {
-    await writeWithName({
-      groupId,
-      wanted: inputs.name,
-      what: `updating role "${inputs.name}" (id ${formatRoleId(groupId, roleId)})`,
-      list: () => writer.list(groupId),
-      write: () => writer.update(groupId, body),
-      self: {
-        roleId,
-        currentName: from,
-        stepAside: async (temporary) => {
-          await client.roles.update(groupId, [{ roleId, name: temporary, description: body.description ?? "" }]);
-          nameNow = temporary;
-        },
-      },
-    });
-    nameNow = inputs.name;
-  } catch (error) {
-    if (nameNow !== from) nameNow = await restoreName(groupId, roleId, from, body.description ?? "", nameNow);
-    throw error;
-  } finally {
-    ledger.renamed(groupId, roleId, nameNow, true);
-  }
-}
-
-/** Gives back a role its name after it stepped aside for a swap that did not complete; best effort. */
-async function restoreName(groupId: number, roleId: number, name: string, description: string, temporary: string): Promise<string> {
-  try {
-    await services().client.roles.update(groupId, [{ roleId, name, description }]);
-    return name;
-  } catch {
-    return temporary; // the next `pulumi up` renames it from the state's name, as any drift
-  }
-}
-
-export async function update(id: string, olds: Props, news: Props) {
-  if (unconfirmedGroup(id) !== undefined) {
-    throw new RoleNotAppliedError(
-      `updating role "${String(news.name)}" (id ${id}): its create was never confirmed; run \`pulumi up\` without ` +
-        `ignoreChanges on it (the create is settled by a replacement) or \`pulumi refresh\``,
-    );
-  }
-  const { groupId, roleId } = parseRoleId(id);
-  const inputs = toRoleInputs({ ...news, groupId });
-  const what = `updating role "${inputs.name}" (id ${id})`;
-  try {
-    await sendUpdate(groupId, roleId, inputs, (olds.settings ?? undefined) as Record<string, unknown> | undefined, String(olds.name));
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      throw error.rephrase(
-        `${what}: the role no longer exists in the service; run \`pulumi refresh\` to drop it from state, then ` +
-          `\`pulumi up\` to create it again`,
-      );
-    }
-    throw error instanceof NameTakenError ? error : inContext(error, what);
-  }
-  const outs = await afterWrite(groupId, roleId, inputs).catch((e) => {
-    throw inContext(e, `${what}: the update was sent, but reading the role back failed (run \`pulumi refresh\`)`);
-  });
-  const missing = notApplied(inputs, outs);
-  if (missing.length) {
-    throw new RoleNotAppliedError(`${what}: the service accepted the update but did not apply ${missing.join(", ")}`);
-  }
-  return { outs };
 }
 
 // ---- delete ------------------------------------------------------------------------------------------

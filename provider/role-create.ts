@@ -1,0 +1,115 @@
+/**
+ * Create of the Role provider: a new role, or the one an import names, or the one a lost reply or an
+ * unconfirmed earlier create made (see ./role-adoption). Once the role exists, every failure keeps
+ * its ID in state as a partial create, so nothing is orphaned.
+ */
+import {
+  ConflictError,
+  ConnectionError,
+  GroupRolesError,
+  NameTakenError,
+  ServerError,
+  TimeoutError,
+  UnexpectedReplyError,
+} from "../client/errors";
+import type { CreatedRole, RoleSummary } from "../client/types";
+import { deploymentLedger } from "./deployment-ledger";
+import { nameTaken, writeWithName } from "./name-conflicts";
+import { adoptAfterLostReply, adoptImported, findUnconfirmed } from "./role-adoption";
+import { RoleInitError, inContext } from "./role-errors";
+import { formatRoleId, toRoleInputs, type RoleInputs, type RoleOutputs } from "./role-inputs";
+import { afterWrite, notApplied, readBack } from "./role-readback";
+import { services } from "./role-services";
+import { sendUpdate } from "./role-update";
+
+type Props = Record<string, unknown>;
+
+/** True when the request may have been applied although no usable reply came back. */
+function isAmbiguous(error: unknown): boolean {
+  return (
+    (error instanceof ConnectionError && error.requestSent) ||
+    (error instanceof TimeoutError && error.phase !== "connect") ||
+    error instanceof ServerError ||
+    error instanceof UnexpectedReplyError
+  );
+}
+
+export async function create(props: Props): Promise<{ id: string; outs: RoleOutputs }> {
+  const inputs = toRoleInputs(props);
+  if (typeof props.importId === "string") return adoptImported(props.importId, inputs);
+  const { groupId, name } = inputs;
+  const what = `creating role "${name}" in group ${groupId}`;
+  const { writer } = services();
+  // An earlier run's unconfirmed create that this create replaces: adopt the role it made, if any.
+  let created: CreatedRole | undefined = await findUnconfirmed(inputs).catch((e) => {
+    throw inContext(e, `${what}: looking for the role an earlier, unconfirmed create may have made`);
+  });
+  let adopted = created !== undefined;
+  if (!created) try {
+    created = await writeWithName({
+      groupId,
+      wanted: name,
+      what,
+      list: () => writer.list(groupId),
+      write: () => writer.create(groupId, createBody(inputs)),
+      undeclared: (holder, conflict) => nameTakenError(inputs, holder, conflict, what),
+    });
+  } catch (error) {
+    if (error instanceof GroupRolesError && isAmbiguous(error)) {
+      created = await adoptAfterLostReply(inputs, error, what, props.__provider);
+      adopted = true;
+    } else {
+      throw error instanceof NameTakenError ? error : inContext(error, what);
+    }
+  }
+  const made = created;
+  // A role taken over rather than made may be another resource's (a renamed resource adopting the role
+  // of its old name): that resource's delete, later in this deployment, must leave it alone.
+  if (adopted) deploymentLedger().claim(groupId, made.roleId);
+  else deploymentLedger().noteMade(groupId, made.roleId);
+  const id = formatRoleId(groupId, made.roleId);
+  // From here on the role exists: every failure must keep its ID in state (a partial create), never orphan it.
+  const partial = (message: string, outs?: RoleOutputs) => {
+    const full = `${what}: created as ${id}, but ${message}`;
+    const properties = { ...(outs ?? { ...inputs, roleId: made.roleId, inUse: false, userCount: 0 }), __provider: props.__provider };
+    return new RoleInitError(full, id, properties, [full]);
+  };
+  // An adopted role is read in full: nobody knows which of its settings the lost request applied.
+  let outs = await (adopted ? readBack(groupId, made.roleId, inputs) : afterWrite(groupId, made.roleId, inputs)).catch((e) => {
+    throw partial(`reading it back failed: ${(e as Error).message}`);
+  });
+  let missing = notApplied(inputs, outs);
+  if (missing.length) {
+    // An adopted role, or a service that ignored part of the create: converge with an update.
+    const before = outs;
+    await sendUpdate(groupId, made.roleId, inputs, null).catch((e) => {
+      throw partial(`applying ${missing.join(", ")} failed: ${(e as Error).message}`, before);
+    });
+    outs = await readBack(groupId, made.roleId, inputs).catch((e) => {
+      throw partial(`reading it back failed: ${(e as Error).message}`, before);
+    });
+    missing = notApplied(inputs, outs);
+  }
+  if (missing.length) throw partial(`the service did not apply ${missing.join(", ")}`, outs);
+  return { id, outs };
+}
+
+const createBody = (inputs: RoleInputs) => ({
+  name: inputs.name,
+  ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+  ...(inputs.settings !== undefined ? { settings: inputs.settings } : {}),
+});
+
+/** A create refused because the name is taken by a role this deployment does not rename away. */
+function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: ConflictError, what: string): Error {
+  const id = formatRoleId(inputs.groupId, holder.roleId);
+  return nameTaken(
+    `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}). ` +
+      `If it belongs to a resource of this program that you renamed or moved (Pulumi is about to delete the old ` +
+      `resource), keep the role with the resource option \`aliases: [{ name: "<old resource name>" }]\` on the ` +
+      `renamed resource. If it was made outside this program, declare it as it is with the resource option ` +
+      `\`import: "${id}"\` to manage it. Or choose another name.`,
+    error,
+  );
+}
+

@@ -1,0 +1,112 @@
+/**
+ * Update of the Role provider: settings read first when they change (so keys the program does not
+ * list survive), names coordinated with the other renames of the deployment (./name-conflicts).
+ */
+import { NameTakenError, NotFoundError, RoleNotAppliedError } from "../client/errors";
+import type { RoleUpdateInput } from "../client/types";
+import { deploymentLedger } from "./deployment-ledger";
+import { writeWithName } from "./name-conflicts";
+import { inContext } from "./role-errors";
+import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs } from "./role-inputs";
+import { afterWrite, notApplied } from "./role-readback";
+import { services } from "./role-services";
+import { sameSettings, settingsForUpdate } from "./role-settings";
+
+type Props = Record<string, unknown>;
+
+/** The settings a details reply holds (the newer API version may carry `null` for "no value"). */
+function held(settings: Readonly<Record<string, boolean | null>>): Record<string, boolean> {
+  return Object.fromEntries(Object.entries(settings).filter((e): e is [string, boolean] => typeof e[1] === "boolean"));
+}
+
+/**
+ * Sends one update of a role to `inputs`. The settings map is sent only when the declared settings
+ * change (`previouslyDeclared` differs, or is null for a role this program has never written), and
+ * then in full: the role's current settings are read first, so keys the program does not list survive
+ * a service that replaces the whole map. An update that leaves settings alone sends none. A name held
+ * by a role this deployment renames away is waited for (see ./name-conflicts).
+ */
+export async function sendUpdate(
+  groupId: number,
+  roleId: number,
+  inputs: RoleInputs,
+  previouslyDeclared: Record<string, unknown> | undefined | null,
+  currentName?: string,
+): Promise<void> {
+  const { client, writer } = services();
+  const body: RoleUpdateInput = { roleId, name: inputs.name, description: inputs.description ?? "" };
+  const changing = previouslyDeclared === null || !sameSettings(previouslyDeclared, inputs.settings);
+  if (changing && (inputs.settings !== undefined || previouslyDeclared)) {
+    const current = await client.roles.get(groupId, roleId);
+    body.settings = settingsForUpdate(held(current.settings), inputs.settings, previouslyDeclared ?? undefined);
+  }
+  const ledger = deploymentLedger();
+  const from = currentName ?? inputs.name;
+  ledger.declare(groupId, roleId, { currentName: from, plannedName: inputs.name });
+  let nameNow = from;
+  try {
+    await writeWithName({
+      groupId,
+      wanted: inputs.name,
+      what: `updating role "${inputs.name}" (id ${formatRoleId(groupId, roleId)})`,
+      list: () => writer.list(groupId),
+      write: () => writer.update(groupId, body),
+      self: {
+        roleId,
+        currentName: from,
+        stepAside: async (temporary) => {
+          await client.roles.update(groupId, [{ roleId, name: temporary, description: body.description ?? "" }]);
+          nameNow = temporary;
+        },
+      },
+    });
+    nameNow = inputs.name;
+  } catch (error) {
+    if (nameNow !== from) nameNow = await restoreName(groupId, roleId, from, body.description ?? "", nameNow);
+    throw error;
+  } finally {
+    ledger.renamed(groupId, roleId, nameNow, true);
+  }
+}
+
+/** Gives back a role its name after it stepped aside for a swap that did not complete; best effort. */
+async function restoreName(groupId: number, roleId: number, name: string, description: string, temporary: string): Promise<string> {
+  try {
+    await services().client.roles.update(groupId, [{ roleId, name, description }]);
+    return name;
+  } catch {
+    return temporary; // the next `pulumi up` renames it from the state's name, as any drift
+  }
+}
+
+export async function update(id: string, olds: Props, news: Props) {
+  if (unconfirmedGroup(id) !== undefined) {
+    throw new RoleNotAppliedError(
+      `updating role "${String(news.name)}" (id ${id}): its create was never confirmed; run \`pulumi up\` without ` +
+        `ignoreChanges on it (the create is settled by a replacement) or \`pulumi refresh\``,
+    );
+  }
+  const { groupId, roleId } = parseRoleId(id);
+  const inputs = toRoleInputs({ ...news, groupId });
+  const what = `updating role "${inputs.name}" (id ${id})`;
+  try {
+    await sendUpdate(groupId, roleId, inputs, (olds.settings ?? undefined) as Record<string, unknown> | undefined, String(olds.name));
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw error.rephrase(
+        `${what}: the role no longer exists in the service; run \`pulumi refresh\` to drop it from state, then ` +
+          `\`pulumi up\` to create it again`,
+      );
+    }
+    throw error instanceof NameTakenError ? error : inContext(error, what);
+  }
+  const outs = await afterWrite(groupId, roleId, inputs).catch((e) => {
+    throw inContext(e, `${what}: the update was sent, but reading the role back failed (run \`pulumi refresh\`)`);
+  });
+  const missing = notApplied(inputs, outs);
+  if (missing.length) {
+    throw new RoleNotAppliedError(`${what}: the service accepted the update but did not apply ${missing.join(", ")}`);
+  }
+  return { outs };
+}
+
