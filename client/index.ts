@@ -66,13 +66,16 @@ export class GroupRolesClient {
   }
 }
 
-export * from "./errors";
-export * from "./types";
-export { shouldRetry, backoffDelay, parseRetryAfter, DEFAULT_RETRY, type RetryOptions, type RetryDecision, type AttemptOutcome } from "./retry";
-export { DEFAULT_TIMEOUTS, type TimeoutOptions, type TransportOptions } from "./transport";
-export { parseServiceUrl, isLoopbackHost, type ServiceUrl } from "./urls";
-export { checkNamedServer, checkVisitorRef, directServerOrigin, PresenceApi } from "./presence";
 export {
-  describeAllowedPresenceServers, isAllowedPresenceServer, isIpLiteral, isPlainHostName, parsePresenceServerDomains,
-} from "./presence-hosts";
-export { RolesApi, type RequestOptions } from "./roles";
+  GroupRolesError, HttpStatusError, RedirectError, AuthenticationError, ForbiddenError, NotFoundError, ConflictError,
+  RoleInUseError, NameTakenError, ValidationError, RateLimitedError, ServerError, TimeoutError, ConnectTimeoutError,
+  HeadersTimeoutError, BodyTimeoutError, ConnectionError, UnexpectedReplyError, ConfigurationError,
+  VisitorNotConnectedError, RoleNotAppliedError, ImportMismatchError,
+  type GroupRolesErrorCode, type GroupRolesErrorOptions, type RequestInfo, type TimeoutPhase,
+} from "./errors";
+export type * from "./types";
+export type { RetryOptions } from "./retry";
+export type { TimeoutOptions, TransportOptions } from "./transport";
+export type { PresenceApi } from "./presence";
+export type { RolesApi, RequestOptions } from "./roles";
+export * as wire from "./wire";

@@ -17,7 +17,7 @@ import { rolesRoutes } from "./roles-api";
 import { RoleStore, type SettingsUpdateMode } from "./store";
 
 export { connectVisitor, type ConnectVisitorOptions, type VisitorConnection } from "./visitor";
-export { DEV_TOKEN, parseTokenSpec, type TokenGrant } from "./auth";
+export { DEV_TOKEN, type TokenGrant } from "./auth";
 export type { FaultRuleInput, FaultRule } from "./faults";
 export type { SettingsUpdateMode } from "./store";
 export type { RequestLogEntry, RequestLogView, ServerKind } from "./request-log";

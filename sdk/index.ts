@@ -11,10 +11,9 @@ export {
   type GetRoleArgs, type GetRoleResult, type GetRolesArgs, type GetRolesResult,
 } from "./role-lookups";
 export type { ConnectionOptions } from "./client";
+// Errors the data functions raise; every class, and `code` to branch on, is in `pulumi-grouproles/client`.
 export {
-  GroupRolesError, AuthenticationError, ForbiddenError, NotFoundError, ConflictError, RoleInUseError, ValidationError,
-  RateLimitedError, ServerError, TimeoutError, ConnectionError, RedirectError, UnexpectedReplyError, ConfigurationError,
-  VisitorNotConnectedError,
+  GroupRolesError, ConfigurationError, NotFoundError, VisitorNotConnectedError, type GroupRolesErrorCode,
 } from "../client";
 export {
   getVisitorPresence, getVisitorPresenceOutput, findVisitor, findVisitorOutput, signalVisitor,

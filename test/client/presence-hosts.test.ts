@@ -4,10 +4,12 @@
  * The end-to-end path (real emulator, attacker server) is in presence-hostile-replies.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { ConfigurationError, UnexpectedReplyError, type VisitorLocation } from "../../client";
+import { checkNamedServer } from "../../client/presence";
 import {
-  ConfigurationError, UnexpectedReplyError, checkNamedServer, describeAllowedPresenceServers, isAllowedPresenceServer,
-  isIpLiteral, isPlainHostName, parsePresenceServerDomains, parseServiceUrl, type VisitorLocation,
-} from "../../client";
+  describeAllowedPresenceServers, isAllowedPresenceServer, isIpLiteral, isPlainHostName, parsePresenceServerDomains,
+} from "../../client/presence-hosts";
+import { parseServiceUrl } from "../../client/urls";
 
 describe("isPlainHostName", () => {
   const good = [

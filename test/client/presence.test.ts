@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigurationError, GroupRolesClient, VisitorNotConnectedError, directServerOrigin, parseServiceUrl } from "../../client";
+import { ConfigurationError, GroupRolesClient, VisitorNotConnectedError } from "../../client";
+import { directServerOrigin } from "../../client/presence";
+import { parseServiceUrl } from "../../client/urls";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
 const servers: ScriptedServer[] = [];

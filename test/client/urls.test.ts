@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError, GroupRolesClient, isLoopbackHost, parseServiceUrl } from "../../client";
+import { ConfigurationError, GroupRolesClient } from "../../client";
+import { isLoopbackHost, parseServiceUrl } from "../../client/urls";
 
 describe("service URLs", () => {
   it("accepts https anywhere and http on loopback", () => {
