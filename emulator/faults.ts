@@ -23,7 +23,8 @@ export const FaultRuleInput = z
      * - `wrong-shape`: handle the request, then reply 200 with well-formed JSON of the wrong shape
      * - `latency`: wait `latencyMs`, then handle the request normally
      * - `override`: handle the request, then merge `fields` into its reply when that is a JSON object
-     *   with a 2xx status (e.g. a `/findvisitor` reply naming a hostile `directserver`)
+     *   with a 2xx status (e.g. a `/findvisitor` reply naming a hostile `directserver`), or into each
+     *   object of a JSON array reply (e.g. a create reply that says `inUse: true`)
      */
     action: z.enum(["status", "drop-before", "drop-after", "malformed-json", "wrong-shape", "latency", "override"]),
     status: z.number().int().min(100).max(599).optional(),

@@ -18,7 +18,7 @@ import { nameTaken, writeWithName } from "./name-conflicts";
 import { adoptAfterLostReply, adoptImported, findUnconfirmed } from "./role-adoption";
 import { RoleInitError, inContext } from "./role-errors";
 import { formatRoleId, toRoleInputs, type RoleInputs, type RoleOutputs } from "./role-inputs";
-import { afterWrite, notApplied, readBack } from "./role-readback";
+import { afterWrite, createdOutputs, notApplied, readBack } from "./role-readback";
 import { services } from "./role-services";
 import { sendUpdate } from "./role-update";
 
@@ -74,8 +74,13 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
     const properties = { ...(outs ?? { ...inputs, roleId: made.roleId, inUse: false, userCount: 0 }), __provider: props.__provider };
     return new RoleInitError(full, id, properties, [full]);
   };
-  // An adopted role is read in full: nobody knows which of its settings the lost request applied.
-  let outs = await (adopted ? readBack(groupId, made.roleId, inputs) : afterWrite(groupId, made.roleId, inputs)).catch((e) => {
+  // An adopted role is read in full: nobody knows which of its settings the lost request applied. A
+  // role the reply says nobody holds needs no read at all: the confirmed create holds what was sent.
+  const readOuts = async () => {
+    if (adopted) return readBack(groupId, made.roleId, inputs);
+    return made.inUse === false ? createdOutputs(inputs, made.roleId) : afterWrite(groupId, made.roleId, inputs);
+  };
+  let outs = await readOuts().catch((e) => {
     throw partial(`reading it back failed: ${(e as Error).message}`);
   });
   let missing = notApplied(inputs, outs);

@@ -85,6 +85,8 @@ describe("partial creates", () => {
   });
 
   it("created, but reading it back failed: kept with its real id; the next up finishes it with an update", async () => {
+    // A reply that says the role is in use (the vendor's example reply) needs the list for its userCount.
+    await s.h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "override", fields: { inUse: true } });
     await s.h.fault({ ...LIST, action: "status", status: 503, times: 0 });
     const first = await runSpec(s, "up", [support]);
     expect(first.ok).toBe(false);
