@@ -35,6 +35,8 @@ export const FaultRuleInput = z
     fields: z.record(z.string(), z.unknown()).optional(),
     /** How many requests the rule applies to (default 1); `0` means every matching request until cleared. */
     times: z.number().int().min(0).optional(),
+    /** How many matching requests pass untouched before the rule applies (default 0). */
+    skip: z.number().int().min(0).optional(),
   })
   .strict()
   .refine((r) => r.action !== "status" || r.status !== undefined, { message: "status is required for action status", path: ["status"] })
@@ -86,6 +88,10 @@ export class FaultRules {
         (r.path.endsWith("*") ? pathname.startsWith(r.path.slice(0, -1)) : pathname === r.path),
     );
     if (!rule) return undefined;
+    if (rule.skip) {
+      rule.skip--;
+      return undefined;
+    }
     rule.hits++;
     if (rule.remaining !== null && --rule.remaining <= 0) this.rules = this.rules.filter((r) => r !== rule);
     return { ...rule };

@@ -45,12 +45,16 @@ export function checkField(schema: z.ZodType, value: unknown, property: string, 
  */
 export function checkRoleFields(fields: Record<string, unknown>, at: string, failures: CheckFailure[]): void {
   checkField(roleNameRule, fields.name, `${at}name`, failures);
-  if (fields.description !== undefined) checkField(roleDescriptionRule, fields.description, `${at}description`, failures);
+  if (fields.description !== undefined)
+    checkField(roleDescriptionRule, fields.description, `${at}description`, failures);
   const settings = fields.settings;
   if (settings === undefined || isUnknown(settings)) return;
   const where = `${at}settings`;
   if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
-    failures.push({ property: where, reason: `${where} must be a map of setting name to boolean, got ${describe(settings)}` });
+    failures.push({
+      property: where,
+      reason: `${where} must be a map of setting name to boolean, got ${describe(settings)}`,
+    });
     return;
   }
   const count = Object.keys(settings).length;
@@ -66,7 +70,10 @@ export function checkRoleFields(fields: Record<string, unknown>, at: string, fai
       continue;
     }
     if (key.length > SETTING_KEY_MAX) {
-      failures.push({ property, reason: `${property}: setting names must be at most ${SETTING_KEY_MAX} characters, got ${key.length}` });
+      failures.push({
+        property,
+        reason: `${property}: setting names must be at most ${SETTING_KEY_MAX} characters, got ${key.length}`,
+      });
       continue;
     }
     const suggestion = suggestSetting(key);
@@ -75,7 +82,9 @@ export function checkRoleFields(fields: Record<string, unknown>, at: string, fai
     } else if (!SETTING_KEY.test(key)) {
       failures.push({
         property,
-        reason: `${property}: setting names are letters, digits and "_", starting with a letter (like "viewVideo"), got ${JSON.stringify(shown)}`,
+        reason:
+          `${property}: setting names are letters, digits and "_", starting with a letter (like "viewVideo"), ` +
+          `got ${JSON.stringify(shown)}`,
       });
     }
     checkField(settingValueSchema, value, property, failures);

@@ -17,6 +17,11 @@ export function sameSettings(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** The settings a details reply holds (the newer API version may carry `null` for "no value"). */
+export function heldSettings(settings: Readonly<Record<string, boolean | null>>): Record<string, boolean> {
+  return Object.fromEntries(Object.entries(settings).filter((e): e is [string, boolean] => typeof e[1] === "boolean"));
+}
+
 /**
  * The `settings` map of an update: what the service holds now (so unlisted keys survive a replacing
  * service), the declared values over it, and `null` (unset) for each key the program declared before
