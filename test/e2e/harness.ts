@@ -66,3 +66,30 @@ export interface RoleSpec {
 /** Runs the spec program with these resources. */
 export const runSpec = (s: Stack, op: EngineOptions["operation"], roles: RoleSpec[], config: Record<string, string> = {}) =>
   s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram);
+
+/** One GroupRoles of the spec program: resource name, GroupRolesArgs, resource options. */
+export interface GroupRolesSpec {
+  name: string;
+  args: {
+    groupId: number;
+    roles: Record<string, { name: string; description?: string; settings?: Record<string, boolean>; retain?: boolean }>;
+    adoptExisting?: boolean;
+  };
+  opts?: Record<string, unknown>;
+}
+
+/** Runs the spec program with these Role and GroupRoles resources. */
+export const runMixed = (
+  s: Stack,
+  op: EngineOptions["operation"],
+  catalogues: GroupRolesSpec[],
+  roles: RoleSpec[] = [],
+  config: Record<string, string> = {},
+) => runSpec(s, op, roles, { "roles-spec:groupRoles": JSON.stringify(catalogues), ...config });
+
+/** The plan lines of GroupRoles resources only. */
+export const catalogPlan = (r: EngineResult): string[] =>
+  r.planText
+    .split("\n")
+    .filter((l) => l.includes("grouproles:GroupRoles"))
+    .map((l) => l.replace("pulumi-nodejs:dynamic/grouproles:GroupRoles ", "").replace(/\s+/g, " ").trim());
