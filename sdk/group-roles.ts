@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 // The provider module object itself is the dynamic provider, so Pulumi serializes it as a bare
 // `require("pulumi-grouproles/provider/group-roles")` (see ./role.ts for why).
 import * as groupRolesProvider from "../provider/group-roles";
+import type { EntryState } from "../provider/group-roles/types";
 import { checkoutGroupRolesShim, isInstalled } from "./checkout-shim";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
@@ -48,23 +49,8 @@ export interface GroupRolesArgs {
   adoptExisting?: pulumi.Input<boolean>;
 }
 
-/** One role of a {@link GroupRoles} as the service holds it. */
-export interface GroupRoleState {
-  /** ID the service generated for the role. */
-  roleId: number;
-  /** Display name. */
-  name: string;
-  /** Description (empty when none is set). */
-  description: string;
-  /** The declared settings with the values the service holds. */
-  settings: Record<string, boolean>;
-  /** True when the role is assigned to users. */
-  inUse: boolean;
-  /** Number of users holding the role. */
-  userCount: number;
-  /** Present (true) when the entry is declared with `retain: true`. */
-  retain?: true;
-}
+/** One role of a {@link GroupRoles} as the service holds it (an entry of its `roles` output). */
+export type GroupRoleState = EntryState;
 
 /**
  * A group's roles as one resource. Use it when a team manages the group's catalogue as a whole; use

@@ -4,12 +4,11 @@
  * Entries declared with `retain: true` are forgotten, never deleted. A delete that fails half-way
  * leaves the resource in state; the next attempt lists again and deletes what is left.
  */
-import { NotFoundError } from "../../client/errors";
-import type { RoleSummary } from "../../client/types";
 import { clientFromConfig } from "../config";
 import { inContext } from "../role-errors";
 import { chunksOf, deleteChunk, entries } from "./apply";
-import { destroyInUse } from "./errors";
+import { destroyInUse, heldRole } from "./errors";
+import { listGroup } from "./listing";
 import { parseGroupId, toState, type Props } from "./types";
 
 /** Deletes the roles of the resource, in arrays of at most `max`. */
@@ -18,13 +17,8 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
   const state = toState({ ...props, groupId });
   const client = clientFromConfig();
   const what = `deleting the roles of group ${groupId}`;
-  let listed: RoleSummary[];
-  try {
-    listed = await client.roles.list(groupId);
-  } catch (error) {
-    if (error instanceof NotFoundError) return; // the group is gone, and its roles with it
-    throw inContext(error, what);
-  }
+  const listed = await listGroup(client, groupId, what);
+  if (!listed) return; // the group is gone, and its roles with it
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const byName = new Map(listed.map((r) => [r.name, r]));
   const targets = Object.entries(state.roles)
@@ -37,23 +31,14 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
     if (made && !managed.has(made.roleId)) targets.push({ key, role: made });
   }
   const held = targets.filter((t) => t.role.inUse);
-  if (held.length) {
+  if (held.length)
     throw destroyInUse(
       groupId,
-      held.map(({ key, role }) => ({
-        key,
-        name: role.name,
-        roleId: role.roleId,
-        ...(role.userCount !== undefined ? { userCount: role.userCount } : {}),
-      })),
+      held.map(({ key, role }) => heldRole(key, role)),
     );
-  }
   for (const chunk of chunksOf(targets, max)) {
-    await deleteChunk(
-      client,
-      groupId,
-      chunk.map((t) => t.role.roleId),
-    ).catch((e) => {
+    const ids = chunk.map((t) => t.role.roleId);
+    await deleteChunk(client, groupId, ids).catch((e) => {
       throw inContext(e, `${what}: deleting ${entries(chunk.map((t) => t.key))}`);
     });
   }

@@ -4,13 +4,11 @@
  * a provider about a resource that left the program); this resource sees its whole catalogue, so it
  * lists the group once and refuses, in the preview, to remove roles that users hold.
  */
-import { NotFoundError } from "../../client/errors";
-import type { RoleSummary } from "../../client/types";
 import { clientFromConfig } from "../config";
-import { inContext } from "../role-errors";
 import { isUnknown } from "../role-fields";
 import { sameSettings } from "../role-settings";
-import { removedInUse, replaceInUse, type HeldRole } from "./errors";
+import { heldRole, removedInUse, replaceInUse, type HeldRole } from "./errors";
+import { listGroup } from "./listing";
 import { hasUnknowns, parseGroupId, toState, type EntryState, type Props } from "./types";
 
 export interface GroupRolesDiff {
@@ -36,25 +34,11 @@ async function heldOf(
   keys: string[],
   what: string,
 ): Promise<HeldRole[]> {
-  let listed: RoleSummary[];
-  try {
-    listed = await clientFromConfig().roles.list(groupId);
-  } catch (error) {
-    if (error instanceof NotFoundError) return []; // the group is gone, and its roles with it
-    throw inContext(error, what);
-  }
-  const byId = new Map(listed.map((r) => [r.roleId, r]));
+  const listed = await listGroup(clientFromConfig(), groupId, what);
+  const byId = new Map((listed ?? []).map((r) => [r.roleId, r])); // no group: no roles to hold
   return keys.flatMap((key) => {
     const role = byId.get(state[key]!.roleId);
-    if (!role?.inUse) return [];
-    return [
-      {
-        key,
-        name: role.name,
-        roleId: role.roleId,
-        ...(role.userCount !== undefined ? { userCount: role.userCount } : {}),
-      },
-    ];
+    return role?.inUse ? [heldRole(key, role)] : [];
   });
 }
 

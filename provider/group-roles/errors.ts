@@ -3,6 +3,7 @@
  * ways out, name conflicts that name every holder, and the init error that records a half-done apply.
  */
 import { NameTakenError, RoleInUseError, RoleNotAppliedError } from "../../client/errors";
+import type { RoleSummary } from "../../client/types";
 import type { GroupRolesState } from "./types";
 
 /**
@@ -30,6 +31,14 @@ export interface HeldRole {
   roleId: number;
   userCount?: number;
 }
+
+/** A listed role that users hold, as the messages name it. */
+export const heldRole = (key: string, role: RoleSummary): HeldRole => ({
+  key,
+  name: role.name,
+  roleId: role.roleId,
+  ...(role.userCount !== undefined ? { userCount: role.userCount } : {}),
+});
 
 const users = (n: number | undefined) => (n === undefined ? "users" : `${n} user${n === 1 ? "" : "s"}`);
 const line = (r: HeldRole) => `  roles.${r.key}: "${r.name}" (roleId ${r.roleId}) is held by ${users(r.userCount)}`;

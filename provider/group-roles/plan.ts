@@ -6,7 +6,7 @@
  */
 import type { RoleSummary } from "../../client/types";
 import { sameSettings } from "../role-settings";
-import { namesTaken, removedInUse, type HeldRole, type NameConflict } from "./errors";
+import { heldRole, namesTaken, removedInUse, type NameConflict } from "./errors";
 import type { Renamable } from "./ordering";
 import type { EntryInputs, EntryState, GroupRolesInputs, GroupRolesState } from "./types";
 
@@ -118,15 +118,7 @@ export function planApply(state: GroupRolesState, inputs: GroupRolesInputs, list
   }
   if (conflicts.length) throw namesTaken(groupId, conflicts);
 
-  const held: HeldRole[] = plan.deletes
-    .map((d) => ({ d, role: byId.get(d.roleId)! }))
-    .filter(({ role }) => role.inUse)
-    .map(({ d, role }) => ({
-      key: d.key,
-      name: role.name,
-      roleId: role.roleId,
-      ...(role.userCount !== undefined ? { userCount: role.userCount } : {}),
-    }));
+  const held = plan.deletes.flatMap((d) => (byId.get(d.roleId)!.inUse ? [heldRole(d.key, byId.get(d.roleId)!)] : []));
   if (held.length) throw removedInUse(groupId, held);
   return plan;
 }

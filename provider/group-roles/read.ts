@@ -4,10 +4,11 @@
  * state (the next `up` creates it again); a hand edit shows as drift.
  */
 import { NotFoundError } from "../../client/errors";
-import type { RoleDetails, RoleSummary } from "../../client/types";
+import type { RoleDetails } from "../../client/types";
 import { clientFromConfig } from "../config";
 import { inContext } from "../role-errors";
 import { heldSettings } from "../role-settings";
+import { listGroup } from "./listing";
 import { formatGroupId, parseGroupId, toState, type EntryState, type GroupRolesState, type Props } from "./types";
 
 /** The declared keys of `declared` with the values `details` holds. */
@@ -25,13 +26,8 @@ export async function read(id: string, props: Props = {}): Promise<{ id: string;
   const state = toState({ ...props, groupId });
   const client = clientFromConfig();
   const what = `reading the roles of group ${groupId}`;
-  let listed: RoleSummary[];
-  try {
-    listed = await client.roles.list(groupId);
-  } catch (error) {
-    if (error instanceof NotFoundError) return { id: "" }; // the group is gone: drop the resource
-    throw inContext(error, what);
-  }
+  const listed = await listGroup(client, groupId, what);
+  if (!listed) return { id: "" }; // the group is gone: drop the resource
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const byName = new Map(listed.map((r) => [r.name, r]));
   const managed = new Set(Object.values(state.roles).map((r) => r.roleId));

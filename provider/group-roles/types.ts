@@ -24,12 +24,17 @@ export interface GroupRolesInputs {
 
 /** One managed role as state holds it: what the service holds, as far as this provider knows. */
 export type EntryState = {
+  /** ID the service generated for the role. */
   roleId: number;
+  /** Display name. */
   name: string;
+  /** Description (empty when none is set). */
   description: string;
   /** The declared settings keys with the values the service holds (`{}` when none are declared). */
   settings: Record<string, boolean>;
+  /** True when the role is assigned to users. */
   inUse: boolean;
+  /** Number of users holding the role. */
   userCount: number;
   /** Present (true) when the entry is declared with `retain: true`: it is forgotten, never deleted. */
   retain?: true;

@@ -4,28 +4,11 @@
  * kept in state with `__provider` and finished by the next `up`, lost replies, adoption, retained
  * entries, and the migration from `Role` resources that the README gives.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  catalogPlan,
-  runMixed,
-  specProgram,
-  stackFor,
-  type GroupRolesSpec,
-  type RoleSpec,
-  type Stack,
-} from "./harness";
+import { describe, expect, it } from "vitest";
+import { catalogPlan, runMixed, specStackPerFile, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
 
 let s: Stack;
-beforeAll(async () => {
-  s = await stackFor(specProgram, "roles-spec");
-});
-afterAll(() => s?.close());
-beforeEach(async () => {
-  await s.h.admin("DELETE", "/faults");
-  const left = await runMixed(s, "destroy", []);
-  expect(left.ok, left.errors.join("\n")).toBe(true);
-  await s.h.admin("POST", "/reset");
-});
+specStackPerFile((stack) => (s = stack));
 
 type Entries = GroupRolesSpec["args"]["roles"];
 const entries = (n: number, prefix = "Role"): Entries =>

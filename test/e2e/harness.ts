@@ -3,6 +3,7 @@
  * stack config a user would set. The roles config is secret, as users set it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { runEngine, type EngineOptions, type EngineResult } from "../../tools/engine";
@@ -16,7 +17,11 @@ export interface Stack {
   h: EmulatorHarness;
   work: string;
   stateFile: string;
-  run(operation: EngineOptions["operation"], config?: Record<string, string>, programDir?: string): Promise<EngineResult>;
+  run(
+    operation: EngineOptions["operation"],
+    config?: Record<string, string>,
+    programDir?: string,
+  ): Promise<EngineResult>;
   close(): Promise<void>;
 }
 
@@ -39,7 +44,12 @@ export async function stackFor(
         programDir: dir,
         stack: "dev",
         stateFile,
-        config: { "grouproles:baseUrl": h.emu.baseUrl, "grouproles:presenceUrl": h.emu.presenceUrl, ...baseConfig, ...config },
+        config: {
+          "grouproles:baseUrl": h.emu.baseUrl,
+          "grouproles:presenceUrl": h.emu.presenceUrl,
+          ...baseConfig,
+          ...config,
+        },
         secretConfig: { "grouproles:accessToken": h.emu.token },
       }),
     close: async () => {
@@ -51,7 +61,10 @@ export async function stackFor(
 
 /** The plan lines of Role resources only (the stack's own line is engine noise). */
 export const rolePlan = (r: EngineResult): string[] =>
-  r.planText.split("\n").filter((l) => l.includes("grouproles:Role")).map((l) => l.replace("pulumi-nodejs:dynamic/grouproles:Role ", "").replace(/\s+/g, " ").trim());
+  r.planText
+    .split("\n")
+    .filter((l) => l.includes("grouproles:Role"))
+    .map((l) => l.replace("pulumi-nodejs:dynamic/grouproles:Role ", "").replace(/\s+/g, " ").trim());
 
 /** The test program whose Role resources (args and options) come from the `roles-spec:spec` config. */
 export const specProgram = path.join(__dirname, "programs", "roles-spec");
@@ -63,9 +76,32 @@ export interface RoleSpec {
   opts?: Record<string, unknown>;
 }
 
+/**
+ * Registers a test file's hooks for the spec program: one stack and emulator for the file (handed to
+ * `set`), and before each test no fault rules, the stack destroyed and the service reset.
+ */
+export function specStackPerFile(set: (s: Stack) => void): void {
+  let s: Stack | undefined;
+  beforeAll(async () => {
+    s = await stackFor(specProgram, "roles-spec");
+    set(s);
+  });
+  afterAll(() => s?.close());
+  beforeEach(async () => {
+    await s!.h.admin("DELETE", "/faults");
+    const left = await runSpec(s!, "destroy", []);
+    expect(left.ok, left.errors.join("\n")).toBe(true);
+    await s!.h.admin("POST", "/reset");
+  });
+}
+
 /** Runs the spec program with these resources. */
-export const runSpec = (s: Stack, op: EngineOptions["operation"], roles: RoleSpec[], config: Record<string, string> = {}) =>
-  s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram);
+export const runSpec = (
+  s: Stack,
+  op: EngineOptions["operation"],
+  roles: RoleSpec[],
+  config: Record<string, string> = {},
+) => s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram);
 
 /** One GroupRoles of the spec program: resource name, GroupRolesArgs, resource options. */
 export interface GroupRolesSpec {

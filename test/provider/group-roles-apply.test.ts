@@ -3,26 +3,19 @@
  * that swap or move onto a removed role's name in one apply, settings read only where they change,
  * and outputs that are what the service holds (checked through the service, not the inputs).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ROUTES,
   catalogue,
   groupRoles,
-  groupRolesAgainstEmulator,
+  emulatorPerFile,
   inputs,
   stateOf,
   type GroupRolesHarness,
 } from "./group-roles-harness";
 
 let h: GroupRolesHarness;
-beforeAll(async () => {
-  h = await groupRolesAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  await h.configure();
-  await h.admin("POST", "/reset");
-});
+emulatorPerFile((harness) => (h = harness));
 
 const created = async (roles: Record<string, unknown>) => {
   const made = await groupRoles.create(inputs(roles));

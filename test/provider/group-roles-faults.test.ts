@@ -3,28 +3,21 @@
  * the state reached (an init error with `id`, `properties` with `__provider`, `reasons`), which is
  * what the service holds, and the next update finishes the job; lost replies never make a duplicate.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { GroupRolesState } from "../../provider/group-roles/types";
 import {
   PROVIDER_REF,
   ROUTES,
   catalogue,
   groupRoles,
-  groupRolesAgainstEmulator,
+  emulatorPerFile,
   inputs,
   stateOf,
   type GroupRolesHarness,
 } from "./group-roles-harness";
 
 let h: GroupRolesHarness;
-beforeAll(async () => {
-  h = await groupRolesAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  await h.configure();
-  await h.admin("POST", "/reset");
-});
+emulatorPerFile((harness) => (h = harness));
 
 interface InitError extends Error {
   code: string;

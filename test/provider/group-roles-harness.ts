@@ -2,6 +2,7 @@
  * Calls the GroupRoles provider (the module the host loads) against a fresh emulator, with helpers
  * that read outcomes from the service: its roles, and its request log by route.
  */
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import * as groupRoles from "../../provider/group-roles";
 import type { GroupRolesState } from "../../provider/group-roles/types";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
@@ -73,3 +74,20 @@ export const inputs = (roles: Record<string, unknown>, extra: Record<string, unk
 
 /** The outputs of a create or update as the host would store them. */
 export const stateOf = (outs: GroupRolesState) => ({ ...outs, __provider: PROVIDER_REF });
+
+/**
+ * Registers a test file's hooks: one emulator for the file (handed to `set`), and before each test
+ * the default settings and an empty service.
+ */
+export function emulatorPerFile(set: (h: GroupRolesHarness) => void): void {
+  let h: GroupRolesHarness | undefined;
+  beforeAll(async () => {
+    h = await groupRolesAgainstEmulator();
+    set(h);
+  });
+  afterAll(() => h?.close());
+  beforeEach(async () => {
+    await h!.configure();
+    await h!.admin("POST", "/reset");
+  });
+}

@@ -3,27 +3,20 @@
  * list, only when entries are removed), names held outside the resource, and the request counts of
  * refresh and destroy.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/role-inputs";
 import {
   ROUTES,
   catalogue,
   groupRoles,
-  groupRolesAgainstEmulator,
+  emulatorPerFile,
   inputs,
   stateOf,
   type GroupRolesHarness,
 } from "./group-roles-harness";
 
 let h: GroupRolesHarness;
-beforeAll(async () => {
-  h = await groupRolesAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  await h.configure();
-  await h.admin("POST", "/reset");
-});
+emulatorPerFile((harness) => (h = harness));
 
 const created = async (roles: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
   const made = await groupRoles.create(inputs(roles, extra));

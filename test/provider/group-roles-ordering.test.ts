@@ -84,15 +84,13 @@ describe("orderPuts", () => {
   it("any permutation of names, any PUT size: no PUT meets a held name, every role ends with its name", () => {
     fc.assert(
       fc.property(
-        fc
-          .integer({ min: 1, max: 30 })
-          .chain((n) =>
-            fc.record({
-              perm: fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
-              max: fc.integer({ min: 1, max: n + 1 }),
-              fresh: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
-            }),
-          ),
+        fc.integer({ min: 1, max: 30 }).chain((n) =>
+          fc.record({
+            perm: fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
+            max: fc.integer({ min: 1, max: n + 1 }),
+            fresh: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
+          }),
+        ),
         ({ perm, max, fresh }) => {
           // role i is named N<i> and takes N<perm[i]>, or a fresh name
           const items = perm.map((p, i) => rename(i + 1, `N${i}`, fresh[i] ? `F${i}` : `N${p}`));
