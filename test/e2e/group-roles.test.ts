@@ -58,7 +58,7 @@ describe("GroupRoles through the engine stand-in", () => {
     expect((await s.h.requests()).total).toBe(0);
   });
 
-  it("250 roles: up is a list and 3 POSTs; a no-op preview sends nothing; rename all is a list and 3 PUTs", async () => {
+  it("250 roles: up is a list and 3 POSTs; a no-op preview sends nothing; rename all: a list, 3 PUTs", async () => {
     await s.h.clearRequests();
     const created = await up([catalogue(entries(250))]);
     expect(catalogPlan(created)).toEqual(["+ create catalogue"]);
@@ -72,6 +72,32 @@ describe("GroupRoles through the engine stand-in", () => {
     expect(await routes()).toEqual(["GET /roles", "PUT /roles", "PUT /roles", "PUT /roles"]);
     const ids = outputRoles(renamed);
     expect(await held()).toEqual(Object.fromEntries(Object.values(ids).map((r) => [r.name, r.roleId])));
+  });
+
+  it("in one up: a removal, a rename onto its name, and a rotation larger than a PUT (temporary names)", async () => {
+    const small = { "grouproles:maxBatchSize": "2" };
+    const roles = { a: { name: "A" }, b: { name: "B" }, c: { name: "C" }, old: { name: "Old" }, x: { name: "X" } };
+    const first = await up([catalogue(roles)], [], small);
+    const ids = Object.fromEntries(Object.entries(outputRoles(first)).map(([k, r]) => [k, r.roleId]));
+    await s.h.clearRequests();
+    // a, b and c rotate their names; x takes the name of `old`, which is removed
+    const next = { a: { name: "B" }, b: { name: "C" }, c: { name: "A" }, x: { name: "Old" } };
+    const r = await up([catalogue(next)], [], small);
+    expect(catalogPlan(r)).toEqual(["~ update catalogue [roles]"]);
+    // Diff's in-use check, the update's list; the removal frees "Old" first; a step aside, two PUTs
+    expect(await routes()).toEqual([
+      "GET /roles",
+      "GET /roles",
+      "POST /delete-roles",
+      "PUT /roles",
+      "PUT /roles",
+      "PUT /roles",
+    ]);
+    const entries = (await s.h.requests()).entries;
+    const puts = entries.filter((e) => e.method === "PUT").map((e) => JSON.parse(e.body) as unknown[]);
+    expect(puts.every((p) => p.length <= 2)).toBe(true);
+    expect(JSON.stringify(puts[0])).toContain("(pulumi-grouproles)"); // the rotation steps aside first
+    expect(await held()).toEqual({ B: ids.a, C: ids.b, A: ids.c, Old: ids.x });
   });
 
   it("a create whose second POST fails is kept with what it made and __provider; the next up finishes it", async () => {
