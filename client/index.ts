@@ -67,7 +67,7 @@ function tokenSource(options: ClientOptions, transport: () => Transport): TokenS
   if (options.tokens) return options.tokens;
   if (options.authorization) {
     const url = parseServiceUrl(options.authorization.authUrl, "authUrl", options.allowInsecureHttp);
-    return authorizedTokens(options.authorization, url, transport);
+    return authorizedTokens(options.authorization, url, transport, options.now);
   }
   const single = options.accessToken !== undefined ? staticToken(options.accessToken, "accessToken") : undefined;
   if (options.accessTokens === undefined) return single as TokenSource;
