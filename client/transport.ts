@@ -152,8 +152,9 @@ export class Transport {
 
   /**
    * Sends a request, retrying as `shouldRetry` decides, and returns the parsed reply. The token is
-   * fetched once, before the attempts (fetching it retries on its own); a 401 makes a source that
-   * fetches tokens fetch a fresh one, once, and the request is sent again.
+   * taken once the request has its place in the budget, so a wait in the queue never sends an expired
+   * one (fetching a token retries on its own, and its failures are final here); a 401 makes a source
+   * that fetches tokens fetch a fresh one, once, and the request is sent again.
    */
   async call<T>(call: CallOptions<T>): Promise<T> {
     const retry = { ...DEFAULT_RETRY, ...this.options.retry, ...call.retry };
@@ -161,19 +162,24 @@ export class Transport {
     const budget = this.budget(call.origin);
     const { tokens } = this.options;
     const bearer = call.bearer;
-    let token = bearer ? await tokens.token(bearer.groupId, bearer.service) : undefined;
     let renewed = false;
     for (let attempt = 1; ; attempt++) {
       // Each attempt takes its own slot; the wait before a retry holds none.
       const release: Release | undefined = await budget?.acquire();
+      let token: string | undefined;
+      try {
+        token = bearer ? await tokens.token(bearer.groupId, bearer.service) : undefined;
+      } catch (error) {
+        release?.();
+        throw error;
+      }
       try {
         return await this.attempt(call, token);
       } catch (error) {
         if (bearer && token !== undefined && error instanceof AuthenticationError) {
           if (!renewed && tokens.renew(bearer.groupId, bearer.service, token)) {
-            release?.();
             renewed = true;
-            token = await tokens.token(bearer.groupId, bearer.service);
+            attempt--; // a renewal is not a retry
             continue;
           }
           throw refused(error, bearer.groupId, tokens, renewed);

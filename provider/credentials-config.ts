@@ -14,6 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ClientOptions } from "../client";
+import { staticToken, tokensByGroup, type TokenSource } from "../client/credentials";
 import { ConfigurationError } from "../client/errors";
 import type { ConfigSource } from "./config";
 
@@ -41,7 +42,7 @@ type CredentialKey = keyof typeof CREDENTIAL_KEYS;
 export interface ResolvedCredentials {
   kind: "tokens" | "apiKey" | "user";
   /** The client options it amounts to. */
-  client: Pick<ClientOptions, "accessToken" | "accessTokens" | "authorization">;
+  client: Pick<ClientOptions, "tokens" | "authorization">;
   /** A hash of every credential setting: a changed (rotated) credential gets a new client. */
   fingerprint: string;
 }
@@ -105,15 +106,12 @@ export function resolveCredentials(config: ConfigSource | undefined, env: NodeJS
     );
   }
   if (kind === "tokens") {
-    const tokens = get("accessTokens");
-    return {
-      kind,
-      fingerprint,
-      client: {
-        ...(get("accessToken") !== undefined ? { accessToken: get("accessToken") } : {}),
-        ...(tokens !== undefined ? { accessTokens: groupMap(tokens, name("accessTokens")) } : {}),
-      },
-    };
+    const single = get("accessToken");
+    const one = single !== undefined ? staticToken(single, name("accessToken")) : undefined;
+    const mapText = get("accessTokens");
+    if (mapText === undefined) return { kind, fingerprint, client: { tokens: one as TokenSource } };
+    const byGroup = new Map(Object.entries(groupMap(mapText, name("accessTokens"))).map(([g, t]) => [Number(g), t]));
+    return { kind, fingerprint, client: { tokens: tokensByGroup(byGroup, name("accessTokens"), one) } };
   }
   const authUrl = setting("authUrl");
   if (!authUrl) throw new ConfigurationError(`${set.map(name).join(" and ")} need grouproles:authUrl, the authorization endpoint`);

@@ -10,13 +10,15 @@ const config = (values: Record<string, string>) => ({ get: (k: string) => values
 const AUTH = { "grouproles:authUrl": "https://auth.example.com/authorize", "grouproles:partnerUserId": "ci-bot" };
 
 describe("credential settings", () => {
-  it("one token; a token per group; both (the single one serves the other groups)", () => {
-    expect(resolveCredentials(config({ "grouproles:accessToken": "t" }), {}).client).toEqual({ accessToken: "t" });
-    expect(resolveCredentials(config({ "grouproles:accessTokens": '{"42":"a","43":"b"}' }), {}).client).toEqual({
-      accessTokens: { "42": "a", "43": "b" },
-    });
-    const both = resolveCredentials(config({ "grouproles:accessToken": "t", "grouproles:accessTokens": '{"42":"a"}' }), {});
-    expect(both.client).toEqual({ accessToken: "t", accessTokens: { "42": "a" } });
+  it("one token; a token per group; both (the single one serves the other groups)", async () => {
+    const one = resolveCredentials(config({ "grouproles:accessToken": "t" }), {}).client.tokens!;
+    expect([await one.token(1, "webservices"), one.describe(1)]).toEqual(["t", "the access token (grouproles:accessToken)"]);
+    const map = resolveCredentials(config({ "grouproles:accessTokens": '{"42":"a","43":"b"}' }), {}).client.tokens!;
+    expect([await map.token(42, "webservices"), await map.token(43, "presence")]).toEqual(["a", "b"]);
+    await expect(map.token(44, "webservices")).rejects.toThrow("no access token for group 44: grouproles:accessTokens has tokens for groups 42, 43");
+    const both = resolveCredentials(config({ "grouproles:accessToken": "t", "grouproles:accessTokens": '{"42":"a"}' }), {}).client.tokens!;
+    expect([await both.token(42, "webservices"), await both.token(44, "webservices")]).toEqual(["a", "t"]);
+    expect(both.describe(44)).toBe("the access token (grouproles:accessToken)");
   });
 
   it("an API key per group, with partnerUserId, authUrl, tokenMinutes and site", () => {
@@ -38,7 +40,8 @@ describe("credential settings", () => {
   });
 
   it("the environment when the stack config sets no credential, never mixed with it", () => {
-    expect(resolveCredentials(config({}), { GROUPROLES_ACCESS_TOKEN: "env" }).client).toEqual({ accessToken: "env" });
+    const env = resolveCredentials(config({}), { GROUPROLES_ACCESS_TOKEN: "env" }).client.tokens!;
+    expect(env.describe(1)).toBe("the access token (GROUPROLES_ACCESS_TOKEN)");
     const r = resolveCredentials(config({ ...AUTH, "grouproles:apiKey": "k" }), { GROUPROLES_ACCESS_TOKEN: "env" });
     expect(r.kind).toBe("apiKey");
   });
