@@ -124,6 +124,8 @@ export {
 } from "./errors";
 export type * from "./types";
 export type { RetryOptions } from "./retry";
+export type { ServiceName, TokenSource } from "./credentials";
+export type { AuthorizationCredential, AuthorizationOptions } from "./authorization";
 export type { TimeoutOptions, TransportOptions } from "./transport";
 export type { PresenceApi } from "./presence";
 export type { RolesApi, RequestOptions } from "./roles";
