@@ -95,6 +95,26 @@ describe("redaction", () => {
     expect(allText(err)).not.toContain(CANARY);
   });
 
+  it("redacts the token inside a cause, wherever the cause carries it", () => {
+    new GroupRolesClient({ baseUrl: "http://127.0.0.1:1", accessToken: CANARY }); // registers the token
+    const inner = Object.assign(new Error(`vault lookup for ${CANARY} failed`), {
+      code: "EVAULT",
+      headers: { authorization: `Bearer ${CANARY}` },
+      cause: new Error(`nested: ${CANARY}`),
+    });
+    const causes: unknown[] = [inner, `a thrown string with token=${CANARY}`, new Error(`authorization: ${CANARY}`)];
+    for (const cause of causes) {
+      const err = new GroupRolesError("ERR_TEST", "request failed", { cause });
+      expect(err.cause).toBeInstanceOf(Error);
+      expect(allText(err)).not.toContain(CANARY);
+      expect((err.cause as Error).message).toContain("[REDACTED]");
+    }
+    // the copy keeps what callers branch on
+    const copy = new GroupRolesError("ERR_TEST", "request failed", { cause: inner }).cause as Error & { code?: string };
+    expect(copy.code).toBe("EVAULT");
+    expect(copy.message).toBe("vault lookup for [REDACTED] failed");
+  });
+
   it("redacts a token supplied by a function, read at call time", async () => {
     server = await startScriptedServer((req, res) => reply(res, 403, { message: `bad ${req.headers.authorization}` }));
     const late = "late-canary-9d8c7b6a";
