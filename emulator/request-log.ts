@@ -1,7 +1,8 @@
 /**
  * A log of the requests the emulator served, for tests: counts by method and route template (how many
- * HTTP calls did the client make?) and the raw bodies (did a secret leak into a request?). Admin routes
- * and WebSocket upgrades are not logged, so reading the log never changes it.
+ * HTTP calls did the client make?) and each request as sent: path, query, every header (Authorization
+ * included, value and all) and the raw body, so a test can look for a leaked secret anywhere in it.
+ * Admin routes and WebSocket upgrades are not logged, so reading the log never changes it.
  */
 
 /** Which listener served a request. */
@@ -19,8 +20,15 @@ export interface RequestLogEntry {
   route: string;
   /** Status sent; `0` when a fault rule dropped the connection instead. */
   status: number;
+  /** Every request header, names in lower case, repeated headers joined with `", "`. */
+  headers: Record<string, string>;
   /** Raw request body, cut at {@link MAX_LOGGED_BODY} characters. */
   body: string;
+}
+
+/** The headers of a request as logged: one string per name. */
+export function loggedHeaders(distinct: NodeJS.Dict<string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(distinct).map(([name, values]) => [name, (values ?? []).join(", ")]));
 }
 
 /** The `GET /_emulator/requests` reply. */

@@ -4,7 +4,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../..
 export interface RequestCounts {
   total: number;
   counts: Record<string, number>;
-  entries: Array<{ method: string; path: string; route: string; status: number; body: string; server: string }>;
+  entries: Array<{ method: string; path: string; query: string; route: string; status: number; headers: Record<string, string>; body: string; server: string }>;
 }
 
 export interface EmulatorHarness {
