@@ -71,6 +71,18 @@ describe("Role provider CRUD against the emulator", () => {
     expect(moved).toEqual({ changes: true, replaces: ["groupId"], deleteBeforeReplace: false });
   });
 
+  it("adding a setting is a change, and the update applies it in the service", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    const added = { ...support, settings: { ...support.settings, inviteGuest: true } };
+    expect(provider.changedProperties(outs, added)).toEqual(["settings"]);
+    expect(await provider.diff(id, outs, added)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    // a setting added to a role that had none
+    expect(provider.changedProperties({ ...outs, settings: undefined }, added)).toEqual(["settings"]);
+    await provider.update(id, outs, added);
+    const details = await h.api("GET", `/groups/42/roles/${outs.roleId}`);
+    expect((details.json as { settings: object }).settings).toEqual({ viewVideo: true, remoteAssist: false, inviteGuest: true });
+  });
+
   it("diff treats unknown values (preview) as changes without failing", async () => {
     const { id, outs } = await provider.create({ ...support });
     const unknown = provider.UNKNOWN;
