@@ -87,6 +87,18 @@ describe("fault rules", () => {
     expect((await http("GET", h.roles(26))).status).toBe(200);
   });
 
+  it("DELETE /faults/{id} removes one rule, returns its hits, and leaves the others", async () => {
+    const keep = await addFault({ path: "/api/v0/groups/28/roles", action: "status", status: 502, times: 0 });
+    const drop = await addFault({ method: "GET", path: "/api/v0/groups/29/roles", action: "status", status: 503, times: 0 });
+    expect((await http("GET", h.roles(29))).status).toBe(503);
+    const removed = await http("DELETE", h.admin(`/faults/${drop}`));
+    expect(removed.json).toMatchObject({ status: "ok", rule: { id: drop, hits: 1 } });
+    expect((await http("GET", h.roles(29))).status).toBe(200);
+    expect((await http("GET", h.roles(28))).status).toBe(502);
+    expect((await http("DELETE", h.admin(`/faults/${drop}`))).status).toBe(404);
+    expect(((await http("GET", h.admin("/faults"))).json as FaultRule[]).map((r) => r.id)).toEqual([keep]);
+  });
+
   it("matches by method, exact path or * prefix, and server", async () => {
     await addFault({ method: "PUT", path: "/api/v0/*", action: "status", status: 418, times: 0 });
     await addFault({ path: "/findvisitor", server: "api", action: "status", status: 418, times: 0 });

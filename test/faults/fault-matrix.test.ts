@@ -2,8 +2,10 @@
  * Fault matrix (issue 8): every fault the service can throw at a pipeline × every Role operation,
  * batched (several roles of one group at once) and single. Each pair runs the operation with the fault
  * injected by the emulator's fault rules, then runs `up` again without faults, and asserts:
- *   - the service holds exactly the roles the program declares (no duplicates, no orphans, the in-use
- *     role untouched),
+ *   - the fault fired (its rule matched at least one request; a wrong target or a request no longer
+ *     sent would otherwise pass as clean),
+ *   - the service holds exactly the roles the program declares, with the declared descriptions and
+ *     settings (no duplicates, no orphans, the in-use role untouched),
  *   - the state equals the service (ids, names, descriptions, managed settings, inUse, userCount),
  *   - the first run either succeeded or failed with errors naming the operation and the role.
  *
@@ -102,6 +104,25 @@ async function serviceRoles(h: EmulatorHarness, g: number): Promise<ServiceRole[
   );
 }
 
+/**
+ * Adds a fault rule for one pair. The returned function removes that rule alone (pairs run side by
+ * side, so clearing every rule would end other pairs' faults) and returns how many requests it hit.
+ */
+async function inject(rule: Record<string, unknown>): Promise<() => Promise<number>> {
+  const { id } = (await h.admin("POST", "/faults", rule)) as { id: number };
+  return async () => {
+    try {
+      return ((await h.admin("DELETE", `/faults/${id}`)) as { rule: { hits: number } }).rule.hits;
+    } catch (error) {
+      // 404: no longer active, i.e. a rule with a count that was used up.
+      if (!/: 404 /.test((error as Error).message) || !rule.times) throw error;
+      return rule.times as number;
+    }
+  };
+}
+
+const sorted = (o: Record<string, unknown>) => JSON.stringify(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+
 /** Everything the pair must hold; returns the problems found (empty when it passed). */
 function verify(
   svc: ServiceRole[],
@@ -114,6 +135,13 @@ function verify(
   const have = svc.map((r) => r.name).sort();
   if (JSON.stringify(want) !== JSON.stringify(have)) problems.push(`service holds [${have.join(", ")}], program declares [${want.join(", ")}]`);
   if ("keeper" in program && svc.find((r) => r.name === "Keeper")?.userCount !== 3) problems.push("the in-use role lost its users or is gone");
+  for (const d of Object.values(program)) {
+    const r = svc.find((x) => x.name === d.name);
+    if (!r) continue;
+    if (r.description !== (d.description ?? "")) problems.push(`${d.name}: service description "${r.description}", program "${d.description ?? ""}"`);
+    const held = Object.fromEntries(Object.entries(r.settings).filter(([, v]) => v !== null));
+    if (sorted(held) !== sorted(d.settings ?? {})) problems.push(`${d.name}: service settings ${JSON.stringify(held)}, program ${JSON.stringify(d.settings ?? {})}`);
+  }
   const stateIds = state.map((s) => s.id).sort();
   const svcIds = svc.map((r) => `${g}/${r.roleId}`).sort();
   if (JSON.stringify(stateIds) !== JSON.stringify(svcIds)) problems.push(`state ids [${stateIds.join(", ")}] != service ids [${svcIds.join(", ")}]`);
@@ -185,13 +213,14 @@ async function providerPair(fault: FaultName, op: OpName, shape: Shape, persiste
     const r = await refresh(state);
     if (!r.ok) throw new Error(`setup refresh failed: ${r.errors.join("; ")}`);
   }
-  await h.fault({ ...FAULT_RULES[fault], ...target(op, g, persistent), times: persistent ? 0 : 1 });
+  const clearFault = await inject({ ...FAULT_RULES[fault], ...target(op, g, persistent), times: persistent ? 0 : 1 });
   const first = op === "read" ? await refresh(state) : await up(state, after);
-  await h.admin("DELETE", "/faults");
+  const hits = await clearFault();
   // A slow request that timed out still lands later; let it, so the check sees the final service state.
   if (fault === "reply slower than timeout") await sleep(LATENCY_MS + 200);
   const second = await up(state, after);
   const problems = [...firstRunProblems(first, op)];
+  if (hits === 0) problems.push("the fault never fired: no request matched its rule");
   if (!second.ok) problems.push(`second run failed: ${second.errors.join("; ").slice(0, 300)}`);
   const stateView = [...state.values()].map((e) => ({ id: e.id, ...e.outs }));
   problems.push(...verify(await serviceRoles(h, g), after, stateView, g));
@@ -239,7 +268,7 @@ describe("fault matrix, engine stand-in (batched create of examples/roles-from-f
       const dir = path.join(work, `g${g}`);
       mkdirSync(dir);
       const catalogue = path.join(dir, "roles.json");
-      const declared = [
+      const declared: Array<Omit<Decl, "groupId"> & { key: string }> = [
         { key: "support", name: "Support", description: "First-line support", settings: { viewVideo: true, remoteAssist: true } },
         { key: "billing", name: "Billing", settings: { visitorDocumentShare: true } },
         { key: "sales", name: "Sales", description: "Sales team" },
@@ -255,19 +284,20 @@ describe("fault matrix, engine stand-in (batched create of examples/roles-from-f
           config: { "grouproles:baseUrl": h.emu.baseUrl, "roles-from-file:catalogue": catalogue, "grouproles:timeoutMs": String(TIMEOUT_MS) },
           secretConfig: { "grouproles:accessToken": h.emu.token },
         });
-      await h.fault({ ...FAULT_RULES[fault], ...target("create", g, false), times: 1 });
+      const clearFault = await inject({ ...FAULT_RULES[fault], ...target("create", g, false), times: 1 });
       const first = await run();
-      await h.admin("DELETE", "/faults");
+      const hits = await clearFault();
       if (fault === "reply slower than timeout") await sleep(LATENCY_MS + 200);
       const second = await run();
       const firstResult: RunResult = { ok: first.ok, errors: first.errors };
       const problems = [...firstRunProblems(firstResult, "create")];
+      if (hits === 0) problems.push("the fault never fired: no request matched its rule");
       if (!second.ok) problems.push(`second run failed: ${second.errors.join("; ").slice(0, 300)}`);
       const onDisk = JSON.parse(readFileSync(stateFile, "utf8")) as { resources: Array<{ type: string; id?: string; outputs: Record<string, unknown> }> };
       const stateView = onDisk.resources
         .filter((r) => r.type.endsWith("grouproles:Role"))
         .map((r) => ({ id: r.id!, ...(r.outputs as { name: string; description?: string; settings?: Record<string, boolean>; inUse?: boolean; userCount?: number }) }));
-      const program = Object.fromEntries(declared.map((d) => [d.key, { groupId: g, name: d.name }]));
+      const program = Object.fromEntries(declared.map(({ key, ...d }) => [key, { ...d, groupId: g }]));
       problems.push(...verify(await serviceRoles(h, g), program, stateView, g));
       table.add({ fault, op: "create", shape: "batched", layer: "engine", variant: "transient", passed: problems.length === 0, firstRun: short(firstResult), ...(problems.length ? { problem: problems.join("; ") } : {}) });
       expect(problems).toEqual([]);
