@@ -47,8 +47,10 @@ describe("creates", () => {
       expect(m.outs.name).toBe(`Role ${i}`);
       expect(held.get(m.outs.roleId)).toBe(`Role ${i}`);
       expect(m.id).toBe(`42/${m.outs.roleId}`);
-      expect(m.outs.settings).toEqual({ viewVideo: true });
     });
+    // every item of the one POST carried its settings, and the service holds them
+    expect((await bodies(POST))[0]).toEqual(names(20).map((name) => ({ name, settings: { viewVideo: true } })));
+    for (const m of made) expect((await h.details(42, m.outs.roleId)).settings).toEqual({ viewVideo: true });
   });
 
   it("creates in different groups are separate requests, one per group", async () => {
@@ -109,15 +111,13 @@ describe("updates", () => {
   it("concurrent updates in one group are one PUT", async () => {
     const made = await createAll(42, names(8));
     await h.clearRequests();
-    const updated = await Promise.all(
-      made.map((m, i) => provider.update(m.id, m.outs, { groupId: 42, name: `Renamed ${i}`, settings: { viewVideo: false } })),
-    );
-    updated.forEach((u, i) => expect(u.outs).toMatchObject({ name: `Renamed ${i}`, settings: { viewVideo: false } }));
+    await Promise.all(made.map((m, i) => provider.update(m.id, m.outs, { groupId: 42, name: `Renamed ${i}`, settings: { viewVideo: false } })));
     const log = await h.requests();
     expect(log.counts[PUT]).toBe(1);
     expect((await bodies(PUT))[0]).toHaveLength(8);
     expect(log.counts[DETAILS]).toBeUndefined();
     expect((await h.listRoles(42)).map((r) => r.name)).toEqual(names(8, "Renamed"));
+    for (const m of made) expect((await h.details(42, m.outs.roleId)).settings).toEqual({ viewVideo: false });
   });
 
   it("an update of a role deleted by hand fails alone; the others are applied", async () => {

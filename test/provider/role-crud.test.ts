@@ -18,6 +18,7 @@ describe("Role provider CRUD against the emulator", () => {
     expect(outs).toEqual({ ...support, roleId: Number(id.split("/")[1]), inUse: false, userCount: 0 });
     const roles = await h.listRoles(42);
     expect(roles).toEqual([{ roleId: outs.roleId, name: "Support", inUse: false, description: "First line", userCount: 0 }]);
+    expect((await h.details(42, outs.roleId)).settings).toEqual(support.settings);
     const counts = (await h.requests()).counts;
     expect(counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
   });
@@ -36,8 +37,8 @@ describe("Role provider CRUD against the emulator", () => {
     await h.clearRequests();
     const news = { ...support, name: "Support Tier 1", settings: { viewVideo: false, remoteAssist: false, inviteGuest: true } };
     expect((await provider.diff(id, outs, news)).changes).toBe(true);
-    const { outs: updated } = await provider.update(id, outs, news);
-    expect(updated).toMatchObject({ name: "Support Tier 1", settings: { viewVideo: false, remoteAssist: false, inviteGuest: true } });
+    await provider.update(id, outs, news);
+    expect(await h.details(42, outs.roleId)).toMatchObject({ name: "Support Tier 1", settings: { viewVideo: false, remoteAssist: false, inviteGuest: true } });
     const log = await h.requests();
     expect(log.counts["PUT /api/v0/groups/:groupId/roles"]).toBe(1);
     const put = log.entries.find((e) => e.method === "PUT")!;
@@ -47,10 +48,10 @@ describe("Role provider CRUD against the emulator", () => {
   it("a setting removed from the program is reset (sent as null)", async () => {
     const { id, outs } = await provider.create({ ...support });
     const news = { ...support, settings: { viewVideo: true } };
-    const { outs: updated } = await provider.update(id, outs, news);
-    expect(updated.settings).toEqual({ viewVideo: true });
-    const details = await h.api("GET", `/groups/42/roles/${outs.roleId}`);
-    expect((details.json as { settings: object }).settings).toEqual({ viewVideo: true });
+    await provider.update(id, outs, news);
+    expect((await h.details(42, outs.roleId)).settings).toEqual({ viewVideo: true });
+    const put = (await h.requests()).entries.find((e) => e.method === "PUT")!;
+    expect((JSON.parse(put.body) as Array<{ settings: object }>)[0].settings).toEqual({ viewVideo: true, remoteAssist: null });
   });
 
   it("diff ignores settings key order and makes no request", async () => {
@@ -79,8 +80,7 @@ describe("Role provider CRUD against the emulator", () => {
     // a setting added to a role that had none
     expect(provider.changedProperties({ ...outs, settings: undefined }, added)).toEqual(["settings"]);
     await provider.update(id, outs, added);
-    const details = await h.api("GET", `/groups/42/roles/${outs.roleId}`);
-    expect((details.json as { settings: object }).settings).toEqual({ viewVideo: true, remoteAssist: false, inviteGuest: true });
+    expect((await h.details(42, outs.roleId)).settings).toEqual({ viewVideo: true, remoteAssist: false, inviteGuest: true });
   });
 
   it("diff treats unknown values (preview) as changes without failing", async () => {
@@ -153,8 +153,7 @@ describe("import option (carried as importId, since the engine cannot import dyn
     const err = await provider.create({ groupId: 42, name: "Manual", settings: { viewVideo: true }, importId: `42/${made.roleId}` }).catch((e) => e);
     expect(err.message).toContain(`importing role 42/${made.roleId}: inputs to import do not match`);
     expect(err.message).toContain("settings.viewVideo");
-    const details = await h.api("GET", `/groups/42/roles/${made.roleId}`);
-    expect((details.json as { settings: object }).settings).toEqual({ viewVideo: false });
+    expect((await h.details(42, made.roleId)).settings).toEqual({ viewVideo: false });
   });
 
   it("fails clearly for a role that does not exist, and check refuses a malformed or mismatched ID", async () => {

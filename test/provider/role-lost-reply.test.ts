@@ -19,7 +19,8 @@ describe("a lost create reply never makes a duplicate", () => {
     const roles = await h.listRoles(42);
     expect(roles).toHaveLength(1);
     expect(id).toBe(`42/${roles[0].roleId}`);
-    expect(outs).toMatchObject({ name: "Support", settings: { viewVideo: true } });
+    expect(outs.roleId).toBe(roles[0].roleId);
+    expect(await h.details(42, roles[0].roleId)).toMatchObject({ name: "Support", settings: { viewVideo: true } });
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
   });
 

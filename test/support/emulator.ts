@@ -18,6 +18,8 @@ export interface EmulatorHarness {
   /** Calls the public roles API directly (as someone editing roles by hand would). */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>;
   listRoles(groupId: number): Promise<Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>>;
+  /** One role's details as the service holds them: what a test checks after a write, not what it sent. */
+  details(groupId: number, roleId: number): Promise<{ roleId: number; name: string; description: string; settings: Record<string, boolean> }>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,11 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Emula
       const r = await api("GET", `/groups/${g}/roles`);
       if (r.status !== 200) throw new Error(`list: ${r.status}`);
       return r.json as Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>;
+    },
+    details: async (g, r) => {
+      const d = await api("GET", `/groups/${g}/roles/${r}`);
+      if (d.status !== 200) throw new Error(`details: ${d.status}`);
+      return d.json as { roleId: number; name: string; description: string; settings: Record<string, boolean> };
     },
     close: () => emu.close(),
   };
