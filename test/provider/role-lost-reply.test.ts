@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { provider, providerAgainstEmulator } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
+import { waitFor } from "../support/wait";
 
 let h: EmulatorHarness;
 beforeAll(async () => {
@@ -22,6 +23,23 @@ describe("a lost create reply never makes a duplicate", () => {
     expect(outs.roleId).toBe(roles[0].roleId);
     expect(await h.details(42, roles[0].roleId)).toMatchObject({ name: "Support", settings: { viewVideo: true } });
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
+  });
+
+  it("adopts the role with the sent name, not another role listed before or after it", async () => {
+    await h.api("POST", "/groups/42/roles", [{ name: "Early", settings: { inviteGuest: true } }]);
+    await h.fault({ method: "POST", path: createPath, action: "drop-after" });
+    // The list that follows the lost reply is slow, so a role made by hand meanwhile is listed after ours.
+    await h.fault({ method: "GET", path: createPath, action: "latency", latencyMs: 1500 });
+    const creating = provider.create({ ...role });
+    await waitFor(async () => (await h.requests()).entries.some((e) => e.method === "POST" && e.status === 0), "the dropped create");
+    await h.api("POST", "/groups/42/roles", [{ name: "Late", settings: { remoteAssist: true } }]);
+    const { id } = await creating;
+    const roles = await h.listRoles(42);
+    expect(roles.map((r) => r.name)).toEqual(["Early", "Support", "Late"]);
+    expect(id).toBe(`42/${roles[1].roleId}`);
+    expect((await h.details(42, roles[0].roleId)).settings).toEqual({ inviteGuest: true });
+    expect((await h.details(42, roles[1].roleId)).settings).toEqual({ viewVideo: true });
+    expect((await h.details(42, roles[2].roleId)).settings).toEqual({ remoteAssist: true });
   });
 
   it("adopts when the reply is malformed or of the wrong shape", async () => {
