@@ -92,10 +92,11 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
     const method = (req.method ?? "GET").toUpperCase();
     const { route, params, allowed } = find(method, url.pathname);
     let body = "";
+    const ticket = route?.kind === "admin" ? undefined : deps.log.begin({ server, method, path: url.pathname });
     const record = (status: number): void => {
       if (route?.kind === "admin") return;
       const headers = loggedHeaders(req.headersDistinct);
-      deps.log.record({ server, method, path: url.pathname, query: url.search, route: route?.path.template ?? "*", status, headers, body });
+      deps.log.record({ server, method, path: url.pathname, query: url.search, route: route?.path.template ?? "*", status, headers, body }, ticket);
     };
 
     let fault: FaultRule | undefined;

@@ -39,6 +39,11 @@ export interface RequestLogView {
   counts: Record<string, number>;
   /** The most recent {@link MAX_LOG_ENTRIES} requests, oldest first. */
   entries: RequestLogEntry[];
+  /**
+   * Requests received and not yet answered (or dropped): what a test waits on instead of sleeping, e.g.
+   * a slowed request whose client gave up still lands when its delay is over.
+   */
+  inFlight: Array<Pick<RequestLogEntry, "server" | "method" | "path">>;
 }
 
 /** Longest body kept per entry, in characters. */
@@ -51,8 +56,17 @@ export class RequestLog {
   private total = 0;
   private counts = new Map<string, number>();
   private entries: RequestLogEntry[] = [];
+  private open = new Map<number, Pick<RequestLogEntry, "server" | "method" | "path">>();
+  private nextTicket = 1;
 
-  record(entry: RequestLogEntry): void {
+  /** A request arrived; pass the ticket to {@link record} when it is answered. */
+  begin(request: Pick<RequestLogEntry, "server" | "method" | "path">): number {
+    this.open.set(this.nextTicket, request);
+    return this.nextTicket++;
+  }
+
+  record(entry: RequestLogEntry, ticket?: number): void {
+    if (ticket !== undefined) this.open.delete(ticket);
     this.total++;
     const key = `${entry.method} ${entry.route}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
@@ -62,7 +76,7 @@ export class RequestLog {
   }
 
   view(): RequestLogView {
-    return { total: this.total, counts: Object.fromEntries(this.counts), entries: [...this.entries] };
+    return { total: this.total, counts: Object.fromEntries(this.counts), entries: [...this.entries], inFlight: [...this.open.values()] };
   }
 
   clear(): void {

@@ -62,12 +62,19 @@ describe("fault rules", () => {
     expect(details.json).toEqual({ unexpected: true });
   });
 
-  it("latency: delays, then answers normally", async () => {
-    await addFault({ path: "/api/v0/groups/25/roles", action: "latency", latencyMs: 150 });
+  it("latency: delays, then answers normally; the request log lists it in flight meanwhile", async () => {
+    await addFault({ path: "/api/v0/groups/25/roles", action: "latency", latencyMs: 1000 });
     const t0 = performance.now();
-    const r = await http("GET", h.roles(25));
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+    let done = false;
+    const slow = http("GET", h.roles(25)).finally(() => (done = true));
+    const inFlight = async () => ((await http("GET", h.admin("/requests"))).json as RequestLogView).inFlight;
+    let seen: RequestLogView["inFlight"] = [];
+    while (!seen.length && !done) seen = await inFlight();
+    expect(seen).toEqual([{ server: "api", method: "GET", path: "/api/v0/groups/25/roles" }]);
+    const r = await slow;
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(990);
     expect(r.status).toBe(200);
+    expect(await inFlight()).toEqual([]);
   });
 
   it("times counts down, 0 means until cleared; GET lists rules; DELETE clears them", async () => {

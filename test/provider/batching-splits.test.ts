@@ -7,6 +7,7 @@ import { GroupRolesClient, NotFoundError, RoleInUseError, ValidationError } from
 import { batchingWriter } from "../../provider/role-batcher";
 import type { RoleWriter } from "../../provider/role-writes";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
+import { waitFor } from "../support/wait";
 
 let h: EmulatorHarness;
 let writer: RoleWriter;
@@ -91,7 +92,7 @@ describe("shared lists (single flight)", () => {
     // the first list is slow, so it is still in flight when the create completes
     await h.fault({ method: "GET", path: "/api/v0/groups/5/roles", action: "latency", latencyMs: 300 });
     const early = writer.list(5);
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(async () => (await h.requests()).inFlight.some((r) => r.method === "GET"), "the first list to reach the emulator");
     await writer.create(5, { name: "new" });
     const late = await writer.list(5);
     expect(late.map((r) => r.name)).toEqual(["new"]);
