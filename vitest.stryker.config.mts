@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+// The suites a mutation run (npm run mutation, stryker.config.json) executes against each mutant of provider/:
+// the client, provider and bad-input suites, which call the source directly against an emulator on loopback.
+// No global setup (it builds and packs dist/, which mutants never reach), no engine or e2e suites (minutes each).
+export default defineConfig({
+  test: {
+    include: ["test/client/**/*.test.ts", "test/provider/**/*.test.ts", "test/faults/bad-input.test.ts"],
+    // package.test.ts needs the packed dist/; timeouts and role-faults wait out real timers (10 s of the 15 s).
+    exclude: ["test/client/package.test.ts", "test/client/timeouts.test.ts", "test/provider/role-faults.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
