@@ -68,6 +68,9 @@ describe("Role provider CRUD against the emulator", () => {
     expect(provider.changedProperties(outs, { ...support, name: "X" })).toEqual(["name"]);
     expect(provider.changedProperties(outs, { ...support, description: undefined })).toEqual(["description"]);
     expect(provider.changedProperties(outs, { ...support, settings: { viewVideo: true } })).toEqual(["settings"]);
+    // no description and an empty one are the same
+    expect(provider.changedProperties({ ...outs, description: undefined }, { ...support, description: "" })).toEqual([]);
+    expect(provider.changedProperties({ ...outs, description: "" }, { ...support, description: undefined })).toEqual([]);
     const moved = await provider.diff(id, outs, { ...support, groupId: 43 });
     expect(moved).toEqual({ changes: true, replaces: ["groupId"], deleteBeforeReplace: false });
   });

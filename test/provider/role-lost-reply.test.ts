@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { provider, providerAgainstEmulator } from "./provider-harness";
+import { pointProviderAt, provider, providerAgainstEmulator } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 import { waitFor } from "../support/wait";
 
@@ -64,6 +64,28 @@ describe("a lost create reply never makes a duplicate", () => {
     await h.fault({ method: "POST", path: createPath, action: "status", status: 503 });
     await expect(provider.create({ ...role })).rejects.toThrow(/nothing was created/);
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
+  });
+
+  it("a refusal is not a lost reply: the service's reason is given and the group is not searched", async () => {
+    await h.fault({ method: "POST", path: createPath, action: "status", status: 400 });
+    const err = await provider.create({ ...role }).catch((e) => e);
+    expect(err.code).toBe("ERR_VALIDATION");
+    expect(err.message).toContain('creating role "Support" in group 42: POST /api/v0/groups/42/roles: service answered 400');
+    expect(err.message).not.toContain("no reply");
+    expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBeUndefined();
+  });
+
+  it("a create that could not connect is not a lost reply either", async () => {
+    const down = { "grouproles:baseUrl": "http://127.0.0.1:9", "grouproles:accessToken": h.emu.token };
+    await provider.configure({ config: { get: (k: string) => down[k as keyof typeof down] } });
+    try {
+      const err = await provider.create({ ...role }).catch((e) => e);
+      expect(err.code).toBe("ERR_CONNECTION");
+      expect(err.message).toContain('creating role "Support" in group 42: ');
+      expect(err.message).not.toContain("no reply");
+    } finally {
+      await pointProviderAt(h);
+    }
   });
 
   it("a create refused with 429 is retried after Retry-After and succeeds once", async () => {
