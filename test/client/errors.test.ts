@@ -2,7 +2,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   AuthenticationError, ConflictError, ConnectionError, ForbiddenError, GroupRolesClient, GroupRolesError, NotFoundError,
-  RateLimitedError, RoleInUseError, ServerError, ValidationError,
+  RateLimitedError, RoleInUseError, ServerError, ValidationError, redact, registerSecret,
 } from "../../provider/client";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
@@ -113,6 +113,44 @@ describe("redaction", () => {
     const copy = new GroupRolesError("ERR_TEST", "request failed", { cause: inner }).cause as Error & { code?: string };
     expect(copy.code).toBe("EVAULT");
     expect(copy.message).toBe("vault lookup for [REDACTED] failed");
+  });
+
+  it("redact() removes bearer credentials, authorization values and registered secrets, keeping the rest", () => {
+    registerSecret("w4x9"); // four characters: the shortest secret registered
+    registerSecret("abc"); // shorter ones would redact ordinary words
+    expect(
+      [
+        "Bearer  xyz1",
+        "Bearer xyz1 rest",
+        "authorization: xyz1",
+        "authorization:xyz1",
+        "authorization : xyz1",
+        '"authorization": "Bearer xyz1"',
+        "Authorization=abc,next",
+        "token w4x9 ok",
+        "abc stays",
+      ].map(redact),
+    ).toEqual([
+      "Bearer  [REDACTED]",
+      "Bearer [REDACTED] rest",
+      "authorization: [REDACTED]",
+      "authorization:[REDACTED]",
+      "authorization : [REDACTED]",
+      '"authorization": "[REDACTED]"',
+      "Authorization=[REDACTED],next",
+      "token [REDACTED] ok",
+      "abc stays",
+    ]);
+  });
+
+  it("a cause is copied as name, code, message and a one-line stack, and only when there is one", () => {
+    expect(new GroupRolesError("ERR_TEST", "plain").message).toBe("plain");
+    expect(new GroupRolesError("ERR_TEST", "plain").cause).toBeUndefined();
+    expect(new GroupRolesError("ERR_TEST", "plain", { cause: null }).cause).toBeUndefined();
+    const source = Object.assign(new TypeError("bad thing"), { code: 5 });
+    const copy = new GroupRolesError("ERR_TEST", "plain", { cause: source }).cause as Error & { code?: unknown };
+    expect(copy).not.toBe(source);
+    expect([copy.name, copy.message, copy.stack, copy.code]).toEqual(["TypeError", "bad thing", "TypeError: bad thing", undefined]);
   });
 
   it("redacts a token supplied by a function, read at call time", async () => {

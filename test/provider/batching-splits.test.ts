@@ -75,6 +75,36 @@ describe("splitting a failed batch", () => {
     expect(results.map((r) => (r as PromiseRejectedResult).reason?.code)).toEqual(["ERR_SERVER", "ERR_SERVER"]);
     expect(await bodies("POST", "/api/v0/groups/:groupId/roles")).toHaveLength(1);
   });
+
+  it("a delete with an id the client refuses before sending is split: the other is deleted", async () => {
+    const [id] = await seed(["a"]);
+    const results = await Promise.allSettled([writer.delete(5, id), writer.delete(5, 0)]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+    expect((results[1] as PromiseRejectedResult).reason.code).toBe("ERR_CONFIGURATION");
+    expect(await h.listRoles(5)).toEqual([]);
+  });
+
+  it("a server error on delete goes to every caller unsplit", async () => {
+    const ids = await seed(["a", "b"]);
+    await h.fault({ method: "POST", path: "/api/v0/groups/5/delete-roles", action: "status", status: 500 });
+    const results = await Promise.allSettled(ids.map((id) => writer.delete(5, id)));
+    expect(results.map((r) => (r as PromiseRejectedResult).reason?.code)).toEqual(["ERR_SERVER", "ERR_SERVER"]);
+    expect(await bodies("POST", "/api/v0/groups/:groupId/delete-roles")).toHaveLength(1);
+  });
+
+  it("a 413 (array too large) is split into halves that pass", async () => {
+    await h.fault({ method: "POST", path: "/api/v0/groups/5/roles", action: "status", status: 413 });
+    await Promise.all(["a", "b"].map((name) => writer.create(5, { name })));
+    expect((await bodies("POST", "/api/v0/groups/:groupId/roles")).map((p) => p.length)).toEqual([2, 1, 1]);
+  });
+
+  it("invalid options fall back to the defaults instead of sending empty batches", async () => {
+    const lenient = batchingWriter(new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessToken: h.emu.token }), { maxBatchSize: 0, windowMs: -1 });
+    await Promise.all(["a", "b", "c"].map((name) => lenient.create(5, { name })));
+    const odd = batchingWriter(new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessToken: h.emu.token }), { maxBatchSize: Number.NaN, windowMs: Number.NaN });
+    await Promise.all(["d", "e"].map((name) => odd.create(5, { name })));
+    expect((await bodies("POST", "/api/v0/groups/:groupId/roles")).map((p) => p.length)).toEqual([3, 2]);
+  });
 });
 
 describe("shared lists (single flight)", () => {
