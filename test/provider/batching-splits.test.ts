@@ -7,6 +7,7 @@ import { GroupRolesClient, NotFoundError, RoleInUseError, ValidationError } from
 import { batchingWriter } from "../../provider/role-batcher";
 import type { RoleWriter } from "../../provider/role-writes";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
+import { reply, startScriptedServer } from "../support/scripted-server";
 import { waitFor } from "../support/wait";
 
 let h: EmulatorHarness;
@@ -128,5 +129,32 @@ describe("shared lists (single flight)", () => {
     expect(late.map((r) => r.name)).toEqual(["new"]);
     await early;
     expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBe(2);
+  });
+});
+
+describe("a failed write ends list sharing too", () => {
+  it("a list asked for after a create whose reply was lost never joins the list read before it", async () => {
+    // The lost-reply adoption lists the group right after the failure: a list read before the create
+    // was applied would make it conclude that nothing was created. A scripted server: the first list
+    // is answered only after the create failed; the create is applied, then its connection dropped.
+    const held: Array<() => void> = [];
+    let lists = 0;
+    const server = await startScriptedServer((req, res) => {
+      if (req.method === "POST") return void res.socket?.destroy();
+      if (lists++ === 0) held.push(() => reply(res, 200, []));
+      else reply(res, 200, [{ roleId: 1, name: "new", inUse: false }]);
+    });
+    try {
+      const w = batchingWriter(new GroupRolesClient({ baseUrl: server.url, accessToken: "tok-split-1", retry: { maxAttempts: 1 } }), { windowMs: 1 });
+      const early = w.list(5);
+      await waitFor(() => held.length === 1, "the first list at the server");
+      await expect(w.create(5, { name: "new" })).rejects.toMatchObject({ code: "ERR_CONNECTION" });
+      expect((await w.list(5)).map((r) => r.name)).toEqual(["new"]);
+      held.shift()!();
+      expect(await early).toEqual([]);
+      expect(lists).toBe(2);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -68,6 +68,35 @@ describe("in-use roles are never deleted", () => {
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
   });
 
+  it("an in-use role missing from a truncated list is looked up again and still refused", async () => {
+    await provider.create({ groupId: 42, name: "First" });
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.setUsers(42, outs.roleId, 2);
+    // the list loses its last item (this role) once; its details and a second list show it
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape" });
+    const err = await provider.delete(id, outs).catch((e) => e);
+    expect(err.code).toBe("ERR_ROLE_IN_USE");
+    expect(err.message).toContain(`role "Agents" (id ${id}) is in use by 2 users`);
+  });
+
+  it("a role that has details but stays missing from the list fails the delete, saying so", async () => {
+    await provider.create({ groupId: 42, name: "First" });
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape", times: 0 });
+    const err = await provider.delete(id, outs).catch((e) => e);
+    expect(err.code).toBe("ERR_UNEXPECTED_REPLY");
+    expect(err.message).toContain(`GET /api/v0/groups/42/roles: role ${outs.roleId} has details but is missing from the list of group 42`);
+    await h.admin("DELETE", "/faults");
+    expect(await h.listRoles(42)).toHaveLength(2);
+  });
+
+  it("a group the service no longer knows: the role is gone, nothing to delete", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "status", status: 404 });
+    await provider.delete(id, outs);
+    expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
+  });
+
   it("a role missing from a truncated list whose details then fail is not taken for gone", async () => {
     await provider.create({ groupId: 42, name: "First" });
     const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });

@@ -66,6 +66,16 @@ describe("a lost create reply never makes a duplicate", () => {
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
   });
 
+  it("when the group cannot be listed after a lost reply, the error says both and how to proceed", async () => {
+    await h.fault({ method: "POST", path: createPath, action: "drop-after" });
+    await h.fault({ method: "GET", path: createPath, action: "status", status: 403, times: 0 });
+    const err = await provider.create({ ...role }).catch((e) => e);
+    expect(err.code).toBe("ERR_CONNECTION");
+    expect(err.message).toContain('creating role "Support" in group 42: no reply (');
+    expect(err.message).toContain("and listing the group to find out whether it was created failed too (");
+    expect(err.message).toContain('a role named "Support" that exists then will be reported, not duplicated');
+  });
+
   it("a refusal is not a lost reply: the service's reason is given and the group is not searched", async () => {
     await h.fault({ method: "POST", path: createPath, action: "status", status: 400 });
     const err = await provider.create({ ...role }).catch((e) => e);
