@@ -76,6 +76,13 @@ export class FaultRules {
     return n;
   }
 
+  /** Removes one rule; returns it as it stood (with its `hits`), or undefined when it is not active. */
+  remove(id: number): FaultRule | undefined {
+    const rule = this.rules.find((r) => r.id === id);
+    this.rules = this.rules.filter((r) => r !== rule);
+    return rule && { ...rule };
+  }
+
   /** Finds the first rule matching the request and uses up one of its `times`. */
   take(server: ServerKind, method: string, pathname: string): FaultRule | undefined {
     const rule = this.rules.find(

@@ -9,7 +9,7 @@ import { ApiError } from "./errors";
 import type { FaultRule, FaultRules } from "./faults";
 import { type CompiledTemplate, type Reply, matchTemplate, parsePositiveInt, readBody, send, sleep } from "./http-util";
 import type { RateLimiter } from "./rate-limit";
-import type { RequestLog, ServerKind } from "./request-log";
+import { loggedHeaders, type RequestLog, type ServerKind } from "./request-log";
 
 /** What a handler gets. */
 export interface RouteContext {
@@ -109,9 +109,11 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
     const method = (req.method ?? "GET").toUpperCase();
     const { route, params, allowed } = find(method, url.pathname);
     let body = "";
+    const ticket = route?.kind === "admin" ? undefined : deps.log.begin({ server, method, path: url.pathname });
     const record = (status: number): void => {
       if (route?.kind === "admin") return;
-      deps.log.record({ server, method, path: url.pathname, query: url.search, route: route?.path.template ?? "*", status, body });
+      const headers = loggedHeaders(req.headersDistinct);
+      deps.log.record({ server, method, path: url.pathname, query: url.search, route: route?.path.template ?? "*", status, headers, body }, ticket);
     };
 
     let fault: FaultRule | undefined;

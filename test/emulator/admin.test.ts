@@ -47,6 +47,7 @@ describe("admin surface", () => {
       query: "",
       route: "/api/v0/groups/:groupId/roles",
       status: 200,
+      headers: expect.objectContaining({ authorization: "Bearer dev-token", "content-type": "application/json" }),
       body: '[{"name":"secret-free"}]',
     });
     expect(log.entries[4]).toMatchObject({ server: "presence", query: "?groupid=31&visitorid=v" });

@@ -62,12 +62,19 @@ describe("fault rules", () => {
     expect(details.json).toEqual({ unexpected: true });
   });
 
-  it("latency: delays, then answers normally", async () => {
-    await addFault({ path: "/api/v0/groups/25/roles", action: "latency", latencyMs: 150 });
+  it("latency: delays, then answers normally; the request log lists it in flight meanwhile", async () => {
+    await addFault({ path: "/api/v0/groups/25/roles", action: "latency", latencyMs: 1000 });
     const t0 = performance.now();
-    const r = await http("GET", h.roles(25));
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+    let done = false;
+    const slow = http("GET", h.roles(25)).finally(() => (done = true));
+    const inFlight = async () => ((await http("GET", h.admin("/requests"))).json as RequestLogView).inFlight;
+    let seen: RequestLogView["inFlight"] = [];
+    while (!seen.length && !done) seen = await inFlight();
+    expect(seen).toEqual([{ server: "api", method: "GET", path: "/api/v0/groups/25/roles" }]);
+    const r = await slow;
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(990);
     expect(r.status).toBe(200);
+    expect(await inFlight()).toEqual([]);
   });
 
   it("override: merges fields into the real 2xx JSON reply of /findvisitor and /lookupvisitor only", async () => {
@@ -105,6 +112,18 @@ describe("fault rules", () => {
     const cleared = await http("DELETE", h.admin("/faults"));
     expect(cleared.json).toEqual({ status: "ok", cleared: 1 });
     expect((await http("GET", h.roles(26))).status).toBe(200);
+  });
+
+  it("DELETE /faults/{id} removes one rule, returns its hits, and leaves the others", async () => {
+    const keep = await addFault({ path: "/api/v0/groups/28/roles", action: "status", status: 502, times: 0 });
+    const drop = await addFault({ method: "GET", path: "/api/v0/groups/29/roles", action: "status", status: 503, times: 0 });
+    expect((await http("GET", h.roles(29))).status).toBe(503);
+    const removed = await http("DELETE", h.admin(`/faults/${drop}`));
+    expect(removed.json).toMatchObject({ status: "ok", rule: { id: drop, hits: 1 } });
+    expect((await http("GET", h.roles(29))).status).toBe(200);
+    expect((await http("GET", h.roles(28))).status).toBe(502);
+    expect((await http("DELETE", h.admin(`/faults/${drop}`))).status).toBe(404);
+    expect(((await http("GET", h.admin("/faults"))).json as FaultRule[]).map((r) => r.id)).toEqual([keep]);
   });
 
   it("matches by method, exact path or * prefix, and server", async () => {

@@ -2,16 +2,16 @@
  * Secrets (issue 8): a canary access token, set as secret stack config, goes through preview, up,
  * refresh, destroy and a failing up of examples/roles-from-file under the engine stand-in. It must
  * appear nowhere: not in the state file (nor `__provider`), not in the output of the program or of
- * the dynamic-provider host, not in errors or diagnostics, and not in any request body the emulator
- * logged (the Authorization header carries it, as it must). A non-loopback http:// address is refused
- * before any request.
+ * the dynamic-provider host, not in errors or diagnostics, and not in any request the emulator logged:
+ * path, query, body, or any header but the one that must carry it (Authorization: Bearer, sent to the
+ * emulator's host). A non-loopback http:// address is refused before any request.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runEngine, type EngineResult } from "../../tools/engine";
-import { startHarness, type EmulatorHarness } from "../support/emulator";
+import { startHarness, type EmulatorHarness, type RequestCounts } from "../support/emulator";
 
 const CANARY = "canary-7f3e9b1c2d4a5e6f-tok";
 const forms = [CANARY, Buffer.from(CANARY).toString("base64"), encodeURIComponent(CANARY)];
@@ -63,6 +63,25 @@ afterAll(() => {
   return h?.close();
 });
 
+/**
+ * Every part of every logged request, except the one legitimate place of the token: an Authorization
+ * header of exactly `Bearer <token>` on a request that reached the roles API at its own host.
+ */
+function requestTexts(entries: RequestCounts["entries"]): Array<{ where: string; text: string }> {
+  const host = new URL(h.emu.baseUrl).host;
+  return entries.flatMap((e) => {
+    const at = `emulator request ${e.method} ${e.path}`;
+    const legitimate = e.server === "api" && e.headers.host === host && e.headers.authorization === `Bearer ${CANARY}`;
+    expect(legitimate, `${at} carries the token where it belongs`).toBe(true);
+    const headers = Object.entries(e.headers).filter(([name]) => name !== "authorization");
+    return [
+      { where: `${at}: path and query`, text: `${e.path}${e.query}` },
+      { where: `${at}: body`, text: e.body },
+      ...headers.map(([name, value]) => ({ where: `${at}: header ${name}`, text: `${name}: ${value}` })),
+    ];
+  });
+}
+
 describe("the access token never leaks", () => {
   it("preview, up, refresh, a failing up and destroy: the canary is nowhere", async () => {
     expect((await run("preview")).ok).toBe(true);
@@ -82,7 +101,8 @@ describe("the access token never leaks", () => {
 
     const log = await h.requests();
     expect(log.total).toBeGreaterThan(0);
-    for (const e of log.entries) seen.push({ where: `emulator request body ${e.method} ${e.path}`, text: e.body });
+    expect(log.entries).toHaveLength(log.total);
+    seen.push(...requestTexts(log.entries));
     const leaks = seen.filter((s) => forms.some((f) => s.text.includes(f))).map((s) => s.where);
     expect(leaks).toEqual([]);
     expect(seen.length).toBeGreaterThan(40);

@@ -5,6 +5,12 @@ import { startHarness, type EmulatorHarness } from "../support/emulator";
 
 export async function providerAgainstEmulator(extraConfig: Record<string, string> = {}): Promise<EmulatorHarness> {
   const h = await startHarness();
+  await pointProviderAt(h, extraConfig);
+  return h;
+}
+
+/** (Re)configures the provider for `h`, e.g. after a test pointed it elsewhere. */
+export async function pointProviderAt(h: EmulatorHarness, extraConfig: Record<string, string> = {}): Promise<void> {
   const config: Record<string, string> = {
     "grouproles:baseUrl": h.emu.baseUrl,
     "grouproles:presenceUrl": h.emu.presenceUrl,
@@ -12,7 +18,6 @@ export async function providerAgainstEmulator(extraConfig: Record<string, string
     ...extraConfig,
   };
   await provider.configure({ config: { get: (k: string) => config[k] } });
-  return h;
 }
 
 export { provider };

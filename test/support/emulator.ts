@@ -1,10 +1,12 @@
 /** A real emulator on loopback plus its admin surface, for provider, SDK and end-to-end suites. */
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { waitFor } from "./wait";
 
 export interface RequestCounts {
   total: number;
   counts: Record<string, number>;
-  entries: Array<{ method: string; path: string; query: string; route: string; status: number; body: string; server: string }>;
+  entries: Array<{ method: string; path: string; query: string; route: string; status: number; headers: Record<string, string>; body: string; server: string }>;
+  inFlight: Array<{ method: string; path: string; server: string }>;
 }
 
 export interface EmulatorHarness {
@@ -13,11 +15,15 @@ export interface EmulatorHarness {
   admin(method: string, path: string, body?: unknown): Promise<unknown>;
   requests(): Promise<RequestCounts>;
   clearRequests(): Promise<void>;
+  /** Resolves once no request whose path starts with `prefix` is in flight (slowed requests included). */
+  idle(prefix: string): Promise<void>;
   setUsers(groupId: number, roleId: number, userCount: number): Promise<void>;
   fault(rule: Record<string, unknown>): Promise<void>;
   /** Calls the public roles API directly (as someone editing roles by hand would). */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>;
   listRoles(groupId: number): Promise<Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>>;
+  /** One role's details as the service holds them: what a test checks after a write, not what it sent. */
+  details(groupId: number, roleId: number): Promise<{ roleId: number; name: string; description: string; settings: Record<string, boolean> }>;
   close(): Promise<void>;
 }
 
@@ -44,12 +50,19 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Emula
     api,
     requests: async () => (await admin("GET", "/requests")) as RequestCounts,
     clearRequests: async () => void (await admin("DELETE", "/requests")),
+    idle: (prefix) =>
+      waitFor(async () => !((await admin("GET", "/requests")) as RequestCounts).inFlight.some((r) => r.path.startsWith(prefix)), `no request in flight under ${prefix}`, 120_000),
     setUsers: async (g, r, n) => void (await admin("PUT", `/groups/${g}/roles/${r}/users`, { userCount: n })),
     fault: async (rule) => void (await admin("POST", "/faults", rule)),
     listRoles: async (g) => {
       const r = await api("GET", `/groups/${g}/roles`);
       if (r.status !== 200) throw new Error(`list: ${r.status}`);
       return r.json as Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>;
+    },
+    details: async (g, r) => {
+      const d = await api("GET", `/groups/${g}/roles/${r}`);
+      if (d.status !== 200) throw new Error(`details: ${d.status}`);
+      return d.json as { roleId: number; name: string; description: string; settings: Record<string, boolean> };
     },
     close: () => emu.close(),
   };

@@ -5,7 +5,7 @@
  * `inject("installedProject")`.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node" with { "resolution-mode": "import" };
@@ -20,9 +20,9 @@ declare module "vitest" {
 const root = path.resolve(__dirname, "../..");
 
 export default function setup(project: TestProject): () => void {
-  if (!existsSync(path.join(root, "dist/provider/index.js"))) {
-    execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: root, stdio: "inherit" });
-  }
+  // Always (re)build: engine, e2e, SDK and secrets tests load dist/, and a single test file run after an
+  // edit must not test stale code. Build mode with the tsbuildinfo in dist/ makes a no-op build take ~1 s.
+  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.json"], { cwd: root, stdio: "inherit" });
   // Programs run from this checkout need node_modules/pulumi-grouproles (see scripts/link-self.js).
   execFileSync(process.execPath, [path.join(root, "scripts/link-self.js")]);
   const work = mkdtempSync(path.join(os.tmpdir(), "grouproles-packed-"));
