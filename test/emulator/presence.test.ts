@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WirePresenceRecord, WireVisitorLocation, type WireVisitorMessage } from "../../client/wire";
 import { connectVisitor, type VisitorConnection } from "../../emulator";
 import { waitFor } from "../support/wait";
-import { type Harness, harness, http } from "./helpers";
+import { type EmulatorHarness as Harness, startHarness as harness } from "../support/emulator";
+import { http } from "../support/http";
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/role-inputs";
 import { changedProperties } from "../../provider/role-provider";
-import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
-import type { EmulatorHarness } from "../support/emulator";
+import { provider, providerSuite } from "./provider-harness";
 
-let h: EmulatorHarness;
-beforeAll(async () => {
-  h = await providerAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(() => newDeployment(h));
+const h = providerSuite();
 
 const support = { groupId: 42, name: "Support", description: "First line", settings: { viewVideo: true, remoteAssist: false } };
 

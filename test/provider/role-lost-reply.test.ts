@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { newDeployment, pointProviderAt, provider, providerAgainstEmulator } from "./provider-harness";
-import type { EmulatorHarness } from "../support/emulator";
+import { describe, expect, it } from "vitest";
+import { pointProviderAt, provider, providerSuite } from "./provider-harness";
 import { waitFor } from "../support/wait";
 
-let h: EmulatorHarness;
-beforeAll(async () => {
-  h = await providerAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(() => newDeployment(h));
+const h = providerSuite();
 
 const role = { groupId: 42, name: "Support", settings: { viewVideo: true } };
 const createPath = "/api/v0/groups/42/roles";
