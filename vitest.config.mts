@@ -15,6 +15,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Concurrent tests (the fault matrix's cells) run up to 8 at a time.
+    maxConcurrency: 8,
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
     projects: [
       {
