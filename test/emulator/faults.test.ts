@@ -96,7 +96,13 @@ describe("fault rules", () => {
 
   it("DELETE /faults/{id} removes one rule, returns its hits, and leaves the others", async () => {
     const keep = await addFault({ path: "/api/v0/groups/28/roles", action: "status", status: 502, times: 0 });
-    const drop = await addFault({ method: "GET", path: "/api/v0/groups/29/roles", action: "status", status: 503, times: 0 });
+    const drop = await addFault({
+      method: "GET",
+      path: "/api/v0/groups/29/roles",
+      action: "status",
+      status: 503,
+      times: 0,
+    });
     expect((await http("GET", h.roles(29))).status).toBe(503);
     const removed = await http("DELETE", h.admin(`/faults/${drop}`));
     expect(removed.json).toMatchObject({ status: "ok", rule: { id: drop, hits: 1 } });

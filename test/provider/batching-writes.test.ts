@@ -111,7 +111,8 @@ describe("updates", () => {
   it("concurrent updates in one group are one PUT", async () => {
     const made = await createAll(42, names(8));
     await h.clearRequests();
-    await Promise.all(made.map((m, i) => provider.update(m.id, m.outs, { groupId: 42, name: `Renamed ${i}`, settings: { viewVideo: false } })));
+    const renamed = (i: number) => ({ groupId: 42, name: `Renamed ${i}`, settings: { viewVideo: false } });
+    await Promise.all(made.map((m, i) => provider.update(m.id, m.outs, renamed(i))));
     const log = await h.requests();
     expect(log.counts[PUT]).toBe(1);
     expect((await bodies(PUT))[0]).toHaveLength(8);

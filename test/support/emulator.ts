@@ -5,8 +5,24 @@ import { waitFor } from "./wait";
 export interface RequestCounts {
   total: number;
   counts: Record<string, number>;
-  entries: Array<{ method: string; path: string; query: string; route: string; status: number; headers: Record<string, string>; body: string; server: string }>;
+  entries: Array<{
+    method: string;
+    path: string;
+    query: string;
+    route: string;
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+    server: string;
+  }>;
   inFlight: Array<{ method: string; path: string; server: string }>;
+}
+
+export interface RoleDetails {
+  roleId: number;
+  name: string;
+  description: string;
+  settings: Record<string, boolean>;
 }
 
 export interface EmulatorHarness {
@@ -23,7 +39,7 @@ export interface EmulatorHarness {
   api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>;
   listRoles(groupId: number): Promise<Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>>;
   /** One role's details as the service holds them: what a test checks after a write, not what it sent. */
-  details(groupId: number, roleId: number): Promise<{ roleId: number; name: string; description: string; settings: Record<string, boolean> }>;
+  details(groupId: number, roleId: number): Promise<RoleDetails>;
   close(): Promise<void>;
 }
 
@@ -50,8 +66,11 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Emula
     api,
     requests: async () => (await admin("GET", "/requests")) as RequestCounts,
     clearRequests: async () => void (await admin("DELETE", "/requests")),
-    idle: (prefix) =>
-      waitFor(async () => !((await admin("GET", "/requests")) as RequestCounts).inFlight.some((r) => r.path.startsWith(prefix)), `no request in flight under ${prefix}`, 120_000),
+    idle: (prefix) => {
+      const log = async () => (await admin("GET", "/requests")) as RequestCounts;
+      const busy = async () => (await log()).inFlight.some((r) => r.path.startsWith(prefix));
+      return waitFor(async () => !(await busy()), `no request in flight under ${prefix}`, 120_000);
+    },
     setUsers: async (g, r, n) => void (await admin("PUT", `/groups/${g}/roles/${r}/users`, { userCount: n })),
     fault: async (rule) => void (await admin("POST", "/faults", rule)),
     listRoles: async (g) => {
@@ -62,7 +81,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Emula
     details: async (g, r) => {
       const d = await api("GET", `/groups/${g}/roles/${r}`);
       if (d.status !== 200) throw new Error(`details: ${d.status}`);
-      return d.json as { roleId: number; name: string; description: string; settings: Record<string, boolean> };
+      return d.json as RoleDetails;
     },
     close: () => emu.close(),
   };

@@ -22,7 +22,8 @@ const root = path.resolve(__dirname, "../..");
 export default function setup(project: TestProject): () => void {
   // Always (re)build: engine, e2e, SDK and secrets tests load dist/, and a single test file run after an
   // edit must not test stale code. Build mode with the tsbuildinfo in dist/ makes a no-op build take ~1 s.
-  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.json"], { cwd: root, stdio: "inherit" });
+  const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+  execFileSync(process.execPath, [tsc, "-b", "tsconfig.json"], { cwd: root, stdio: "inherit" });
   // Programs run from this checkout need node_modules/pulumi-grouproles (see scripts/link-self.js).
   execFileSync(process.execPath, [path.join(root, "scripts/link-self.js")]);
   const work = mkdtempSync(path.join(os.tmpdir(), "grouproles-packed-"));
