@@ -1,22 +1,9 @@
 /** A real emulator on loopback plus its admin surface, for provider, SDK and end-to-end suites. */
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { startEmulator, type EmulatorOptions, type RequestLogView, type RunningEmulator } from "../../emulator";
 import { waitFor } from "./wait";
 
-export interface RequestCounts {
-  total: number;
-  counts: Record<string, number>;
-  entries: Array<{
-    method: string;
-    path: string;
-    query: string;
-    route: string;
-    status: number;
-    headers: Record<string, string>;
-    body: string;
-    server: string;
-  }>;
-  inFlight: Array<{ method: string; path: string; server: string }>;
-}
+/** The `GET /_emulator/requests` reply, as the emulator types it. */
+export type RequestCounts = RequestLogView;
 
 export interface RoleDetails {
   roleId: number;
