@@ -80,7 +80,8 @@ describe("presence", () => {
       expect(ok.json).toEqual({ status: "ok" });
       const invoke = { mtype: "invoke", data: { func: "SERVICE.Cobrowse.Visitor.startSession" } };
       expect((await http("POST", `${h.emu.directServers[1]}/signalvisitor?${q(second.id)}`, { body: invoke })).status).toBe(200);
-      await waitFor(() => (received.get(first.id)?.length ?? 0) === 1 && (received.get(second.id)?.length ?? 0) === 1, "both signals");
+      const got = (id: string) => received.get(id)?.length ?? 0;
+      await waitFor(() => got(first.id) === 1 && got(second.id) === 1, "both signals");
       expect(received.get(first.id)).toEqual([msg]);
       expect(received.get(second.id)).toEqual([invoke]);
       for (const [id, msgs] of received) if (id !== first.id && id !== second.id) expect(msgs, id).toEqual([]);
