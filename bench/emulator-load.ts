@@ -240,7 +240,11 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
   try {
     const first = await startCli(stateFile);
     const api = (method: string, p: string, body?: unknown) => call(first.baseUrl, "load-token", method, `/api/v0${p}`, body);
-    const writers: WriterState[] = Array.from({ length: o.killWriters }, () => ({ ackedVersion: 0, deleted: false, gone: [] }));
+    const writers: WriterState[] = Array.from({ length: o.killWriters }, () => ({
+      ackedVersion: 0,
+      deleted: false,
+      gone: [],
+    }));
     let acknowledged = 0;
     let killed = false;
     let firstAck: (() => void) | undefined;
@@ -300,20 +304,24 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
     try {
       const held = new Map<number, { name: string; description: string }>();
       for (let k = 0; k < 8; k++) {
-        const list = (await call(second.baseUrl, "load-token", "GET", `/api/v0/groups/${300 + k}/roles`)).json as Array<{ roleId: number; name: string; description: string }>;
+        const reply = await call(second.baseUrl, "load-token", "GET", `/api/v0/groups/${300 + k}/roles`);
+        const list = reply.json as Array<{ roleId: number; name: string; description: string }>;
         for (const r of list) held.set(r.roleId, r);
       }
       recovered = held.size;
       const explained = new Set<number>();
       acked.forEach((w, i) => {
-        for (const id of w.gone) if (held.has(id)) problems.push(`writer ${i}: role ${id} was deleted (acknowledged) but is back`);
+        for (const id of w.gone) {
+          if (held.has(id)) problems.push(`writer ${i}: role ${id} was deleted (acknowledged) but is back`);
+        }
         // A create in flight may have been applied before the kill: a role of that name is explained.
         const created = [...held].find(([, r]) => w.inFlight === "create" && r.name === w.creating);
         if (created) explained.add(created[0]);
         if (w.roleId === undefined || w.deleted) return;
         const role = held.get(w.roleId);
         if (!role) {
-          if (w.inFlight !== "delete") problems.push(`writer ${i}: role ${w.roleId} (acknowledged v${w.ackedVersion}) is missing`);
+          const lost = `writer ${i}: role ${w.roleId} (acknowledged v${w.ackedVersion}) is missing`;
+          if (w.inFlight !== "delete") problems.push(lost);
           return;
         }
         explained.add(w.roleId);
@@ -321,7 +329,9 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
         const ok = v === w.ackedVersion || (w.inFlight === "update" && v === w.ackedVersion + 1);
         if (!ok) problems.push(`writer ${i}: role ${w.roleId} holds v${v}, acknowledged v${w.ackedVersion}`);
       });
-      for (const [id, r] of held) if (!explained.has(id)) problems.push(`role ${id} "${r.name}" is held, but no acknowledged or in-flight write explains it`);
+      for (const [id, r] of held) {
+        if (!explained.has(id)) problems.push(`role ${id} "${r.name}": no acknowledged or in-flight write made it`);
+      }
     } finally {
       second.child.kill("SIGTERM");
       await new Promise((r) => second!.child.once("exit", r));
@@ -348,7 +358,8 @@ export function formatReport(o: LoadOptions, r: LoadReport): string {
     `| roles read back, equal to the model | ${r.writes.roles - r.writes.mismatches.length}/${r.writes.roles} (${r.writes.mismatches.length} mismatches) |`,
     `| visitors connected / found / signals sent / received | ${r.visitors.connected} / ${r.visitors.lookupsFound} / ${r.visitors.signalsSent} / ${r.visitors.signalsReceived} |`,
     `| kill -9: writes acknowledged before the kill | ${r.kill.acknowledged} |`,
-    `| kill -9: restarted on the same file / roles held, each checked / problems (lost, back, unexplained) | ${r.kill.startedAgain ? "yes" : "NO"} / ${r.kill.recoveredRoles} / ${r.kill.problems.length} |`,
+    `| kill -9: restarted on the same file / roles held, each checked / problems (lost, back, unexplained) | ` +
+      `${r.kill.startedAgain ? "yes" : "NO"} / ${r.kill.recoveredRoles} / ${r.kill.problems.length} |`,
   ].join("\n");
 }
 

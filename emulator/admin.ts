@@ -60,7 +60,8 @@ export function adminRoutes({ store, faults, log, persist }: AdminDeps): Route[]
       kind: "admin",
       handle: (ctx) => {
         const rule = faults.remove(parsePositiveInt(ctx.params["id"]) ?? 0);
-        if (!rule) throw new ApiError(404, "not_found", `no active fault rule ${ctx.params["id"]} (used up, cleared, or never added)`);
+        const id = ctx.params["id"];
+        if (!rule) throw new ApiError(404, "not_found", `no active fault rule ${id} (used up, cleared or never added)`);
         return { status: 200, body: { status: "ok", rule } };
       },
     },

@@ -113,7 +113,8 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
     const record = (status: number): void => {
       if (route?.kind === "admin") return;
       const headers = loggedHeaders(req.headersDistinct);
-      deps.log.record({ server, method, path: url.pathname, query: url.search, route: route?.path.template ?? "*", status, headers, body }, ticket);
+      const entry = { server, method, path: url.pathname, query: url.search, route: route?.path.template ?? "*" };
+      deps.log.record({ ...entry, status, headers, body }, ticket);
     };
 
     let fault: FaultRule | undefined;

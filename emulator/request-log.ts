@@ -76,7 +76,12 @@ export class RequestLog {
   }
 
   view(): RequestLogView {
-    return { total: this.total, counts: Object.fromEntries(this.counts), entries: [...this.entries], inFlight: [...this.open.values()] };
+    return {
+      total: this.total,
+      counts: Object.fromEntries(this.counts),
+      entries: [...this.entries],
+      inFlight: [...this.open.values()],
+    };
   }
 
   clear(): void {

@@ -142,7 +142,9 @@ describe("redaction", () => {
     const source = Object.assign(new TypeError("bad thing"), { code: 5 });
     const copy = new HttpStatusError("plain", { cause: source }).cause as Error & { code?: unknown };
     expect(copy).not.toBe(source);
-    expect([copy.name, copy.message, copy.stack, copy.code]).toEqual(["TypeError", "bad thing", "TypeError: bad thing", undefined]);
+    expect([copy.name, copy.message, copy.stack, copy.code]).toEqual(
+      ["TypeError", "bad thing", "TypeError: bad thing", undefined],
+    );
   });
 
   it("redacts a token supplied by a function, read at call time", async () => {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { http } from "./helpers";
+import { http } from "../support/http";
 
 const root = path.resolve(__dirname, "../..");
 const cli = path.join(root, "dist/emulator/cli.js");

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WirePresenceRecord, WireVisitorLocation, type WireVisitorMessage } from "../../client/wire";
 import { connectVisitor, type VisitorConnection } from "../../emulator";
 import { waitFor } from "../support/wait";
-import { type Harness, harness, http } from "./helpers";
+import { type EmulatorHarness as Harness, startHarness as harness } from "../support/emulator";
+import { http } from "../support/http";
 
 let h: Harness;
 beforeAll(async () => {
@@ -79,7 +80,8 @@ describe("presence", () => {
       expect(ok.json).toEqual({ status: "ok" });
       const invoke = { mtype: "invoke", data: { func: "SERVICE.Cobrowse.Visitor.startSession" } };
       expect((await http("POST", `${h.emu.directServers[1]}/signalvisitor?${q(second.id)}`, { body: invoke })).status).toBe(200);
-      await waitFor(() => (received.get(first.id)?.length ?? 0) === 1 && (received.get(second.id)?.length ?? 0) === 1, "both signals");
+      const got = (id: string) => received.get(id)?.length ?? 0;
+      await waitFor(() => got(first.id) === 1 && got(second.id) === 1, "both signals");
       expect(received.get(first.id)).toEqual([msg]);
       expect(received.get(second.id)).toEqual([invoke]);
       for (const [id, msgs] of received) if (id !== first.id && id !== second.id) expect(msgs, id).toEqual([]);

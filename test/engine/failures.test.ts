@@ -116,7 +116,8 @@ describe("engine stand-in failures and secrets", () => {
 
   it("runs resource operations concurrently, bounded by parallel", async () => {
     // Each create waits for `meetAt` creates to run at once, then 300 ms more for any extra one to show up.
-    const spec = (meetAt: number) => Array.from({ length: 6 }, (_, i) => ({ name: `p${i}`, props: { value: `v${i}`, meetAt, delayMs: 300 } }));
+    const spec = (meetAt: number) =>
+      Array.from({ length: 6 }, (_, i) => ({ name: `p${i}`, props: { value: `v${i}`, meetAt, delayMs: 300 } }));
     const wide = fixtureStack();
     expect((await wide.run("up", spec(6))).errors).toEqual([]);
     expect(wide.store().maxActive).toBe(6);

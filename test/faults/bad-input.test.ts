@@ -24,7 +24,10 @@ beforeAll(async () => {
   h = await startHarness();
   options = { baseUrl: h.emu.baseUrl, presenceUrl: h.emu.presenceUrl, accessToken: h.emu.token };
   // `check` gets its settings as the host gives them: a request it made would land in this log too.
-  const config: Record<string, string> = { "grouproles:baseUrl": options.baseUrl, "grouproles:accessToken": options.accessToken };
+  const config: Record<string, string> = {
+    "grouproles:baseUrl": options.baseUrl,
+    "grouproles:accessToken": options.accessToken,
+  };
   await provider.configure({ config: { get: (k: string) => config[k] } });
 });
 afterAll(async () => {
@@ -154,7 +157,8 @@ describe("bad-input corpus: a clear error naming the field, and no HTTP request"
   });
 
   it.each(callCases)("%s", async (_label, field, run) => {
-    const { result, requests } = await counting(() => Promise.resolve().then(run).then(() => undefined, (e: unknown) => e));
+    const attempt = () => Promise.resolve().then(run).then(() => undefined, (e: unknown) => e);
+    const { result, requests } = await counting(attempt);
     expect(requests, "HTTP requests made").toBe(0);
     const err = result as (Error & { code?: string }) | undefined;
     expect(err, "expected an error").toBeInstanceOf(Error);

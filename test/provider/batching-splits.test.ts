@@ -105,9 +105,10 @@ describe("splitting a failed batch", () => {
   });
 
   it("invalid options fall back to the defaults instead of sending empty batches", async () => {
-    const lenient = batchingWriter(new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessToken: h.emu.token }), { maxBatchSize: 0, windowMs: -1 });
+    const client = new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessToken: h.emu.token });
+    const lenient = batchingWriter(client, { maxBatchSize: 0, windowMs: -1 });
     await Promise.all(["a", "b", "c"].map((name) => lenient.create(5, { name })));
-    const odd = batchingWriter(new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessToken: h.emu.token }), { maxBatchSize: Number.NaN, windowMs: Number.NaN });
+    const odd = batchingWriter(client, { maxBatchSize: Number.NaN, windowMs: Number.NaN });
     await Promise.all(["d", "e"].map((name) => odd.create(5, { name })));
     expect((await bodies("POST", "/api/v0/groups/:groupId/roles")).map((p) => p.length)).toEqual([3, 2]);
   });
@@ -128,7 +129,8 @@ describe("shared lists (single flight)", () => {
     // the first list is slow, so it is still in flight when the create completes
     await h.fault({ method: "GET", path: "/api/v0/groups/5/roles", action: "latency", latencyMs: 300 });
     const early = writer.list(5);
-    await waitFor(async () => (await h.requests()).inFlight.some((r) => r.method === "GET"), "the first list to reach the emulator");
+    const listing = async () => (await h.requests()).inFlight.some((r) => r.method === "GET");
+    await waitFor(listing, "the first list to reach the emulator");
     await writer.create(5, { name: "new" });
     const late = await writer.list(5);
     expect(late.map((r) => r.name)).toEqual(["new"]);
@@ -150,7 +152,8 @@ describe("a failed write ends list sharing too", () => {
       else reply(res, 200, [{ roleId: 1, name: "new", inUse: false }]);
     });
     try {
-      const w = batchingWriter(new GroupRolesClient({ baseUrl: server.url, accessToken: "tok-split-1", retry: { maxAttempts: 1 } }), { windowMs: 1 });
+      const client = new GroupRolesClient({ baseUrl: server.url, accessToken: "tok-split", retry: { maxAttempts: 1 } });
+      const w = batchingWriter(client, { windowMs: 1 });
       const early = w.list(5);
       await waitFor(() => held.length === 1, "the first list at the server");
       await expect(w.create(5, { name: "new" })).rejects.toMatchObject({ code: "ERR_CONNECTION" });

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { newDeployment, pointProviderAt, provider, providerAgainstEmulator } from "./provider-harness";
-import type { EmulatorHarness } from "../support/emulator";
+import { describe, expect, it } from "vitest";
+import { pointProviderAt, provider, providerSuite } from "./provider-harness";
 import { waitFor } from "../support/wait";
 
-let h: EmulatorHarness;
-beforeAll(async () => {
-  h = await providerAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(() => newDeployment(h));
+const h = providerSuite();
 
 const role = { groupId: 42, name: "Support", settings: { viewVideo: true } };
 const createPath = "/api/v0/groups/42/roles";
@@ -31,7 +25,8 @@ describe("a lost create reply never makes a duplicate", () => {
     // The list that follows the lost reply is slow, so a role made by hand meanwhile is listed after ours.
     await h.fault({ method: "GET", path: createPath, action: "latency", latencyMs: 1500 });
     const creating = provider.create({ ...role });
-    await waitFor(async () => (await h.requests()).entries.some((e) => e.method === "POST" && e.status === 0), "the dropped create");
+    const dropped = async () => (await h.requests()).entries.some((e) => e.method === "POST" && e.status === 0);
+    await waitFor(dropped, "the dropped create");
     await h.api("POST", "/groups/42/roles", [{ name: "Late", settings: { remoteAssist: true } }]);
     const { id } = await creating;
     const roles = await h.listRoles(42);
@@ -83,7 +78,7 @@ describe("a lost create reply never makes a duplicate", () => {
     await h.fault({ method: "POST", path: createPath, action: "status", status: 400 });
     const err = await provider.create({ ...role }).catch((e) => e);
     expect(err.code).toBe("ERR_VALIDATION");
-    expect(err.message).toContain('creating role "Support" in group 42: POST /api/v0/groups/42/roles: service answered 400');
+    expect(err.message).toContain(`creating role "Support" in group 42: POST ${createPath}: service answered 400`);
     expect(err.message).not.toContain("no reply");
     expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBeUndefined();
   });

@@ -1,6 +1,7 @@
 /**
- * Packs this package with `npm pack` and installs the tarball into an empty temporary project, once per
- * test run, as a user would install it. Tests that must exercise the installed package (the serialized
+ * Global setup of the "packaged" suites only (vitest.config.mts): packs this package with `npm pack`
+ * (after ./build) and installs the tarball into an empty temporary project, once per run, as a user
+ * would install it. Tests that must exercise the installed package (the serialized
  * provider's `require("pulumi-grouproles/...")`, entry-point resolution) read its path with
  * `inject("installedProject")`.
  */
@@ -20,11 +21,6 @@ declare module "vitest" {
 const root = path.resolve(__dirname, "../..");
 
 export default function setup(project: TestProject): () => void {
-  // Always (re)build: engine, e2e, SDK and secrets tests load dist/, and a single test file run after an
-  // edit must not test stale code. Build mode with the tsbuildinfo in dist/ makes a no-op build take ~1 s.
-  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.json"], { cwd: root, stdio: "inherit" });
-  // Programs run from this checkout need node_modules/pulumi-grouproles (see scripts/link-self.js).
-  execFileSync(process.execPath, [path.join(root, "scripts/link-self.js")]);
   const work = mkdtempSync(path.join(os.tmpdir(), "grouproles-packed-"));
   const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: root, encoding: "utf8" });
   const tarball = path.join(work, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);
