@@ -14,7 +14,7 @@ export const FaultRuleInput = z
     /** Request path without query: exact, or a prefix when it ends with `*`. */
     path: z.string().min(1),
     /** Which listener; any when absent. */
-    server: z.enum(["api", "presence", "direct"]).optional(),
+    server: z.enum(["api", "presence", "direct", "auth"]).optional(),
     /**
      * - `status`: reply `status` with `{code:"fault_injected"}` without handling the request
      * - `drop-before`: destroy the connection without handling the request

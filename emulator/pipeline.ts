@@ -4,7 +4,7 @@
  * {@link ApiError}; keeping the writing here is what lets fault rules replace, mangle or drop any reply.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import type { Auth } from "./auth";
+import type { Auth, ServiceName } from "./auth";
 import { ApiError } from "./errors";
 import type { FaultRule, FaultRules } from "./faults";
 import { type CompiledTemplate, type Reply, matchTemplate, parsePositiveInt, readBody, send, sleep } from "./http-util";
@@ -26,8 +26,18 @@ export interface RouteContext {
  * - `admin`: `/_emulator/...`: bearer token only; never logged, never faulted, never delayed
  * - `visitor`: what a visitor's browser calls: no bearer token (visitors authenticate differently in
  *   the real service), logged and faultable, never rate limited or delayed
+ * - `authorization`: the authorization endpoint: credentials in the body, no bearer token; logged,
+ *   faultable and delayed like a service call, not rate limited
  */
-export type RouteKind = "service" | "admin" | "visitor";
+export type RouteKind = "service" | "admin" | "visitor" | "authorization";
+
+/** The service a listener's bearer tokens must be issued for (the authorization server needs none). */
+const SERVICE_OF: Record<ServerKind, ServiceName | undefined> = {
+  api: "webservices",
+  presence: "presence",
+  direct: "presence",
+  auth: undefined,
+};
 
 /** One endpoint of one server. */
 export interface Route {
@@ -116,20 +126,20 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
         throw new ApiError(404, "not_found", `no route for ${method} ${url.pathname}`);
       }
       let groupId = 0;
-      if (route.kind !== "visitor") {
-        deps.auth.check(req.headers.authorization);
+      if (route.kind === "service" || route.kind === "admin") {
+        // Admin routes take any valid token; service routes need one issued for this listener's service.
+        const service = route.kind === "service" ? SERVICE_OF[server] : undefined;
+        deps.auth.check(req.headers.authorization, undefined, service);
         if (route.group) {
           groupId = groupOf(route, params, url.searchParams);
-          deps.auth.check(req.headers.authorization, groupId);
+          deps.auth.check(req.headers.authorization, groupId, service);
           deps.assertGroup(groupId);
         }
       } else if (route.group) {
         groupId = groupOf(route, params, url.searchParams);
       }
-      if (route.kind === "service") {
-        deps.rateLimiter?.take();
-        if (deps.latencyMs > 0) await sleep(deps.latencyMs);
-      }
+      if (route.kind === "service") deps.rateLimiter?.take();
+      if ((route.kind === "service" || route.kind === "authorization") && deps.latencyMs > 0) await sleep(deps.latencyMs);
       if (route.kind !== "admin") fault = deps.faults.take(server, method, url.pathname);
       if (fault?.action === "latency") await sleep(fault.latencyMs ?? 0);
       if (fault?.action === "status") {

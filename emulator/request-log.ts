@@ -6,7 +6,7 @@
  */
 
 /** Which listener served a request. */
-export type ServerKind = "api" | "presence" | "direct";
+export type ServerKind = "api" | "presence" | "direct" | "auth";
 
 /** One logged request. */
 export interface RequestLogEntry {

@@ -16,7 +16,12 @@ export interface Stack {
   h: EmulatorHarness;
   work: string;
   stateFile: string;
-  run(operation: EngineOptions["operation"], config?: Record<string, string>, programDir?: string): Promise<EngineResult>;
+  run(
+    operation: EngineOptions["operation"],
+    config?: Record<string, string>,
+    programDir?: string,
+    secretConfig?: Record<string, string>,
+  ): Promise<EngineResult>;
   close(): Promise<void>;
 }
 
@@ -25,6 +30,8 @@ export async function stackFor(
   project: string,
   baseConfig: Record<string, string> = {},
   emulator: EmulatorOptions = {},
+  /** The secret stack config; default: the emulator's token as `grouproles:accessToken`. */
+  secrets?: (h: EmulatorHarness) => Record<string, string>,
 ): Promise<Stack> {
   const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
@@ -33,14 +40,14 @@ export async function stackFor(
     h,
     work,
     stateFile,
-    run: (operation, config = {}, dir = programDir) =>
+    run: (operation, config = {}, dir = programDir, secretConfig = secrets?.(h) ?? { "grouproles:accessToken": h.emu.token }) =>
       runEngine({
         operation,
         programDir: dir,
         stack: "dev",
         stateFile,
         config: { "grouproles:baseUrl": h.emu.baseUrl, "grouproles:presenceUrl": h.emu.presenceUrl, ...baseConfig, ...config },
-        secretConfig: { "grouproles:accessToken": h.emu.token },
+        secretConfig,
       }),
     close: async () => {
       await h.close();
@@ -64,5 +71,10 @@ export interface RoleSpec {
 }
 
 /** Runs the spec program with these resources. */
-export const runSpec = (s: Stack, op: EngineOptions["operation"], roles: RoleSpec[], config: Record<string, string> = {}) =>
-  s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram);
+export const runSpec = (
+  s: Stack,
+  op: EngineOptions["operation"],
+  roles: RoleSpec[],
+  config: Record<string, string> = {},
+  secretConfig?: Record<string, string>,
+) => s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram, secretConfig);

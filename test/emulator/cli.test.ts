@@ -50,7 +50,7 @@ function start(args: string[]): Promise<{ ready: Ready; stderr: () => string; ex
 describe("grouproles-emulator CLI", () => {
   it("prints one JSON line when ready, serves requests, prints the dev token on stderr, exits 0 on SIGTERM", async () => {
     const { ready, stderr, exit } = await start(["--presence-servers", "3"]);
-    expect(Object.keys(ready)).toEqual(["baseUrl", "presenceUrl", "directServers"]);
+    expect(Object.keys(ready)).toEqual(["baseUrl", "presenceUrl", "directServers", "authUrl"]);
     expect(ready.directServers).toHaveLength(3);
     const r = await http("POST", `${ready.baseUrl}/api/v0/groups/1/roles`, { body: [{ name: "from cli" }] });
     expect(r.status).toBe(200);
