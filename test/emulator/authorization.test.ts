@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loginKeySignature } from "../../emulator/authorization";
-import { type Harness, harness, http } from "./helpers";
+import { type EmulatorHarness as Harness, startHarness as harness } from "../support/emulator";
+import { http } from "../support/http";
 
 let h: Harness;
 beforeAll(async () => {
@@ -27,11 +28,11 @@ describe("authorization endpoint", () => {
     expect(reply.groupId).toBe(42);
     expect(Date.parse(reply.authTokeExp) - Date.now()).toBeLessThanOrEqual(1000);
     const token = reply.authToken;
-    expect((await http("GET", h.roles(42), { token })).status).toBe(200);
-    expect((await http("GET", h.roles(43), { token })).status).toBe(403);
+    expect((await http("GET", h.rolesUrl(42), { token })).status).toBe(200);
+    expect((await http("GET", h.rolesUrl(43), { token })).status).toBe(403);
     expect((await http("GET", `${h.emu.presenceUrl}/findvisitor?groupid=42&visitorid=v`, { token })).status).toBe(403);
     await new Promise((r) => setTimeout(r, 1100));
-    const expired = await http("GET", h.roles(42), { token });
+    const expired = await http("GET", h.rolesUrl(42), { token });
     expect(expired.status).toBe(401);
     expect(expired.json).toMatchObject({ code: "unauthorized" });
   });
@@ -40,7 +41,7 @@ describe("authorization endpoint", () => {
     const r = await authorize({ partnerId: "43", partnerUserId: "ci", loginKey: loginKey("key-of-43", 43, "ci") }, "service=presence&duration=1");
     const token = (r.json as { authToken: string }).authToken;
     expect((await http("GET", `${h.emu.presenceUrl}/findvisitor?groupid=43&visitorid=v`, { token })).status).toBe(200);
-    expect((await http("GET", h.roles(43), { token })).status).toBe(403);
+    expect((await http("GET", h.rolesUrl(43), { token })).status).toBe(403);
   });
 
   it("accepts a user with its password, for the user's group", async () => {
@@ -77,9 +78,9 @@ describe("authorization endpoint", () => {
   });
 
   it("counts authorizations in the request log, on the auth server", async () => {
-    await http("DELETE", h.admin("/requests"));
+    await http("DELETE", h.adminUrl("/requests"));
     await authorize({ username: "ana", password: "s3cret" });
-    const log = (await http("GET", h.admin("/requests"))).json as { counts: Record<string, number>; entries: Array<{ server: string }> };
+    const log = (await http("GET", h.adminUrl("/requests"))).json as { counts: Record<string, number>; entries: Array<{ server: string }> };
     expect(log.counts["POST /authorize"]).toBe(1);
     expect(log.entries.at(-1)?.server).toBe("auth");
   });
