@@ -7,8 +7,10 @@
  *    at the end every group is read back (list + details) and must equal the model exactly. Visitors
  *    connect over WebSocket meanwhile, are looked up and signalled, and must receive every signal.
  * 2. kill -9: `node dist/emulator/cli.js --state-file F`, writers hammering creates/updates/deletes of
- *    their own role, SIGKILL mid-write, restart on the same file. It must start, and hold every write
- *    acknowledged before the kill (a role's state may be one write ahead: the one in flight).
+ *    their own role, SIGKILL mid-write, restart on the same file. It must start and hold exactly what
+ *    was acknowledged before the kill: every live role at its acknowledged version (or one write ahead:
+ *    the one in flight), none of the roles whose delete was acknowledged, in any cycle, and no role
+ *    that neither an acknowledged write nor a write in flight explains.
  *
  *   npm run bench:emulator-load                 # reduced size (what npm test runs)
  *   npm run bench:emulator-load -- --full       # full size
@@ -40,7 +42,8 @@ export const FULL: LoadOptions = { groups: 60, opsPerGroup: 300, visitors: 200, 
 export interface LoadReport {
   writes: { requests: number; refusedAsExpected: number; roles: number; seconds: number; requestsPerSecond: number; mismatches: string[] };
   visitors: { connected: number; signalsSent: number; signalsReceived: number; lookupsFound: number };
-  kill: { acknowledged: number; recoveredRoles: number; startedAgain: boolean; missing: string[] };
+  /** `problems`: acknowledged writes lost, deleted roles back, roles nothing explains. */
+  kill: { acknowledged: number; recoveredRoles: number; startedAgain: boolean; problems: string[] };
 }
 
 interface ModelRole { name: string; description: string; settings: Record<string, boolean> }
@@ -219,8 +222,17 @@ async function startCli(stateFile: string): Promise<{ child: ChildProcess; baseU
   return { child, baseUrl };
 }
 
-/** What each writer last had acknowledged for its role. */
-interface WriterState { roleId?: number; ackedVersion: number; deleted: boolean; inFlight?: "create" | "update" | "delete" }
+/** What each writer had acknowledged: its current role and every role it deleted before. */
+interface WriterState {
+  roleId?: number;
+  ackedVersion: number;
+  deleted: boolean;
+  /** Roles whose delete was acknowledged, in every cycle. */
+  gone: number[];
+  inFlight?: "create" | "update" | "delete";
+  /** Name sent by the create in flight. */
+  creating?: string;
+}
 
 async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "emulator-kill-"));
@@ -228,7 +240,11 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
   try {
     const first = await startCli(stateFile);
     const api = (method: string, p: string, body?: unknown) => call(first.baseUrl, "load-token", method, `/api/v0${p}`, body);
-    const writers: WriterState[] = Array.from({ length: o.killWriters }, () => ({ ackedVersion: 0, deleted: false }));
+    const writers: WriterState[] = Array.from({ length: o.killWriters }, () => ({
+      ackedVersion: 0,
+      deleted: false,
+      gone: [],
+    }));
     let acknowledged = 0;
     let killed = false;
     let firstAck: (() => void) | undefined;
@@ -240,7 +256,8 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
         try {
           if (w.roleId === undefined || w.deleted) {
             w.inFlight = "create";
-            const res = await api("POST", `/groups/${g}/roles`, [{ name: `w${i} c${cycle++}`, description: "v1" }]);
+            w.creating = `w${i} c${cycle++}`;
+            const res = await api("POST", `/groups/${g}/roles`, [{ name: w.creating, description: "v1" }]);
             if (res.status !== 200 || killed) break;
             w.roleId = (res.json as Array<{ roleId: number }>)[0].roleId;
             w.ackedVersion = 1;
@@ -256,6 +273,7 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
             const res = await api("POST", `/groups/${g}/delete-roles`, [w.roleId]);
             if (res.status !== 200 || killed) break;
             w.deleted = true;
+            w.gone.push(w.roleId);
           }
           w.inFlight = undefined;
           acknowledged++;
@@ -268,7 +286,7 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
     await gotFirstAck;
     await new Promise((r) => setTimeout(r, o.killAfterMs));
     // Snapshot what was acknowledged, then kill: replies that arrive after this are not counted.
-    const acked = writers.map((w) => ({ ...w }));
+    const acked = writers.map((w) => ({ ...w, gone: [...w.gone] }));
     const ackedCount = acknowledged;
     killed = true;
     first.child.kill("SIGKILL");
@@ -276,41 +294,49 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
     await new Promise((r) => first.child.exitCode !== null || first.child.signalCode !== null ? r(undefined) : first.child.once("exit", r));
 
     let second: { child: ChildProcess; baseUrl: string } | undefined;
-    const missing: string[] = [];
+    const problems: string[] = [];
     let recovered = 0;
     try {
       second = await startCli(stateFile);
     } catch (e) {
-      return { acknowledged: ackedCount, recoveredRoles: 0, startedAgain: false, missing: [(e as Error).message] };
+      return { acknowledged: ackedCount, recoveredRoles: 0, startedAgain: false, problems: [(e as Error).message] };
     }
     try {
-      const held = new Map<number, { description: string }>();
+      const held = new Map<number, { name: string; description: string }>();
       for (let k = 0; k < 8; k++) {
-        const list = (await call(second.baseUrl, "load-token", "GET", `/api/v0/groups/${300 + k}/roles`)).json as Array<{ roleId: number; description: string }>;
+        const reply = await call(second.baseUrl, "load-token", "GET", `/api/v0/groups/${300 + k}/roles`);
+        const list = reply.json as Array<{ roleId: number; name: string; description: string }>;
         for (const r of list) held.set(r.roleId, r);
       }
       recovered = held.size;
+      const explained = new Set<number>();
       acked.forEach((w, i) => {
-        if (w.roleId === undefined) return;
+        for (const id of w.gone) {
+          if (held.has(id)) problems.push(`writer ${i}: role ${id} was deleted (acknowledged) but is back`);
+        }
+        // A create in flight may have been applied before the kill: a role of that name is explained.
+        const created = [...held].find(([, r]) => w.inFlight === "create" && r.name === w.creating);
+        if (created) explained.add(created[0]);
+        if (w.roleId === undefined || w.deleted) return;
         const role = held.get(w.roleId);
-        if (w.deleted) {
-          // A create for the next cycle may be in flight, but this role's delete was acknowledged.
-          if (role) missing.push(`writer ${i}: role ${w.roleId} was deleted (acknowledged) but is back`);
-          return;
-        }
         if (!role) {
-          if (w.inFlight !== "delete") missing.push(`writer ${i}: role ${w.roleId} (acknowledged v${w.ackedVersion}) is missing`);
+          const lost = `writer ${i}: role ${w.roleId} (acknowledged v${w.ackedVersion}) is missing`;
+          if (w.inFlight !== "delete") problems.push(lost);
           return;
         }
+        explained.add(w.roleId);
         const v = Number(role.description.slice(1));
         const ok = v === w.ackedVersion || (w.inFlight === "update" && v === w.ackedVersion + 1);
-        if (!ok) missing.push(`writer ${i}: role ${w.roleId} holds v${v}, acknowledged v${w.ackedVersion}`);
+        if (!ok) problems.push(`writer ${i}: role ${w.roleId} holds v${v}, acknowledged v${w.ackedVersion}`);
       });
+      for (const [id, r] of held) {
+        if (!explained.has(id)) problems.push(`role ${id} "${r.name}": no acknowledged or in-flight write made it`);
+      }
     } finally {
       second.child.kill("SIGTERM");
       await new Promise((r) => second!.child.once("exit", r));
     }
-    return { acknowledged: ackedCount, recoveredRoles: recovered, startedAgain: true, missing };
+    return { acknowledged: ackedCount, recoveredRoles: recovered, startedAgain: true, problems };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -332,7 +358,8 @@ export function formatReport(o: LoadOptions, r: LoadReport): string {
     `| roles read back, equal to the model | ${r.writes.roles - r.writes.mismatches.length}/${r.writes.roles} (${r.writes.mismatches.length} mismatches) |`,
     `| visitors connected / found / signals sent / received | ${r.visitors.connected} / ${r.visitors.lookupsFound} / ${r.visitors.signalsSent} / ${r.visitors.signalsReceived} |`,
     `| kill -9: writes acknowledged before the kill | ${r.kill.acknowledged} |`,
-    `| kill -9: restarted on the same file / roles held / acknowledged writes lost | ${r.kill.startedAgain ? "yes" : "NO"} / ${r.kill.recoveredRoles} / ${r.kill.missing.length} |`,
+    `| kill -9: restarted on the same file / roles held, each checked / problems (lost, back, unexplained) | ` +
+      `${r.kill.startedAgain ? "yes" : "NO"} / ${r.kill.recoveredRoles} / ${r.kill.problems.length} |`,
   ].join("\n");
 }
 
@@ -358,7 +385,7 @@ async function main(): Promise<void> {
   };
   const r = await runLoad(o);
   console.log(formatReport(o, r));
-  const problems = [...r.writes.mismatches, ...r.kill.missing];
+  const problems = [...r.writes.mismatches, ...r.kill.problems];
   if (r.visitors.signalsReceived !== r.visitors.signalsSent) problems.push("signals lost");
   if (!r.kill.startedAgain) problems.push("the emulator did not start again on its state file");
   if (problems.length) {

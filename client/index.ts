@@ -6,6 +6,8 @@
  * const client = new GroupRolesClient({ baseUrl: "https://api.example.com", accessToken: token });
  * const roles = await client.roles.list(42);
  */
+import { authorizedTokens, type AuthorizationOptions } from "./authorization";
+import { staticToken, tokensByGroup, type TokenSource } from "./credentials";
 import { ConfigurationError } from "./errors";
 import { PresenceApi } from "./presence";
 import { parsePresenceServerDomains } from "./presence-hosts";
@@ -13,13 +15,27 @@ import { RolesApi } from "./roles";
 import { Transport, type TransportOptions } from "./transport";
 import { parseServiceUrl } from "./urls";
 
-export interface ClientOptions extends Omit<TransportOptions, "accessToken"> {
+/**
+ * Options of {@link GroupRolesClient}. Credentials: give exactly one of `accessToken` and/or
+ * `accessTokens` (tokens as they are), `authorization` (tokens fetched and renewed by the client), or
+ * `tokens` (any {@link TokenSource}).
+ */
+export interface ClientOptions extends Omit<TransportOptions, "tokens"> {
   /** Root of the roles interface, e.g. `https://api.example.com`. Required for `roles`. */
   baseUrl?: string;
   /** The presence load balancer, e.g. `https://presence.example.com`. Required for `presence`. */
   presenceUrl?: string;
-  /** Bearer token, or a function that returns the current one. Never logged, never in errors. */
-  accessToken: string | (() => string | undefined);
+  /**
+   * One bearer token for every group, or a function that returns the current one. With
+   * `accessTokens`, it serves the groups that map does not list. Never logged, never in errors.
+   */
+  accessToken?: string | (() => string | undefined);
+  /** A bearer token per group ID (the service issues tokens for one group). */
+  accessTokens?: Readonly<Record<string, string>>;
+  /** Fetch a token per group (and service) from the authorization service, renewed before it expires. */
+  authorization?: AuthorizationOptions;
+  /** Any source of tokens. */
+  tokens?: TokenSource;
   /**
    * Accept plain `http://` for non-loopback hosts. Loopback hosts (the emulator) are always accepted.
    * @default false
@@ -32,8 +48,39 @@ export interface ClientOptions extends Omit<TransportOptions, "accessToken"> {
    * @default []
    */
   presenceServerDomains?: readonly string[];
-  // authUrl: the authorization service comes in a later change; it must be reached only at its
-  // configured URL (never an address a reply names), through the same transport (no redirects).
+}
+
+/** The token source the options describe. @throws ConfigurationError unless exactly one kind is given. */
+function tokenSource(options: ClientOptions, transport: () => Transport): TokenSource {
+  const kinds = [
+    options.accessToken !== undefined || options.accessTokens !== undefined ? "accessToken/accessTokens" : undefined,
+    options.authorization !== undefined ? "authorization" : undefined,
+    options.tokens !== undefined ? "tokens" : undefined,
+  ].filter((k): k is string => k !== undefined);
+  if (kinds.length !== 1) {
+    throw new ConfigurationError(
+      kinds.length === 0
+        ? "no credentials: give accessToken, accessTokens, authorization or tokens"
+        : `give one kind of credentials, got ${kinds.join(" and ")}`,
+    );
+  }
+  if (options.tokens) return options.tokens;
+  if (options.authorization) {
+    const url = parseServiceUrl(options.authorization.authUrl, "authUrl", options.allowInsecureHttp);
+    return authorizedTokens(options.authorization, url, transport, options.now);
+  }
+  const single = options.accessToken !== undefined ? staticToken(options.accessToken, "accessToken") : undefined;
+  if (options.accessTokens === undefined) return single as TokenSource;
+  const byGroup = new Map<number, string>();
+  for (const [group, token] of Object.entries(options.accessTokens)) {
+    const id = Number(group);
+    if (!/^[1-9]\d*$/.test(group) || !Number.isSafeInteger(id)) {
+      throw new ConfigurationError(`accessTokens: keys must be group IDs (positive integers), got ${JSON.stringify(group)}`);
+    }
+    if (typeof token !== "string" || token === "") throw new ConfigurationError(`accessTokens: the token of group ${group} must be a non-empty string`);
+    byGroup.set(id, token);
+  }
+  return tokensByGroup(byGroup, "accessTokens", single);
 }
 
 export class GroupRolesClient {
@@ -43,7 +90,9 @@ export class GroupRolesClient {
 
   /** @throws ConfigurationError when a URL is malformed or insecure. */
   constructor(options: ClientOptions) {
-    this.transport = new Transport(options);
+    // The authorization requests go through this same transport (no token, no redirects).
+    const transport: Transport = new Transport({ ...options, tokens: tokenSource(options, () => transport) });
+    this.transport = transport;
     // Validate eagerly, so a bad URL fails before any request.
     if (options.baseUrl !== undefined) this.rolesApi = new RolesApi(this.transport, parseServiceUrl(options.baseUrl, "baseUrl", options.allowInsecureHttp));
     const domains = parsePresenceServerDomains(options.presenceServerDomains, "presenceServerDomains");
@@ -75,6 +124,8 @@ export {
 } from "./errors";
 export type * from "./types";
 export type { RetryOptions } from "./retry";
+export type { ServiceName, TokenSource } from "./credentials";
+export type { AuthorizationCredential, AuthorizationOptions } from "./authorization";
 export type { TimeoutOptions, TransportOptions } from "./transport";
 export type { PresenceApi } from "./presence";
 export type { RolesApi, RequestOptions } from "./roles";

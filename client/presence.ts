@@ -210,7 +210,16 @@ export class PresenceApi {
 
   private send<T>(route: Route<T>, origin: string, basePath: string, groupId: number, visitorId: string, options?: RequestOptions, body?: unknown): Promise<T> {
     const path = `${basePath}${route.path}${query(groupId, visitorId)}`;
-    return this.transport.call({ method: route.method, origin, path, body, schema: route.reply, idempotent: route.idempotent, ...options });
+    return this.transport.call({
+      method: route.method,
+      origin,
+      path,
+      body,
+      schema: route.reply,
+      idempotent: route.idempotent,
+      bearer: { groupId, service: "presence" },
+      ...options,
+    });
   }
 
   /** The visitor's presence record; `present: false` for an absent visitor (the service answers `{}`). */

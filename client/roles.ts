@@ -35,6 +35,7 @@ export class RolesApi {
       body,
       schema: route.reply,
       idempotent: route.idempotent,
+      bearer: { groupId: ids.groupId, service: "webservices" },
       ...options,
     });
   }

@@ -5,9 +5,17 @@
  */
 import { Agent } from "undici";
 import type { z } from "zod";
-import { ConnectionError, GroupRolesError, TimeoutError, UnexpectedReplyError, type RequestInfo } from "./errors";
+import type { ServiceName, TokenSource } from "./credentials";
+import {
+  AuthenticationError,
+  ConnectionError,
+  ForbiddenError,
+  GroupRolesError,
+  TimeoutError,
+  UnexpectedReplyError,
+  type RequestInfo,
+} from "./errors";
 import { RateBudget, type Release } from "./rate-budget";
-import { registerSecret } from "./redact";
 import { DEFAULT_RETRY, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
 import { httpError, transportError } from "./transport-errors";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
@@ -42,8 +50,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 4_000;
 const KEEP_ALIVE_MAX_TIMEOUT_MS = 50_000;
 
 export interface TransportOptions {
-  /** The access token, or a function returning it, read for every request so rotation works. */
-  accessToken: string | (() => string | undefined);
+  /** Where the bearer token of each request comes from (per group and service). */
+  tokens: TokenSource;
   timeouts?: TimeoutOptions;
   retry?: RetryOptions;
   /**
@@ -84,6 +92,11 @@ export interface CallOptions<T> {
   schema?: z.ZodType<T>;
   /** See `shouldRetry`: only idempotent calls are retried after the service may have acted. */
   idempotent: boolean;
+  /**
+   * The group and service whose token goes in `Authorization: Bearer`. Absent: no Authorization
+   * header at all (the authorization request, which carries its credential in the body).
+   */
+  bearer?: { groupId: number; service: ServiceName };
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
 }
@@ -118,13 +131,6 @@ export class Transport {
 
   constructor(options: TransportOptions) {
     this.options = options;
-    if (typeof options.accessToken === "string") registerSecret(options.accessToken);
-  }
-
-  private token(): string | undefined {
-    const t = typeof this.options.accessToken === "function" ? this.options.accessToken() : this.options.accessToken;
-    registerSecret(t);
-    return t;
   }
 
   /** The request budget of `origin`, or undefined when no limit is configured. */
@@ -144,17 +150,43 @@ export class Transport {
     return budget;
   }
 
-  /** Sends a request, retrying as `shouldRetry` decides, and returns the parsed reply. */
+  /**
+   * Sends a request, retrying as `shouldRetry` decides, and returns the parsed reply. The token is
+   * taken once the request has its place in the budget, so a wait in the queue never sends an expired
+   * one (fetching a token retries on its own, and its failures are final here); a 401 makes a source
+   * that fetches tokens fetch a fresh one, once, and the request is sent again.
+   */
   async call<T>(call: CallOptions<T>): Promise<T> {
     const retry = { ...DEFAULT_RETRY, ...this.options.retry, ...call.retry };
     const sleep = this.options.sleep ?? defaultSleep;
     const budget = this.budget(call.origin);
+    const { tokens } = this.options;
+    const bearer = call.bearer;
+    let renewed = false;
     for (let attempt = 1; ; attempt++) {
       // Each attempt takes its own slot; the wait before a retry holds none.
       const release: Release | undefined = await budget?.acquire();
+      let token: string | undefined;
       try {
-        return await this.attempt(call);
+        token = bearer ? await tokens.token(bearer.groupId, bearer.service) : undefined;
       } catch (error) {
+        release?.();
+        throw error;
+      }
+      try {
+        return await this.attempt(call, token);
+      } catch (error) {
+        if (bearer && token !== undefined && error instanceof AuthenticationError) {
+          if (!renewed && tokens.renew(bearer.groupId, bearer.service, token)) {
+            renewed = true;
+            attempt--; // a renewal is not a retry
+            continue;
+          }
+          throw refused(error, bearer.groupId, tokens, renewed);
+        }
+        if (bearer && error instanceof ForbiddenError) {
+          throw error.rephrase(`${error.message}: ${tokens.describe(bearer.groupId)} is not granted group ${bearer.groupId}`);
+        }
         const outcome = error instanceof GroupRolesError ? outcomeOf(error) : undefined;
         // Pause before giving the slot back, so the next queued request does not start into the 429.
         if (budget && outcome?.kind === "status" && outcome.status === 429 && outcome.retryAfterMs !== undefined) {
@@ -176,7 +208,7 @@ export class Transport {
     }
   }
 
-  private async attempt<T>(call: CallOptions<T>): Promise<T> {
+  private async attempt<T>(call: CallOptions<T>, token: string | undefined): Promise<T> {
     const timeouts = { ...DEFAULT_TIMEOUTS, ...this.options.timeouts, ...call.timeouts };
     const info: RequestInfo = { method: call.method, path: call.path, origin: call.origin };
     const agent = agentFor(timeouts.connectMs, this.options.maxConnections ?? 16);
@@ -185,10 +217,9 @@ export class Transport {
       "user-agent": `${PACKAGE_NAME}/${PACKAGE_VERSION} node/${process.versions.node}${this.options.userAgentSuffix ? ` ${this.options.userAgentSuffix}` : ""}`,
     };
     // The token goes to `call.origin`, which callers take only from configuration (baseUrl, presenceUrl)
-    // or from a named presence server that passed `checkNamedServer`. When the authorization service
-    // (authUrl) is added, it too must be called at its configured URL only, through this transport.
-    const token = this.token();
-    if (token) headers.authorization = `Bearer ${token}`;
+    // or from a named presence server that passed `checkNamedServer`. The authorization request goes to
+    // the configured authUrl only, with no token (its credential is in the body).
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);
@@ -237,6 +268,15 @@ export class Transport {
     }
     return parsed.data;
   }
+}
+
+/** A 401 the token source could not (or could no longer) fix: say which credential, never its value. */
+function refused(error: AuthenticationError, groupId: number, tokens: TokenSource, renewed: boolean): AuthenticationError {
+  const again = renewed ? " again, with a freshly issued token" : "";
+  return error.rephrase(
+    `${error.message}: the service refused ${tokens.describe(groupId)} for group ${groupId}${again}; ` +
+      `check that it is valid and not expired`,
+  );
 }
 
 function outcomeOf(error: GroupRolesError): AttemptOutcome | undefined {

@@ -53,6 +53,18 @@ export function adminRoutes({ store, faults, log, persist }: AdminDeps): Route[]
     },
     { method: "GET", path: faultsPath, kind: "admin", handle: () => ({ status: 200, body: faults.list() }) },
     { method: "DELETE", path: faultsPath, kind: "admin", handle: () => ({ status: 200, body: { status: "ok", cleared: faults.clear() } }) },
+    {
+      // One rule, leaving the others: tests that run side by side each clear only their own.
+      method: "DELETE",
+      path: compileTemplate("/_emulator/faults/:id"),
+      kind: "admin",
+      handle: (ctx) => {
+        const rule = faults.remove(parsePositiveInt(ctx.params["id"]) ?? 0);
+        const id = ctx.params["id"];
+        if (!rule) throw new ApiError(404, "not_found", `no active fault rule ${id} (used up, cleared or never added)`);
+        return { status: 200, body: { status: "ok", rule } };
+      },
+    },
     { method: "GET", path: compileTemplate("/_emulator/requests"), kind: "admin", handle: () => ({ status: 200, body: log.view() }) },
     {
       method: "DELETE",

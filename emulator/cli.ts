@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `grouproles-emulator`: runs the emulator until SIGINT/SIGTERM. Prints exactly one JSON line
- * `{"baseUrl":…,"presenceUrl":…,"directServers":[…]}` on stdout when ready, so scripts can read it;
+ * `{"baseUrl":…,"presenceUrl":…,"directServers":[…],"authUrl":…}` on stdout when ready, so scripts can read it;
  * everything for humans (the token to use) goes to stderr.
  */
 import { parseArgs } from "node:util";
@@ -14,6 +14,9 @@ const USAGE = `usage: grouproles-emulator [options]
   --token TOKEN[:G1,G2]     accepted bearer token, optionally limited to groups (repeatable;
                             default: one development token "dev-token" for every group)
   --group N                 only this group exists (repeatable; default: every positive integer)
+  --api-key GROUP:KEY       the group's API key, for login keys at the authorization endpoint (repeatable)
+  --user NAME:PASSWORD:GROUP a user the authorization endpoint accepts (repeatable)
+  --token-lifetime-s N      issued tokens expire after at most N seconds (default: the duration asked for)
   --state-file PATH         keep roles across restarts in this JSON file
   --latency-ms N            add N ms to every service call
   --rate-limit N            at most N service calls per second (429 with Retry-After above)
@@ -41,6 +44,9 @@ async function main(): Promise<void> {
       "presence-servers": { type: "string" },
       token: { type: "string", multiple: true },
       group: { type: "string", multiple: true },
+      "api-key": { type: "string", multiple: true },
+      user: { type: "string", multiple: true },
+      "token-lifetime-s": { type: "string" },
       "state-file": { type: "string" },
       "latency-ms": { type: "string" },
       "rate-limit": { type: "string" },
@@ -63,12 +69,20 @@ async function main(): Promise<void> {
     latencyMs: int("latency-ms", values["latency-ms"], 0),
     rateLimitPerSecond: int("rate-limit", values["rate-limit"], 1),
     settingsUpdate: settingsMode(values["settings-update"]),
+    apiKeys: values["api-key"],
+    users: values.user,
+    tokenLifetimeSeconds: int("token-lifetime-s", values["token-lifetime-s"], 1),
   });
   // Human messages first, so that whoever waits for the ready line has them too.
   if (!values.token?.length) process.stderr.write(`grouproles-emulator: development token (all groups): ${emulator.token}\n`);
   process.stderr.write(`grouproles-emulator: ready; roles API ${emulator.baseUrl}/api/v0, presence ${emulator.presenceUrl}\n`);
   process.stdout.write(
-    JSON.stringify({ baseUrl: emulator.baseUrl, presenceUrl: emulator.presenceUrl, directServers: emulator.directServers }) + "\n",
+    JSON.stringify({
+      baseUrl: emulator.baseUrl,
+      presenceUrl: emulator.presenceUrl,
+      directServers: emulator.directServers,
+      authUrl: emulator.authUrl,
+    }) + "\n",
   );
 
   let stopping = false;

@@ -14,7 +14,7 @@ export const FaultRuleInput = z
     /** Request path without query: exact, or a prefix when it ends with `*`. */
     path: z.string().min(1),
     /** Which listener; any when absent. */
-    server: z.enum(["api", "presence", "direct"]).optional(),
+    server: z.enum(["api", "presence", "direct", "auth"]).optional(),
     /**
      * - `status`: reply `status` with `{code:"fault_injected"}` without handling the request
      * - `drop-before`: destroy the connection without handling the request
@@ -77,6 +77,13 @@ export class FaultRules {
     const n = this.rules.length;
     this.rules = [];
     return n;
+  }
+
+  /** Removes one rule; returns it as it stood (with its `hits`), or undefined when it is not active. */
+  remove(id: number): FaultRule | undefined {
+    const rule = this.rules.find((r) => r.id === id);
+    this.rules = this.rules.filter((r) => r !== rule);
+    return rule && { ...rule };
   }
 
   /** Finds the first rule matching the request and uses up one of its `times`. */

@@ -6,6 +6,7 @@
 import { createServer, type Server } from "node:http";
 import { adminRoutes } from "./admin";
 import { Auth, type TokenGrant } from "./auth";
+import { authorizationRoutes, parseApiKeySpec, parseUserSpec, type ApiKeyGrant, type UserGrant } from "./authorization";
 import { FaultRules } from "./faults";
 import { closeServer, listen, urlHost } from "./http-util";
 import { loadState, StateWriter } from "./persistence";
@@ -18,6 +19,7 @@ import { RoleStore, type SettingsUpdateMode } from "./store";
 
 export { connectVisitor, type ConnectVisitorOptions, type VisitorConnection } from "./visitor";
 export { DEV_TOKEN, type TokenGrant } from "./auth";
+export type { ApiKeyGrant, UserGrant } from "./authorization";
 export type { FaultRuleInput, FaultRule } from "./faults";
 export type { SettingsUpdateMode } from "./store";
 export type { RequestLogEntry, RequestLogView, ServerKind } from "./request-log";
@@ -64,6 +66,21 @@ export interface EmulatorOptions {
   /** Sustained service calls per second across all servers; above it, 429 with `Retry-After`. */
   rateLimitPerSecond?: number;
   /**
+   * API keys of groups, for the authorization endpoint's login keys: `"GROUP:KEY"` or {@link ApiKeyGrant}s.
+   * @default none
+   */
+  apiKeys?: readonly (string | ApiKeyGrant)[];
+  /**
+   * Users the authorization endpoint accepts: `"NAME:PASSWORD:GROUP"` or {@link UserGrant}s.
+   * @default none
+   */
+  users?: readonly (string | UserGrant)[];
+  /**
+   * Caps the lifetime of tokens the authorization endpoint issues, in seconds (tests shorten it).
+   * @default the `duration` the client asks for
+   */
+  tokenLifetimeSeconds?: number;
+  /**
    * What an update does with settings keys its `settings` map leaves out (the service does not
    * document it): `replace` drops them, `merge` keeps them.
    * @default "replace"
@@ -79,6 +96,8 @@ export interface RunningEmulator {
   presenceUrl: string;
   /** Base URLs of the named presence servers, by index. */
   directServers: string[];
+  /** The authorization endpoint, e.g. `http://127.0.0.1:40005/authorize`. */
+  authUrl: string;
   /** The first configured token ({@link DEV_TOKEN} by default). */
   token: string;
   /** Every configured token. */
@@ -106,6 +125,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 
   const auth = new Auth(options.tokens ?? []);
+  if (options.tokenLifetimeSeconds !== undefined) checkCount("tokenLifetimeSeconds", options.tokenLifetimeSeconds, 1);
+  const apiKeys = (options.apiKeys ?? []).map((k) => (typeof k === "string" ? parseApiKeySpec(k) : k));
+  const users = (options.users ?? []).map((u) => (typeof u === "string" ? parseUserSpec(u) : u));
   if (options.settingsUpdate !== undefined && options.settingsUpdate !== "replace" && options.settingsUpdate !== "merge") {
     throw new Error(`settingsUpdate must be "replace" or "merge", got ${JSON.stringify(options.settingsUpdate)}`);
   }
@@ -159,12 +181,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       s.on("upgrade", presence.upgradeHandler(n));
     });
     const lbPort = await start(createServer(createPipeline("presence", presence.loadBalancerRoutes(), deps)), presencePort);
+    const authRoutes = authorizationRoutes({ auth, apiKeys, users, tokenLifetimeSeconds: options.tokenLifetimeSeconds });
+    const authPort = await start(createServer(createPipeline("auth", authRoutes, deps)), presencePort ? presencePort + 1 + serverCount : 0);
 
     let closing: Promise<void> | undefined;
     return {
       baseUrl: `http://${urlHost(host, apiPort)}`,
       presenceUrl: `http://${urlHost(host, lbPort)}`,
       directServers: named.map((n) => `http://${urlHost(host, n.port)}`),
+      authUrl: `http://${urlHost(host, authPort)}/authorize`,
       token: auth.tokens()[0] as string,
       tokens: auth.tokens(),
       visitorCount: () => presence.size(),

@@ -4,12 +4,12 @@
  * {@link ApiError}; keeping the writing here is what lets fault rules replace, mangle or drop any reply.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import type { Auth } from "./auth";
+import type { Auth, ServiceName } from "./auth";
 import { ApiError } from "./errors";
 import type { FaultRule, FaultRules } from "./faults";
 import { type CompiledTemplate, type Reply, matchTemplate, parsePositiveInt, readBody, send, sleep } from "./http-util";
 import type { RateLimiter } from "./rate-limit";
-import type { RequestLog, ServerKind } from "./request-log";
+import { loggedHeaders, type RequestLog, type ServerKind } from "./request-log";
 
 /** What a handler gets. */
 export interface RouteContext {
@@ -26,8 +26,18 @@ export interface RouteContext {
  * - `admin`: `/_emulator/...`: bearer token only; never logged, never faulted, never delayed
  * - `visitor`: what a visitor's browser calls: no bearer token (visitors authenticate differently in
  *   the real service), logged and faultable, never rate limited or delayed
+ * - `authorization`: the authorization endpoint: credentials in the body, no bearer token; logged,
+ *   faultable and delayed like a service call, not rate limited
  */
-export type RouteKind = "service" | "admin" | "visitor";
+export type RouteKind = "service" | "admin" | "visitor" | "authorization";
+
+/** The service a listener's bearer tokens must be issued for (the authorization server needs none). */
+const SERVICE_OF: Record<ServerKind, ServiceName | undefined> = {
+  api: "webservices",
+  presence: "presence",
+  direct: "presence",
+  auth: undefined,
+};
 
 /** One endpoint of one server. */
 export interface Route {
@@ -102,9 +112,12 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
     const method = (req.method ?? "GET").toUpperCase();
     const { route, params, allowed } = find(method, url.pathname);
     let body = "";
+    const ticket = route?.kind === "admin" ? undefined : deps.log.begin({ server, method, path: url.pathname });
     const record = (status: number): void => {
       if (route?.kind === "admin") return;
-      deps.log.record({ server, method, path: url.pathname, query: url.search, route: route?.path.template ?? "*", status, body });
+      const headers = loggedHeaders(req.headersDistinct);
+      const entry = { server, method, path: url.pathname, query: url.search, route: route?.path.template ?? "*" };
+      deps.log.record({ ...entry, status, headers, body }, ticket);
     };
 
     let fault: FaultRule | undefined;
@@ -116,20 +129,20 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
         throw new ApiError(404, "not_found", `no route for ${method} ${url.pathname}`);
       }
       let groupId = 0;
-      if (route.kind !== "visitor") {
-        deps.auth.check(req.headers.authorization);
+      if (route.kind === "service" || route.kind === "admin") {
+        // Admin routes take any valid token; service routes need one issued for this listener's service.
+        const service = route.kind === "service" ? SERVICE_OF[server] : undefined;
+        deps.auth.check(req.headers.authorization, undefined, service);
         if (route.group) {
           groupId = groupOf(route, params, url.searchParams);
-          deps.auth.check(req.headers.authorization, groupId);
+          deps.auth.check(req.headers.authorization, groupId, service);
           deps.assertGroup(groupId);
         }
       } else if (route.group) {
         groupId = groupOf(route, params, url.searchParams);
       }
-      if (route.kind === "service") {
-        deps.rateLimiter?.take();
-        if (deps.latencyMs > 0) await sleep(deps.latencyMs);
-      }
+      if (route.kind === "service") deps.rateLimiter?.take();
+      if ((route.kind === "service" || route.kind === "authorization") && deps.latencyMs > 0) await sleep(deps.latencyMs);
       if (route.kind !== "admin") fault = deps.faults.take(server, method, url.pathname);
       if (fault?.action === "latency") await sleep(fault.latencyMs ?? 0);
       if (fault?.action === "status") {

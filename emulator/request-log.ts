@@ -1,11 +1,12 @@
 /**
  * A log of the requests the emulator served, for tests: counts by method and route template (how many
- * HTTP calls did the client make?) and the raw bodies (did a secret leak into a request?). Admin routes
- * and WebSocket upgrades are not logged, so reading the log never changes it.
+ * HTTP calls did the client make?) and each request as sent: path, query, every header (Authorization
+ * included, value and all) and the raw body, so a test can look for a leaked secret anywhere in it.
+ * Admin routes and WebSocket upgrades are not logged, so reading the log never changes it.
  */
 
 /** Which listener served a request. */
-export type ServerKind = "api" | "presence" | "direct";
+export type ServerKind = "api" | "presence" | "direct" | "auth";
 
 /** One logged request. */
 export interface RequestLogEntry {
@@ -19,8 +20,15 @@ export interface RequestLogEntry {
   route: string;
   /** Status sent; `0` when a fault rule dropped the connection instead. */
   status: number;
+  /** Every request header, names in lower case, repeated headers joined with `", "`. */
+  headers: Record<string, string>;
   /** Raw request body, cut at {@link MAX_LOGGED_BODY} characters. */
   body: string;
+}
+
+/** The headers of a request as logged: one string per name. */
+export function loggedHeaders(distinct: NodeJS.Dict<string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(distinct).map(([name, values]) => [name, (values ?? []).join(", ")]));
 }
 
 /** The `GET /_emulator/requests` reply. */
@@ -31,6 +39,11 @@ export interface RequestLogView {
   counts: Record<string, number>;
   /** The most recent {@link MAX_LOG_ENTRIES} requests, oldest first. */
   entries: RequestLogEntry[];
+  /**
+   * Requests received and not yet answered (or dropped): what a test waits on instead of sleeping, e.g.
+   * a slowed request whose client gave up still lands when its delay is over.
+   */
+  inFlight: Array<Pick<RequestLogEntry, "server" | "method" | "path">>;
 }
 
 /** Longest body kept per entry, in characters. */
@@ -43,8 +56,17 @@ export class RequestLog {
   private total = 0;
   private counts = new Map<string, number>();
   private entries: RequestLogEntry[] = [];
+  private open = new Map<number, Pick<RequestLogEntry, "server" | "method" | "path">>();
+  private nextTicket = 1;
 
-  record(entry: RequestLogEntry): void {
+  /** A request arrived; pass the ticket to {@link record} when it is answered. */
+  begin(request: Pick<RequestLogEntry, "server" | "method" | "path">): number {
+    this.open.set(this.nextTicket, request);
+    return this.nextTicket++;
+  }
+
+  record(entry: RequestLogEntry, ticket?: number): void {
+    if (ticket !== undefined) this.open.delete(ticket);
     this.total++;
     const key = `${entry.method} ${entry.route}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
@@ -54,7 +76,12 @@ export class RequestLog {
   }
 
   view(): RequestLogView {
-    return { total: this.total, counts: Object.fromEntries(this.counts), entries: [...this.entries] };
+    return {
+      total: this.total,
+      counts: Object.fromEntries(this.counts),
+      entries: [...this.entries],
+      inFlight: [...this.open.values()],
+    };
   }
 
   clear(): void {

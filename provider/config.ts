@@ -5,6 +5,7 @@
 import { GroupRolesClient, type ClientOptions } from "../client";
 import { ConfigurationError } from "../client/errors";
 import { parsePresenceServerDomains } from "../client/presence-hosts";
+import { resolveCredentials } from "./credentials-config";
 import type { BatchOptions } from "./role-batcher";
 
 /** Anything with `get(key)`, like the `config` of Pulumi's `ConfigureRequest`. */
@@ -15,7 +16,6 @@ export interface ConfigSource {
 export const CONFIG_KEYS = {
   baseUrl: "grouproles:baseUrl",
   presenceUrl: "grouproles:presenceUrl",
-  accessToken: "grouproles:accessToken",
   allowInsecureHttp: "grouproles:allowInsecureHttp",
   presenceServerDomains: "grouproles:presenceServerDomains",
   maxBatchSize: "grouproles:maxBatchSize",
@@ -28,7 +28,6 @@ export const CONFIG_KEYS = {
 export const ENV_KEYS = {
   baseUrl: "GROUPROLES_BASE_URL",
   presenceUrl: "GROUPROLES_PRESENCE_URL",
-  accessToken: "GROUPROLES_ACCESS_TOKEN",
   allowInsecureHttp: "GROUPROLES_ALLOW_INSECURE_HTTP",
   presenceServerDomains: "GROUPROLES_PRESENCE_SERVER_DOMAINS",
   maxBatchSize: "GROUPROLES_MAX_BATCH_SIZE",
@@ -49,7 +48,6 @@ export function setStackConfig(config: ConfigSource | undefined): void {
 export interface ResolvedConfig {
   baseUrl?: string;
   presenceUrl?: string;
-  accessToken?: string;
   allowInsecureHttp: boolean;
   /**
    * Where named presence servers may be besides the load balancer's host and its siblings: domains
@@ -109,7 +107,6 @@ export function resolveConfig(source?: ConfigSource): ResolvedConfig {
   return {
     baseUrl: pick("baseUrl", source),
     presenceUrl: pick("presenceUrl", source),
-    accessToken: pick("accessToken", source),
     allowInsecureHttp: /^(1|true|yes)$/i.test(pick("allowInsecureHttp", source) ?? ""),
     presenceServerDomains: domainsSetting(source),
     maxBatchSize: numberSetting("maxBatchSize", source, "positive integer"),
@@ -121,15 +118,10 @@ export function resolveConfig(source?: ConfigSource): ResolvedConfig {
 }
 
 /**
- * Checks that the settings needed for `need` are present.
+ * Checks that the address needed for `need` is present (credentials: see ./credentials-config).
  * @throws ConfigurationError saying which config key or environment variable to set.
  */
 export function requireSettings(cfg: ResolvedConfig, need: "roles" | "presence"): void {
-  if (!cfg.accessToken) {
-    throw new ConfigurationError(
-      `no access token: set it with \`pulumi config set ${CONFIG_KEYS.accessToken} --secret <token>\` or the ${ENV_KEYS.accessToken} environment variable`,
-    );
-  }
   if (need === "presence" && !cfg.presenceUrl) {
     throw new ConfigurationError(
       `no presence address: set \`pulumi config set ${CONFIG_KEYS.presenceUrl} https://...\` or the ${ENV_KEYS.presenceUrl} environment variable`,
@@ -158,12 +150,14 @@ export function timeoutOptions(cfg: ResolvedConfig): Pick<ClientOptions, "timeou
 const clients = new Map<string, GroupRolesClient>();
 
 /**
- * The provider's client for the current settings. Clients are cached per address; the token is read
- * for every request, so a rotated token in the environment or config is picked up without a restart.
+ * The provider's client for the current settings. Clients are cached per address, limits and
+ * credential: one client (and its token cache) serves the whole deployment, and a rotated credential
+ * in the config or environment gets a new one without a restart.
  */
 export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRolesClient {
   const cfg = resolveConfig();
   requireSettings(cfg, "roles");
+  const credentials = resolveCredentials(stackConfig);
   const budget = {
     ...(cfg.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: cfg.maxRequestsPerSecond } : {}),
     ...(cfg.maxConcurrentRequests !== undefined ? { maxConcurrentRequests: cfg.maxConcurrentRequests } : {}),
@@ -172,6 +166,7 @@ export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRoles
   // The budget and timeouts are part of the key: a changed limit gets a client (and a writer) that enforces it.
   const key = [
     cfg.baseUrl, cfg.presenceUrl ?? "", cfg.allowInsecureHttp, cfg.presenceServerDomains ?? [], budget, extra,
+    credentials.fingerprint,
   ].map((part) => JSON.stringify(part)).join("|");
   let client = clients.get(key);
   if (!client) {
@@ -182,7 +177,7 @@ export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRoles
       presenceUrl: cfg.presenceUrl,
       allowInsecureHttp: cfg.allowInsecureHttp,
       presenceServerDomains: cfg.presenceServerDomains,
-      accessToken: () => pick("accessToken"),
+      ...credentials.client,
     });
     clients.set(key, client);
   }

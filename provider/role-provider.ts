@@ -8,6 +8,7 @@ import type { dynamic } from "@pulumi/pulumi";
 import { ConflictError, NotFoundError, RoleInUseError } from "../client/errors";
 import type { RoleSummary } from "../client/types";
 import { setStackConfig, type ConfigSource } from "./config";
+import { credentialRefusal } from "./credential-check";
 import { deploymentLedger } from "./deployment-ledger";
 import { create } from "./role-create";
 import { inContext, inUseDeleteMessage, inUseReplaceMessage } from "./role-errors";
@@ -36,8 +37,14 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
   setStackConfig(req.config);
 }
 
-export async function check(_olds: Props, news: Props) {
-  return { inputs: news, failures: checkRoleInputs(news) };
+export async function check(olds: Props, news: Props) {
+  const failures = checkRoleInputs(news);
+  // A new resource (no old inputs) will be created: its credentials must work for its group.
+  if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number") {
+    const refusal = await credentialRefusal(news.groupId);
+    if (refusal) failures.push({ property: "groupId", reason: refusal.message });
+  }
+  return { inputs: news, failures };
 }
 
 /** Which inputs differ. Cheap: no request, except to refuse replacing an in-use role. */
@@ -62,6 +69,11 @@ export async function diff(id: string, olds: Props, news: Props) {
   }
   const changed = changedProperties(olds, news);
   const replaces = changed.filter((p) => p === "groupId");
+  // A write is planned: its credentials must work for the group it writes to.
+  if (changed.length && typeof news.groupId === "number") {
+    const refusal = await credentialRefusal(news.groupId);
+    if (refusal) throw refusal;
+  }
   if (replaces.length && !isUnknown(news.groupId)) await refuseReplaceIfInUse(id, olds, news.groupId);
   if (!replaces.length && typeof olds.name === "string" && typeof news.name === "string") {
     // Every existing role of the program is diffed as it registers: what a rename elsewhere can wait for.

@@ -3,9 +3,11 @@
  * serve invokes). Settings come from explicit options, else the stack config (`grouproles:*`), else
  * the environment, read at call time.
  */
+import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { GroupRolesClient } from "../client";
 import { requireSettings, resolveConfig, timeoutOptions, type ResolvedConfig } from "../provider/config";
+import { resolveCredentials } from "../provider/credentials-config";
 
 /** Overrides for where and how the data functions reach the service. */
 export interface ConnectionOptions {
@@ -13,7 +15,10 @@ export interface ConnectionOptions {
   baseUrl?: string;
   /** The presence load balancer. Default: `grouproles:presenceUrl`, then `GROUPROLES_PRESENCE_URL`. */
   presenceUrl?: string;
-  /** Bearer token. Default: `grouproles:accessToken` (a secret), then `GROUPROLES_ACCESS_TOKEN`. */
+  /**
+   * One bearer token for every group. Default: the credentials of the stack config (`grouproles:accessToken`,
+   * `accessTokens`, `apiKey`/`apiKeys`, `username`/`password`), else the `GROUPROLES_*` environment.
+   */
   accessToken?: string;
   /**
    * Accept plain http for non-loopback hosts.
@@ -32,22 +37,33 @@ export interface ConnectionOptions {
 /** Reads the stack config the way Pulumi hands it to the program, without secret-access warnings. */
 const programConfig = { get: (key: string) => pulumi.runtime.getConfig(key) };
 
+/** Clients by settings, so fetched tokens are reused by every data function call of the program. */
+const clients = new Map<string, GroupRolesClient>();
+
 export function clientFor(options: ConnectionOptions | undefined, need: "roles" | "presence"): GroupRolesClient {
   const fromConfig = resolveConfig(programConfig);
   const cfg: ResolvedConfig = {
     baseUrl: options?.baseUrl ?? fromConfig.baseUrl,
     presenceUrl: options?.presenceUrl ?? fromConfig.presenceUrl,
-    accessToken: options?.accessToken ?? fromConfig.accessToken,
     allowInsecureHttp: options?.allowInsecureHttp ?? fromConfig.allowInsecureHttp,
   };
-  const presenceServerDomains = options?.presenceServerDomains ?? fromConfig.presenceServerDomains;
   requireSettings(cfg, need);
-  return new GroupRolesClient({
+  const credentials =
+    options?.accessToken !== undefined
+      ? { client: { accessToken: options.accessToken }, fingerprint: createHash("sha256").update(options.accessToken).digest("hex") }
+      : resolveCredentials(programConfig);
+  const settings = {
     baseUrl: cfg.baseUrl,
     presenceUrl: cfg.presenceUrl,
-    accessToken: cfg.accessToken!,
     allowInsecureHttp: cfg.allowInsecureHttp,
-    presenceServerDomains,
+    presenceServerDomains: options?.presenceServerDomains ?? fromConfig.presenceServerDomains,
     ...timeoutOptions(fromConfig),
-  });
+  };
+  const key = `${JSON.stringify(settings)}|${credentials.fingerprint}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = new GroupRolesClient({ ...settings, ...credentials.client });
+    clients.set(key, client);
+  }
+  return client;
 }

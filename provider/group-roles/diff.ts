@@ -5,6 +5,7 @@
  * lists the group once and refuses, in the preview, to remove roles that users hold.
  */
 import { clientFromConfig } from "../config";
+import { credentialRefusal } from "../credential-check";
 import { isUnknown } from "../role-fields";
 import { sameSettings } from "../role-settings";
 import { heldRole, removedInUse, replaceInUse, type HeldRole } from "./errors";
@@ -42,6 +43,12 @@ async function heldOf(
   });
 }
 
+/** Throws the refusal of the credentials for `groupId`, if any (one request per group and process). */
+async function refuseCredentials(groupId: number): Promise<void> {
+  const refusal = await credentialRefusal(groupId);
+  if (refusal) throw refusal;
+}
+
 export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {
   const state = toState(olds);
   const groupId = parseGroupId(id);
@@ -59,13 +66,16 @@ export async function diff(id: string, olds: Props, news: Props): Promise<GroupR
           )
         : [];
       if (held.length) throw replaceInUse(groupId, news.groupId, held);
+      await refuseCredentials(news.groupId as number);
     }
     return { changes: true, replaces: ["groupId"], deleteBeforeReplace: false };
   }
   const roles = news.roles;
   // Not known until apply (preview): which entries go cannot be told; `up` checks again.
-  if (isUnknown(roles) || !roles || typeof roles !== "object")
+  if (isUnknown(roles) || !roles || typeof roles !== "object") {
+    await refuseCredentials(groupId);
     return { changes: true, replaces: [], deleteBeforeReplace: false };
+  }
   const declared = roles as Props;
   const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key));
   const changed =
@@ -82,6 +92,9 @@ export async function diff(id: string, olds: Props, news: Props): Promise<GroupR
       `group ${groupId}: checking whether the roles removed from \`roles\` are in use`,
     );
     if (held.length) throw removedInUse(groupId, held);
+  } else if (changed) {
+    // A write is planned and no list confirmed the credentials for the group: one shared check does.
+    await refuseCredentials(groupId);
   }
   return { changes: changed, replaces: [], deleteBeforeReplace: false };
 }

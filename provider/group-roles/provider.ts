@@ -6,6 +6,7 @@
  * batching window and no coordination between resources.
  */
 import type { dynamic } from "@pulumi/pulumi";
+import { credentialRefusal } from "../credential-check";
 import { batchOptions, clientFromConfig, resolveConfig, setStackConfig, type ConfigSource } from "../config";
 import { DEFAULT_BATCH_OPTIONS } from "../role-batcher";
 import { inContext } from "../role-errors";
@@ -30,8 +31,14 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
   setStackConfig(req.config);
 }
 
-export async function check(_olds: Props, news: Props) {
-  return { inputs: news, failures: checkGroupRolesInputs(news) };
+export async function check(olds: Props, news: Props) {
+  const failures = checkGroupRolesInputs(news);
+  // A new resource (no old inputs) will be created: its credentials must work for its group.
+  if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number") {
+    const refusal = await credentialRefusal(news.groupId);
+    if (refusal) failures.push({ property: "groupId", reason: refusal.message });
+  }
+  return { inputs: news, failures };
 }
 
 /** Most roles per array request: `grouproles:maxBatchSize`, default 100. */

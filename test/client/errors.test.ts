@@ -1,9 +1,10 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  AuthenticationError, ConflictError, ConnectionError, ForbiddenError, GroupRolesClient, GroupRolesError, NotFoundError,
+  AuthenticationError, ConflictError, ConnectionError, ForbiddenError, GroupRolesClient, GroupRolesError, HttpStatusError, NotFoundError,
   RateLimitedError, RoleInUseError, ServerError, ValidationError,
 } from "../../client";
+import { redact, registerSecret } from "../../client/redact";
 import { allText } from "../support/error-text";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
@@ -84,6 +85,66 @@ describe("redaction", () => {
     const err = await client(server.url).roles.list(7, noRetry).catch((e) => e);
     expect(err.cause).toBeInstanceOf(Error);
     expect(allText(err)).not.toContain(CANARY);
+  });
+
+  it("redacts the token inside a cause, wherever the cause carries it", () => {
+    new GroupRolesClient({ baseUrl: "http://127.0.0.1:1", accessToken: CANARY }); // registers the token
+    const inner = Object.assign(new Error(`vault lookup for ${CANARY} failed`), {
+      code: "EVAULT",
+      headers: { authorization: `Bearer ${CANARY}` },
+      cause: new Error(`nested: ${CANARY}`),
+    });
+    const causes: unknown[] = [inner, `a thrown string with token=${CANARY}`, new Error(`authorization: ${CANARY}`)];
+    for (const cause of causes) {
+      const err = new HttpStatusError("request failed", { cause });
+      expect(err.cause).toBeInstanceOf(Error);
+      expect(allText(err)).not.toContain(CANARY);
+      expect((err.cause as Error).message).toContain("[REDACTED]");
+    }
+    // the copy keeps what callers branch on
+    const copy = new HttpStatusError("request failed", { cause: inner }).cause as Error & { code?: string };
+    expect(copy.code).toBe("EVAULT");
+    expect(copy.message).toBe("vault lookup for [REDACTED] failed");
+  });
+
+  it("redact() removes bearer credentials, authorization values and registered secrets, keeping the rest", () => {
+    registerSecret("w4x9"); // four characters: the shortest secret registered
+    registerSecret("abc"); // shorter ones would redact ordinary words
+    expect(
+      [
+        "Bearer  xyz1",
+        "Bearer xyz1 rest",
+        "authorization: xyz1",
+        "authorization:xyz1",
+        "authorization : xyz1",
+        '"authorization": "Bearer xyz1"',
+        "Authorization=abc,next",
+        "token w4x9 ok",
+        "abc stays",
+      ].map(redact),
+    ).toEqual([
+      "Bearer  [REDACTED]",
+      "Bearer [REDACTED] rest",
+      "authorization: [REDACTED]",
+      "authorization:[REDACTED]",
+      "authorization : [REDACTED]",
+      '"authorization": "[REDACTED]"',
+      "Authorization=[REDACTED],next",
+      "token [REDACTED] ok",
+      "abc stays",
+    ]);
+  });
+
+  it("a cause is copied as name, code, message and a one-line stack, and only when there is one", () => {
+    expect(new HttpStatusError("plain").message).toBe("plain");
+    expect(new HttpStatusError("plain").cause).toBeUndefined();
+    expect(new HttpStatusError("plain", { cause: null }).cause).toBeUndefined();
+    const source = Object.assign(new TypeError("bad thing"), { code: 5 });
+    const copy = new HttpStatusError("plain", { cause: source }).cause as Error & { code?: unknown };
+    expect(copy).not.toBe(source);
+    expect([copy.name, copy.message, copy.stack, copy.code]).toEqual(
+      ["TypeError", "bad thing", "TypeError: bad thing", undefined],
+    );
   });
 
   it("redacts a token supplied by a function, read at call time", async () => {

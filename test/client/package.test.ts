@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 
 describe("packed tarball", () => {
@@ -41,5 +42,14 @@ describe("packed tarball", () => {
     expect(files).toContain("package/dist/client/index.d.ts");
     expect(files).toContain("package/LICENSE");
     expect(files.some((f) => f.startsWith("package/test/") || f.startsWith("package/provider/"))).toBe(false);
+  });
+});
+
+describe("dist/", () => {
+  it("is built from the current sources (the global setup rebuilds it on every run)", () => {
+    const root = path.resolve(__dirname, "../..");
+    const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+    const dry = execFileSync(process.execPath, [tsc, "-b", "tsconfig.json", "--dry"], { cwd: root, encoding: "utf8" });
+    expect(dry).not.toMatch(/would build/);
   });
 });

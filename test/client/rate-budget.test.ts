@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GroupRolesClient } from "../../client";
 import { clientFromConfig, setStackConfig } from "../../provider/config";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { waitFor } from "../support/wait";
 
 let server: ScriptedServer;
 afterEach(async () => {
@@ -36,10 +37,7 @@ function fakeClock() {
 }
 
 /** Polls until `cond` holds (the scripted server sees requests asynchronously). */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
-  expect(cond()).toBe(true);
-}
+const until = (cond: () => boolean): Promise<void> => waitFor(cond, "the expected requests");
 
 /** Lets pending I/O and timers run, so a request that should not start would have shown up. */
 const settle = () => new Promise((r) => setTimeout(r, 30));

@@ -29,6 +29,8 @@ const write = (next: Record<string, Entry>) => {
 /** The service's roles: name to roleId. */
 const held = async () => Object.fromEntries((await s.h.listRoles(42)).map((r) => [r.name, r.roleId]));
 /** Requests since the last clear, as `METHOD /path-after-group`. */
+/** What the credential check of a run that plans a write sends: one list of the group (README, "Credentials"). */
+const CREDENTIAL_CHECK = "GET /roles";
 const routes = async () =>
   (await s.h.requests()).entries.map((e) => `${e.method} ${e.route.replace("/api/v0/groups/:groupId", "")}`);
 const roleIds = (outputs: Record<string, unknown>) => outputs["roleIds"] as Record<string, number>;
@@ -52,17 +54,18 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 describe("examples/group-catalogue", () => {
-  it("preview plans one create and sends nothing", async () => {
+  it("preview plans one create and sends only the credential check", async () => {
     const preview = await s.run("preview");
     expect(preview.ok, preview.errors.join("\n")).toBe(true);
     expect(catalogPlan(preview)).toEqual(["+ create catalogue"]);
-    expect((await s.h.requests()).total).toBe(0);
+    expect(await routes()).toEqual([CREDENTIAL_CHECK]);
   });
 
-  it("up creates the catalogue in one list and one POST", async () => {
+  it("up creates the catalogue in one list and one POST (after the credential check)", async () => {
+    await s.h.clearRequests();
     const up = await s.run("up");
     expect(up.ok, up.errors.join("\n")).toBe(true);
-    expect(await routes()).toEqual(["GET /roles", "POST /roles"]);
+    expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "POST /roles"]);
     ids = roleIds(up.outputs);
     expect(await held()).toEqual(Object.fromEntries(Object.entries(original.roles).map(([k, r]) => [r.name, ids[k]])));
     const support = (await s.h.api("GET", `/groups/42/roles/${ids.support}`)).json;
@@ -86,7 +89,7 @@ describe("examples/group-catalogue", () => {
     await s.h.clearRequests();
     const up = await s.run("up");
     expect(up.ok, up.errors.join("\n")).toBe(true);
-    expect(await routes()).toEqual(["GET /roles", "PUT /roles"]);
+    expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "PUT /roles"]);
     expect((await held())["Billing & Invoices"]).toBe(ids.billing);
     expect(roleIds(up.outputs)).toEqual(ids);
   });
@@ -100,7 +103,7 @@ describe("examples/group-catalogue", () => {
     await s.h.clearRequests();
     const up = await s.run("up");
     expect(up.ok, up.errors.join("\n")).toBe(true);
-    expect(await routes()).toEqual(["GET /roles", "PUT /roles"]);
+    expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "PUT /roles"]);
     const now = await held();
     expect([now["Escalations"], now["Support"]]).toEqual([ids.support, ids.escalations]);
   });
@@ -132,13 +135,14 @@ describe("examples/group-catalogue", () => {
     await s.h.clearRequests();
     const up = await s.run("up");
     expect(up.ok, up.errors.join("\n")).toBe(true);
-    // Diff's in-use check (what the preview sends), then the update's own list, which checks again.
+    // Diff's in-use check (what the preview sends; it confirms the credentials too), then the update's own
+    // list, which checks again.
     expect(await routes()).toEqual(["GET /roles", "GET /roles", "POST /delete-roles"]);
     expect(Object.keys(await held())).not.toContain("Trainees");
     expect(Object.keys(roleIds(up.outputs)).sort()).toEqual(["billing", "escalations", "sales", "support"]);
   });
 
-  it("refresh after a hand edit: one list, each role's details, the drift shown; up puts it back", async () => {
+  it("refresh after a hand edit: one list, each role's details (and the credential check), the drift shown; up puts it back", async () => {
     await s.h.api("PUT", "/groups/42/roles", [
       { roleId: ids.sales, name: "Sales (by hand)", settings: { viewVideo: false } },
     ]);
@@ -146,8 +150,9 @@ describe("examples/group-catalogue", () => {
     const refresh = await s.run("refresh");
     expect(refresh.ok, refresh.errors.join("\n")).toBe(true);
     expect(catalogPlan(refresh)).toEqual([expect.stringMatching(/^~ refresh catalogue/)]);
+    // Read's list, and the credential check of the Diff that tells the drift (a write is what it plans).
     expect((await s.h.requests()).counts).toEqual({
-      "GET /api/v0/groups/:groupId/roles": 1,
+      "GET /api/v0/groups/:groupId/roles": 2,
       "GET /api/v0/groups/:groupId/roles/:roleId": 4,
     });
     // A drift previews without property names (the program's inputs did not change; see the README).

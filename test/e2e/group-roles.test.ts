@@ -32,6 +32,8 @@ const up = async (specs: GroupRolesSpec[], roles: RoleSpec[] = [], config: Recor
 const state = (r: {
   resources: Array<{ type: string; id?: string; outputs: Record<string, unknown>; initErrors?: string[] }>;
 }) => r.resources.find((x) => x.type.endsWith("grouproles:GroupRoles"));
+/** What the credential check of a run that plans a write sends: one list of the group (README, "Credentials"). */
+const CREDENTIAL_CHECK = "GET /roles";
 const routes = async () =>
   (await s.h.requests()).entries.map((e) => `${e.method} ${e.route.replace("/api/v0/groups/:groupId", "")}`);
 const held = async () => Object.fromEntries((await s.h.listRoles(42)).map((r) => [r.name, r.roleId]));
@@ -59,17 +61,18 @@ describe("GroupRoles through the engine stand-in", () => {
   });
 
   it("250 roles: up is a list and 3 POSTs; a no-op preview sends nothing; rename all: a list, 3 PUTs", async () => {
+    // Each up also confirms the credentials first (one list), as every run that plans a write does.
     await s.h.clearRequests();
     const created = await up([catalogue(entries(250))]);
     expect(catalogPlan(created)).toEqual(["+ create catalogue"]);
-    expect(await routes()).toEqual(["GET /roles", "POST /roles", "POST /roles", "POST /roles"]);
+    expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "POST /roles", "POST /roles", "POST /roles"]);
     expect(Object.keys(await held())).toHaveLength(250);
     await s.h.clearRequests();
     expect(catalogPlan(await runMixed(s, "preview", [catalogue(entries(250))]))).toEqual([]);
     expect((await s.h.requests()).total).toBe(0);
     const renamed = await up([catalogue(entries(250, "Renamed"))]);
     expect(catalogPlan(renamed)).toEqual(["~ update catalogue [roles]"]);
-    expect(await routes()).toEqual(["GET /roles", "PUT /roles", "PUT /roles", "PUT /roles"]);
+    expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "PUT /roles", "PUT /roles", "PUT /roles"]);
     const ids = outputRoles(renamed);
     expect(await held()).toEqual(Object.fromEntries(Object.values(ids).map((r) => [r.name, r.roleId])));
   });
@@ -115,7 +118,7 @@ describe("GroupRoles through the engine stand-in", () => {
     const second = await up([catalogue(entries(150))]);
     expect(catalogPlan(second)).toEqual(["~ update catalogue"]);
     expect(state(second)).not.toHaveProperty("initErrors");
-    expect(await routes()).toEqual(["GET /roles", "POST /roles"]);
+    expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "POST /roles"]);
     expect(Object.keys(await held())).toHaveLength(150);
   });
 
@@ -141,7 +144,7 @@ describe("GroupRoles through the engine stand-in", () => {
       action: "status",
       status: 503,
       times: 0,
-      skip: 1,
+      skip: 2, // the credential check and the update's list pass; the read-back after the POST fails
     });
     const first = await runMixed(s, "up", [catalogue(entries(3))]);
     expect(first.ok).toBe(false);
@@ -173,7 +176,8 @@ describe("GroupRoles through the engine stand-in", () => {
     await s.h.setUsers(42, (await held())["Role 1"]!, 2);
     await s.h.clearRequests();
     expect((await runMixed(s, "preview", [catalogue({ r0: roles.r0! })])).ok).toBe(true);
-    expect((await s.h.requests()).total).toBe(0); // nothing removed is deleted: no list needed
+    // Nothing removed is deleted: no in-use list, only the credential check of the planned update.
+    expect(await routes()).toEqual([CREDENTIAL_CHECK]);
     const removed = await up([catalogue({ r0: roles.r0! })]);
     expect(Object.keys(outputRoles(removed))).toEqual(["r0"]);
     expect(Object.keys(await held()).sort()).toEqual(["Role 0", "Role 1"]);

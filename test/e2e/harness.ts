@@ -21,6 +21,7 @@ export interface Stack {
     operation: EngineOptions["operation"],
     config?: Record<string, string>,
     programDir?: string,
+    secretConfig?: Record<string, string>,
   ): Promise<EngineResult>;
   close(): Promise<void>;
 }
@@ -30,6 +31,8 @@ export async function stackFor(
   project: string,
   baseConfig: Record<string, string> = {},
   emulator: EmulatorOptions = {},
+  /** The secret stack config; default: the emulator's token as `grouproles:accessToken`. */
+  secrets?: (h: EmulatorHarness) => Record<string, string>,
 ): Promise<Stack> {
   const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
@@ -38,19 +41,14 @@ export async function stackFor(
     h,
     work,
     stateFile,
-    run: (operation, config = {}, dir = programDir) =>
+    run: (operation, config = {}, dir = programDir, secretConfig = secrets?.(h) ?? { "grouproles:accessToken": h.emu.token }) =>
       runEngine({
         operation,
         programDir: dir,
         stack: "dev",
         stateFile,
-        config: {
-          "grouproles:baseUrl": h.emu.baseUrl,
-          "grouproles:presenceUrl": h.emu.presenceUrl,
-          ...baseConfig,
-          ...config,
-        },
-        secretConfig: { "grouproles:accessToken": h.emu.token },
+        config: { "grouproles:baseUrl": h.emu.baseUrl, "grouproles:presenceUrl": h.emu.presenceUrl, ...baseConfig, ...config },
+        secretConfig,
       }),
     close: async () => {
       await h.close();
@@ -101,7 +99,8 @@ export const runSpec = (
   op: EngineOptions["operation"],
   roles: RoleSpec[],
   config: Record<string, string> = {},
-) => s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram);
+  secretConfig?: Record<string, string>,
+) => s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram, secretConfig);
 
 /** One GroupRoles of the spec program: resource name, GroupRolesArgs, resource options. */
 export interface GroupRolesSpec {
@@ -121,7 +120,8 @@ export const runMixed = (
   catalogues: GroupRolesSpec[],
   roles: RoleSpec[] = [],
   config: Record<string, string> = {},
-) => runSpec(s, op, roles, { "roles-spec:groupRoles": JSON.stringify(catalogues), ...config });
+  secretConfig?: Record<string, string>,
+) => runSpec(s, op, roles, { "roles-spec:groupRoles": JSON.stringify(catalogues), ...config }, secretConfig);
 
 /** The plan lines of GroupRoles resources only. */
 export const catalogPlan = (r: EngineResult): string[] =>

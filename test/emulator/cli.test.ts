@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { http } from "./helpers";
+import { http } from "../support/http";
 
 const root = path.resolve(__dirname, "../..");
 const cli = path.join(root, "dist/emulator/cli.js");
@@ -50,7 +50,7 @@ function start(args: string[]): Promise<{ ready: Ready; stderr: () => string; ex
 describe("grouproles-emulator CLI", () => {
   it("prints one JSON line when ready, serves requests, prints the dev token on stderr, exits 0 on SIGTERM", async () => {
     const { ready, stderr, exit } = await start(["--presence-servers", "3"]);
-    expect(Object.keys(ready)).toEqual(["baseUrl", "presenceUrl", "directServers"]);
+    expect(Object.keys(ready)).toEqual(["baseUrl", "presenceUrl", "directServers", "authUrl"]);
     expect(ready.directServers).toHaveLength(3);
     const r = await http("POST", `${ready.baseUrl}/api/v0/groups/1/roles`, { body: [{ name: "from cli" }] });
     expect(r.status).toBe(200);

@@ -16,7 +16,8 @@ import {
   VISITOR_FUNC_PATTERN,
 } from "../../client/rules";
 import { DESCRIPTION_MAX, INVOKE_FUNC, NAME_MAX } from "../../emulator/service-rules";
-import { type Harness, harness, http } from "./helpers";
+import { type EmulatorHarness as Harness, startHarness as harness } from "../support/emulator";
+import { http } from "../support/http";
 
 let h: Harness;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ let group = 700;
 
 /** The emulator's verdict on a create body: true when it accepts it. */
 async function emulatorAccepts(item: Record<string, unknown>): Promise<boolean> {
-  const r = await http("POST", h.roles(group++), { body: [item] });
+  const r = await http("POST", h.rolesUrl(group++), { body: [item] });
   if (r.status !== 200 && r.status !== 400) throw new Error(`unexpected ${r.status}: ${r.text}`);
   return r.status === 200;
 }
@@ -66,7 +67,7 @@ describe("the client's rules and the emulator's agree", () => {
 
   it.each([0, -1, 1.5, 2 ** 53, 7])("on a role ID: %s", async (roleId) => {
     const client = problemOf(idRule, roleId, "roleId") === undefined;
-    const r = await http("PUT", h.roles(group++), { body: [{ roleId, name: "N" }] });
+    const r = await http("PUT", h.rolesUrl(group++), { body: [{ roleId, name: "N" }] });
     // A valid ID of a role that does not exist is 404, an invalid one 400.
     expect(r.status === 404).toBe(client);
     expect([400, 404]).toContain(r.status);

@@ -1,7 +1,8 @@
 /**
  * The emulator under load, reduced size (bench/emulator-load.ts; `npm run bench:emulator-load --
  * --full` runs the full size by hand): concurrent array writes across groups and visitors never lose
- * or corrupt a role, and a `--state-file` survives kill -9 mid-write holding every acknowledged write.
+ * or corrupt a role, and a `--state-file` survives kill -9 mid-write holding exactly the acknowledged
+ * writes: every role held after the restart is checked, deleted ones of every cycle included.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -20,6 +21,7 @@ describe("emulator under load (reduced size)", () => {
     expect(r.visitors.signalsSent).toBe(REDUCED.visitors);
     expect(r.kill.startedAgain).toBe(true);
     expect(r.kill.acknowledged).toBeGreaterThan(20);
-    expect(r.kill.missing).toEqual([]);
+    expect(r.kill.recoveredRoles).toBeGreaterThan(0);
+    expect(r.kill.problems).toEqual([]);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { http } from "./helpers";
+import { http } from "../support/http";
 
 let emu: RunningEmulator | undefined;
 afterEach(async () => {

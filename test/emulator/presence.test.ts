@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WirePresenceRecord, WireVisitorLocation, type WireVisitorMessage } from "../../client/wire";
 import { connectVisitor, type VisitorConnection } from "../../emulator";
-import { type Harness, harness, http } from "./helpers";
+import { waitFor } from "../support/wait";
+import { type EmulatorHarness as Harness, startHarness as harness } from "../support/emulator";
+import { http } from "../support/http";
 
 let h: Harness;
 beforeAll(async () => {
@@ -31,10 +33,6 @@ async function visitorsOnEveryServer(received: Map<string, WireVisitorMessage[]>
   });
 }
 
-const waitFor = async (cond: () => boolean): Promise<void> => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cond()).toBe(true);
-};
 
 describe("presence", () => {
   it("absent visitors: lookup {} and find {visitorfound:false}", async () => {
@@ -82,7 +80,8 @@ describe("presence", () => {
       expect(ok.json).toEqual({ status: "ok" });
       const invoke = { mtype: "invoke", data: { func: "SERVICE.Cobrowse.Visitor.startSession" } };
       expect((await http("POST", `${h.emu.directServers[1]}/signalvisitor?${q(second.id)}`, { body: invoke })).status).toBe(200);
-      await waitFor(() => (received.get(first.id)?.length ?? 0) === 1 && (received.get(second.id)?.length ?? 0) === 1);
+      const got = (id: string) => received.get(id)?.length ?? 0;
+      await waitFor(() => got(first.id) === 1 && got(second.id) === 1, "both signals");
       expect(received.get(first.id)).toEqual([msg]);
       expect(received.get(second.id)).toEqual([invoke]);
       for (const [id, msgs] of received) if (id !== first.id && id !== second.id) expect(msgs, id).toEqual([]);
@@ -164,11 +163,11 @@ describe("presence", () => {
     const first = await connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: GROUP, visitorId: "twice", onClose: (c) => codes.push(c) });
     const second = await connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: GROUP, visitorId: "twice", onSignal: (m) => received.push(m) });
     try {
-      await waitFor(() => codes.length === 1);
+      await waitFor(() => codes.length === 1, "the close code");
       expect(codes).toEqual([4000]);
       expect((await find("twice")).json).toMatchObject({ visitorfound: true });
       expect((await http("POST", `http://${second.server}/signalvisitor?${q("twice")}`, { body: { mtype: "signal", data: { n: 1 } } })).status).toBe(200);
-      await waitFor(() => received.length === 1);
+      await waitFor(() => received.length === 1, "the signal");
     } finally {
       await first.close();
       await second.close();

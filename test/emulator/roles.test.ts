@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WireCreatedRoles, WireRoleDetails, WireRoleList } from "../../client/wire";
-import { type Harness, harness, http } from "./helpers";
+import { type EmulatorHarness as Harness, startHarness as harness } from "../support/emulator";
+import { http } from "../support/http";
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,14 +11,14 @@ afterAll(() => h.emu.close());
 
 describe("roles API: the five endpoints", () => {
   it("lists an unused group as an empty array", async () => {
-    const r = await http("GET", h.roles(100));
+    const r = await http("GET", h.rolesUrl(100));
     expect(r.status).toBe(200);
     expect(r.json).toEqual([]);
     expect(r.headers.get("content-type")).toMatch(/^application\/json/);
   });
 
   it("creates roles with generated integer ids and returns {roleId, name, inUse}", async () => {
-    const r = await http("POST", h.roles(101), {
+    const r = await http("POST", h.rolesUrl(101), {
       body: [{ name: "Support", description: "first line", settings: { viewVideo: true } }, { name: "Admins" }],
     });
     expect(r.status).toBe(200);
@@ -36,7 +37,7 @@ describe("roles API: the five endpoints", () => {
 
   it("reads one role's details with its settings; null settings are unset", async () => {
     const [a] = await h.create(103, [{ name: "Agent", settings: { viewVideo: true, remoteAssist: false, inviteGuest: null } }]);
-    const r = await http("GET", `${h.roles(103)}/${a?.roleId}`);
+    const r = await http("GET", `${h.rolesUrl(103)}/${a?.roleId}`);
     expect(r.status).toBe(200);
     expect(WireRoleDetails.parse(r.json)).toEqual({ roleId: a?.roleId, name: "Agent", settings: { viewVideo: true, remoteAssist: false }, description: "" });
   });
@@ -46,7 +47,7 @@ describe("roles API: the five endpoints", () => {
       { name: "One", description: "d1", settings: { viewVideo: true } },
       { name: "Two", description: "d2", settings: { viewVideo: false } },
     ]);
-    const r = await http("PUT", h.roles(104), {
+    const r = await http("PUT", h.rolesUrl(104), {
       body: [
         { roleId: a?.roleId, name: "One renamed" },
         { roleId: b?.roleId, name: "Two", description: "", settings: { remoteAssist: true } },
@@ -54,15 +55,15 @@ describe("roles API: the five endpoints", () => {
     });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ status: "ok" });
-    const one = await http("GET", `${h.roles(104)}/${a?.roleId}`);
+    const one = await http("GET", `${h.rolesUrl(104)}/${a?.roleId}`);
     expect(one.json).toEqual({ roleId: a?.roleId, name: "One renamed", settings: { viewVideo: true }, description: "d1" });
-    const two = await http("GET", `${h.roles(104)}/${b?.roleId}`);
+    const two = await http("GET", `${h.rolesUrl(104)}/${b?.roleId}`);
     expect(two.json).toEqual({ roleId: b?.roleId, name: "Two", settings: { remoteAssist: true }, description: "" });
   });
 
   it("lets two roles swap names in one update (uniqueness is checked on the result)", async () => {
     const [a, b] = await h.create(105, [{ name: "X" }, { name: "Y" }]);
-    const r = await http("PUT", h.roles(105), { body: [{ roleId: a?.roleId, name: "Y" }, { roleId: b?.roleId, name: "X" }] });
+    const r = await http("PUT", h.rolesUrl(105), { body: [{ roleId: a?.roleId, name: "Y" }, { roleId: b?.roleId, name: "X" }] });
     expect(r.status).toBe(200);
     expect((await h.list(105)).map((x) => x.name)).toEqual(["Y", "X"]);
   });
@@ -73,7 +74,7 @@ describe("roles API: the five endpoints", () => {
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ status: "ok" });
     expect((await h.list(106)).map((x) => x.roleId)).toEqual([b?.roleId]);
-    const gone = await http("GET", `${h.roles(106)}/${a?.roleId}`);
+    const gone = await http("GET", `${h.rolesUrl(106)}/${a?.roleId}`);
     expect(gone.status).toBe(404);
     expect(gone.json).toMatchObject({ code: "not_found" });
   });
@@ -82,7 +83,7 @@ describe("roles API: the five endpoints", () => {
     const [a] = await h.create(107, [{ name: "Same" }]);
     const [b] = await h.create(108, [{ name: "Same" }]);
     expect(b?.roleId).toBeGreaterThan(a?.roleId ?? Infinity);
-    expect((await http("GET", `${h.roles(108)}/${a?.roleId}`)).status).toBe(404);
+    expect((await http("GET", `${h.rolesUrl(108)}/${a?.roleId}`)).status).toBe(404);
     await http("POST", `${h.emu.baseUrl}/api/v0/groups/107/delete-roles`, { body: [a?.roleId] });
     const [c] = await h.create(107, [{ name: "Same" }]);
     expect(c?.roleId).toBeGreaterThan(b?.roleId ?? Infinity);
@@ -90,11 +91,11 @@ describe("roles API: the five endpoints", () => {
 
   it("reports inUse and userCount from user assignments", async () => {
     const [a] = await h.create(109, [{ name: "Assigned" }]);
-    const set = await http("PUT", h.admin(`/groups/109/roles/${a?.roleId}/users`), { body: { userCount: 4 } });
+    const set = await http("PUT", h.adminUrl(`/groups/109/roles/${a?.roleId}/users`), { body: { userCount: 4 } });
     expect(set.status).toBe(200);
     expect(set.json).toEqual({ roleId: a?.roleId, userCount: 4, inUse: true });
     expect(await h.list(109)).toEqual([{ roleId: a?.roleId, name: "Assigned", inUse: true, description: "", userCount: 4 }]);
-    await http("PUT", h.admin(`/groups/109/roles/${a?.roleId}/users`), { body: { userCount: 0 } });
+    await http("PUT", h.adminUrl(`/groups/109/roles/${a?.roleId}/users`), { body: { userCount: 0 } });
     expect((await h.list(109))[0]).toMatchObject({ inUse: false, userCount: 0 });
   });
 });

@@ -1,7 +1,13 @@
 // The engine stand-in's own tests: failures, secrets, and parallelism.
 
-import { describe, expect, it } from "vitest";
-import { ITEM, TOKEN, fixtureStack } from "./fixture-stack";
+import { existsSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { ITEM, TOKEN, fixtureStack, stackDirs } from "./fixture-stack";
+
+afterAll(() => {
+  expect(stackDirs.length).toBeGreaterThan(0);
+  expect(stackDirs.filter((d) => existsSync(d)), "temporary stack folders left behind").toEqual([]);
+});
 
 describe("engine stand-in failures and secrets", () => {
   it("a provider error fails the run, is reported against the resource, and keeps what succeeded", async () => {
@@ -109,12 +115,14 @@ describe("engine stand-in failures and secrets", () => {
   });
 
   it("runs resource operations concurrently, bounded by parallel", async () => {
-    const spec = Array.from({ length: 6 }, (_, i) => ({ name: `p${i}`, props: { value: `v${i}`, delayMs: 300 } }));
+    // Each create waits for `meetAt` creates to run at once, then 300 ms more for any extra one to show up.
+    const spec = (meetAt: number) =>
+      Array.from({ length: 6 }, (_, i) => ({ name: `p${i}`, props: { value: `v${i}`, meetAt, delayMs: 300 } }));
     const wide = fixtureStack();
-    expect((await wide.run("up", spec)).errors).toEqual([]);
+    expect((await wide.run("up", spec(6))).errors).toEqual([]);
     expect(wide.store().maxActive).toBe(6);
     const narrow = fixtureStack();
-    expect((await narrow.run("up", spec, { parallel: 2 })).errors).toEqual([]);
+    expect((await narrow.run("up", spec(2), { parallel: 2 })).errors).toEqual([]);
     expect(narrow.store().maxActive).toBe(2);
   });
 });

@@ -1,8 +1,9 @@
 // TEST INFRASTRUCTURE: a throwaway stack of the `fixtures/items` program for the engine's own tests.
 
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { afterAll, onTestFinished } from "vitest";
 import { type EngineOptions, type EngineResult, runEngine } from "../../tools/engine";
 import type { Checkpoint } from "../../tools/engine/state";
 
@@ -39,8 +40,23 @@ export interface StoreFile {
 export const FIXTURE_DIR = path.join(__dirname, "fixtures", "items");
 export const TOKEN = "tok-9f8e7d6c5b4a";
 
+/** The folder of every stack made in this test file, so a file can check none was left behind. */
+export const stackDirs: string[] = [];
+
+/** Removes `dir` when the current test ends, or, for a stack made at describe level, when the file's tests end. */
+function removeWhenDone(dir: string): void {
+  stackDirs.push(dir);
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    onTestFinished(remove);
+  } catch {
+    afterAll(remove); // not inside a test
+  }
+}
+
 export function fixtureStack() {
   const dir = mkdtempSync(path.join(tmpdir(), "engine-stand-in-"));
+  removeWhenDone(dir);
   const stateFile = path.join(dir, "state.json");
   const storeFile = path.join(dir, "store.json");
   return {

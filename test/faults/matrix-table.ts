@@ -1,7 +1,12 @@
 /** Collects fault-matrix results and renders them as a markdown table (test output and test-results/fault-matrix.md). */
 
 export const FAULTS = ["429 + Retry-After", "503", "drop before acting", "applied, then dropped", "reply slower than timeout", "malformed JSON", "wrong shape / length"] as const;
-export type FaultName = (typeof FAULTS)[number];
+/**
+ * Faults that leave a create half-way, kept by Pulumi as partial creates and finished by the next up:
+ * only meaningful end to end, so they run through the engine stand-in only (batched create column).
+ */
+export const PARTIAL_CREATE_FAULTS = ["lost reply, group not listable (unconfirmed)", "created, read-back failing"] as const;
+export type FaultName = (typeof FAULTS)[number] | (typeof PARTIAL_CREATE_FAULTS)[number];
 export const OPS = ["create", "read", "update", "delete"] as const;
 export type OpName = (typeof OPS)[number];
 export type Shape = "batched" | "single";
@@ -37,7 +42,7 @@ export class MatrixTable {
       `| fault | ${columns.map((c) => `${c.op} (${c.shape})`).join(" | ")} |`,
       `|---|${columns.map(() => "---").join("|")}|`,
     ];
-    for (const fault of FAULTS) {
+    for (const fault of [...FAULTS, ...PARTIAL_CREATE_FAULTS]) {
       const cells = columns.map(({ op, shape }) => {
         const mine = this.outcomes.filter((o) => o.fault === fault && o.op === op && o.shape === shape);
         if (!mine.length) return "–";

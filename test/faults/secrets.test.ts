@@ -2,19 +2,25 @@
  * Secrets (issue 8): a canary access token, set as secret stack config, goes through preview, up,
  * refresh, destroy and a failing up of examples/roles-from-file under the engine stand-in. It must
  * appear nowhere: not in the state file (nor `__provider`), not in the output of the program or of
- * the dynamic-provider host, not in errors or diagnostics, and not in any request body the emulator
- * logged (the Authorization header carries it, as it must). A non-loopback http:// address is refused
- * before any request.
+ * the dynamic-provider host, not in errors or diagnostics, and not in any request the emulator logged:
+ * path, query, body, or any header but the one that must carry it (Authorization: Bearer, sent to the
+ * emulator's host). The same for credentials of the authorization service: API keys, a password, the
+ * login keys signed with the keys and the tokens issued, which may appear only where they belong (the
+ * token request's body; the issued token in the Authorization header to the roles API). A non-loopback
+ * http:// address is refused before any request.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runEngine, type EngineResult } from "../../tools/engine";
-import { startHarness, type EmulatorHarness } from "../support/emulator";
+import { startHarness, type EmulatorHarness, type RequestCounts } from "../support/emulator";
 
 const CANARY = "canary-7f3e9b1c2d4a5e6f-tok";
-const forms = [CANARY, Buffer.from(CANARY).toString("base64"), encodeURIComponent(CANARY)];
+const API_KEY = "canary-apikey-41b0c9d8e7f6";
+const PASSWORD = "canary-passw0rd-5a6b7c8d";
+const formsOf = (secret: string) => [secret, Buffer.from(secret).toString("base64"), encodeURIComponent(secret)];
+const forms = formsOf(CANARY);
 const programDir = path.resolve(__dirname, "../../examples/roles-from-file");
 
 let h: EmulatorHarness;
@@ -23,14 +29,18 @@ let catalogue: string;
 let stateFile: string;
 const seen: Array<{ where: string; text: string }> = [];
 
-const run = async (operation: "preview" | "up" | "refresh" | "destroy", config: Record<string, string> = {}): Promise<EngineResult> => {
+const run = async (
+  operation: "preview" | "up" | "refresh" | "destroy",
+  config: Record<string, string> = {},
+  secretConfig: Record<string, string> = { "grouproles:accessToken": CANARY },
+): Promise<EngineResult> => {
   const r = await runEngine({
     operation,
     programDir,
     stack: "dev",
     stateFile,
     config: { "grouproles:baseUrl": h.emu.baseUrl, "roles-from-file:catalogue": catalogue, ...config },
-    secretConfig: { "grouproles:accessToken": CANARY },
+    secretConfig,
   });
   const label = `${operation}${r.ok ? "" : " (failed)"}`;
   seen.push(
@@ -52,7 +62,7 @@ const run = async (operation: "preview" | "up" | "refresh" | "destroy", config: 
 };
 
 beforeAll(async () => {
-  h = await startHarness({ tokens: [CANARY] });
+  h = await startHarness({ tokens: [CANARY], apiKeys: [`77:${API_KEY}`], users: [`canary-user:${PASSWORD}:77`], tokenLifetimeSeconds: 2 });
   work = mkdtempSync(path.join(os.tmpdir(), "secrets-"));
   catalogue = path.join(work, "roles.json");
   stateFile = path.join(work, "state.json");
@@ -62,6 +72,25 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
   return h?.close();
 });
+
+/**
+ * Every part of every logged request, except the one legitimate place of the token: an Authorization
+ * header of exactly `Bearer <token>` on a request that reached the roles API at its own host.
+ */
+function requestTexts(entries: RequestCounts["entries"]): Array<{ where: string; text: string }> {
+  const host = new URL(h.emu.baseUrl).host;
+  return entries.flatMap((e) => {
+    const at = `emulator request ${e.method} ${e.path}`;
+    const legitimate = e.server === "api" && e.headers.host === host && e.headers.authorization === `Bearer ${CANARY}`;
+    expect(legitimate, `${at} carries the token where it belongs`).toBe(true);
+    const headers = Object.entries(e.headers).filter(([name]) => name !== "authorization");
+    return [
+      { where: `${at}: path and query`, text: `${e.path}${e.query}` },
+      { where: `${at}: body`, text: e.body },
+      ...headers.map(([name, value]) => ({ where: `${at}: header ${name}`, text: `${name}: ${value}` })),
+    ];
+  });
+}
 
 describe("the access token never leaks", () => {
   it("preview, up, refresh, a failing up and destroy: the canary is nowhere", async () => {
@@ -82,10 +111,55 @@ describe("the access token never leaks", () => {
 
     const log = await h.requests();
     expect(log.total).toBeGreaterThan(0);
-    for (const e of log.entries) seen.push({ where: `emulator request body ${e.method} ${e.path}`, text: e.body });
+    expect(log.entries).toHaveLength(log.total);
+    seen.push(...requestTexts(log.entries));
     const leaks = seen.filter((s) => forms.some((f) => s.text.includes(f))).map((s) => s.where);
     expect(leaks).toEqual([]);
     expect(seen.length).toBeGreaterThan(40);
+  }, 90_000);
+
+  it("API keys, passwords, login keys and issued tokens appear only where they belong", async () => {
+    seen.length = 0;
+    await h.clearRequests();
+    writeFileSync(catalogue, JSON.stringify({ groupId: 77, roles: [{ key: "support", name: "Support" }, { key: "sales", name: "Sales" }] }));
+    const auth = { "grouproles:authUrl": h.emu.authUrl, "grouproles:partnerUserId": "canary-pipeline" };
+    const byKey = { "grouproles:apiKeys": JSON.stringify({ "77": API_KEY }) };
+    expect((await run("preview", auth, byKey)).ok).toBe(true);
+    const up = await run("up", auth, byKey);
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    await new Promise((r) => setTimeout(r, 2100)); // the tokens of that run expire; the next runs get new ones
+    const byUser = { "grouproles:username": "canary-user", "grouproles:password": PASSWORD };
+    expect((await run("refresh", auth, byUser)).ok).toBe(true);
+    const wrong = await run("up", { ...auth, "roles-from-file:catalogue": catalogue }, { "grouproles:apiKeys": JSON.stringify({ "77": `${API_KEY}-wrong` }) });
+    expect(wrong.ok).toBe(true); // no change: nothing to check, nothing sent
+    writeFileSync(catalogue, JSON.stringify({ groupId: 77, roles: [{ key: "support", name: "Support" }, { key: "sales", name: "Sales" }, { key: "x", name: "X" }] }));
+    const refused = await run("up", auth, { "grouproles:apiKeys": JSON.stringify({ "77": `${API_KEY}-wrong` }) });
+    expect(refused.ok).toBe(false);
+    expect(refused.errors.join("\n")).toContain("the API key of group 77 (grouproles:apiKeys) was refused");
+    expect((await run("destroy", auth, byKey)).ok).toBe(true);
+
+    const log = (await h.requests()).entries;
+    const authorizations = log.filter((e) => e.route === "/authorize");
+    const loginKeys = authorizations.map((e) => (JSON.parse(e.body) as { loginKey?: string }).loginKey).filter((k): k is string => !!k);
+    const issued = [...new Set(log.map((e) => /^Bearer (.+)$/.exec(e.headers.authorization ?? "")?.[1]).filter((t): t is string => !!t))];
+    expect(loginKeys.length).toBeGreaterThanOrEqual(3);
+    expect(issued.length).toBeGreaterThanOrEqual(2);
+    const secrets = [API_KEY, PASSWORD, ...loginKeys, ...issued];
+    for (const e of log) {
+      const at = `emulator request ${e.method} ${e.path}`;
+      const headers = Object.entries(e.headers).filter(([name]) => name !== "authorization" || e.route === "/authorize");
+      // Where a secret belongs: the token request's body (login key or password), and the issued
+      // token in the Authorization header of requests to the roles API.
+      if (e.route !== "/authorize") seen.push({ where: `${at}: body`, text: e.body });
+      seen.push({ where: `${at}: path and query`, text: `${e.path}${e.query}` });
+      seen.push(...headers.map(([name, value]) => ({ where: `${at}: header ${name}`, text: `${name}: ${value}` })));
+      if (e.route === "/authorize") {
+        expect(e.headers.authorization, `${at} carries no bearer token`).toBeUndefined();
+        expect(e.body).not.toContain(API_KEY); // the API key never leaves the process
+      }
+    }
+    const leaks = seen.filter((s) => secrets.some((secret) => formsOf(secret).some((f) => s.text.includes(f)))).map((s) => s.where);
+    expect(leaks).toEqual([]);
   }, 90_000);
 
   it("a non-loopback http:// address is refused with a clear error, before any request", async () => {

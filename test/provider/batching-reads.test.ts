@@ -1,14 +1,8 @@
 /** Refreshing many roles reads each role's details but shares the group's list (single flight). */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
-import type { EmulatorHarness } from "../support/emulator";
+import { describe, expect, it } from "vitest";
+import { provider, providerSuite } from "./provider-harness";
 
-let h: EmulatorHarness;
-beforeAll(async () => {
-  h = await providerAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(() => newDeployment(h));
+const h = providerSuite();
 
 describe("refresh of many roles", () => {
   it("N concurrent reads cost N detail GETs and one list", async () => {

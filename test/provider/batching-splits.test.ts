@@ -8,6 +8,8 @@ import { ConflictError, GroupRolesClient, NotFoundError, RoleInUseError } from "
 import { batchingWriter } from "../../provider/role-batcher";
 import type { RoleWriter } from "../../provider/role-writes";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
+import { reply, startScriptedServer } from "../support/scripted-server";
+import { waitFor } from "../support/wait";
 
 let h: EmulatorHarness;
 let writer: RoleWriter;
@@ -79,6 +81,37 @@ describe("splitting a failed batch", () => {
     expect(results.map((r) => (r as PromiseRejectedResult).reason?.code)).toEqual(["ERR_SERVER", "ERR_SERVER"]);
     expect(await bodies("POST", "/api/v0/groups/:groupId/roles")).toHaveLength(1);
   });
+
+  it("a delete with an id the client refuses before sending is split: the other is deleted", async () => {
+    const [id] = await seed(["a"]);
+    const results = await Promise.allSettled([writer.delete(5, id), writer.delete(5, 0)]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
+    expect((results[1] as PromiseRejectedResult).reason.code).toBe("ERR_CONFIGURATION");
+    expect(await h.listRoles(5)).toEqual([]);
+  });
+
+  it("a server error on delete goes to every caller unsplit", async () => {
+    const ids = await seed(["a", "b"]);
+    await h.fault({ method: "POST", path: "/api/v0/groups/5/delete-roles", action: "status", status: 500 });
+    const results = await Promise.allSettled(ids.map((id) => writer.delete(5, id)));
+    expect(results.map((r) => (r as PromiseRejectedResult).reason?.code)).toEqual(["ERR_SERVER", "ERR_SERVER"]);
+    expect(await bodies("POST", "/api/v0/groups/:groupId/delete-roles")).toHaveLength(1);
+  });
+
+  it("a 413 (array too large) is split into halves that pass", async () => {
+    await h.fault({ method: "POST", path: "/api/v0/groups/5/roles", action: "status", status: 413 });
+    await Promise.all(["a", "b"].map((name) => writer.create(5, { name })));
+    expect((await bodies("POST", "/api/v0/groups/:groupId/roles")).map((p) => p.length)).toEqual([2, 1, 1]);
+  });
+
+  it("invalid options fall back to the defaults instead of sending empty batches", async () => {
+    const client = new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessToken: h.emu.token });
+    const lenient = batchingWriter(client, { maxBatchSize: 0, windowMs: -1 });
+    await Promise.all(["a", "b", "c"].map((name) => lenient.create(5, { name })));
+    const odd = batchingWriter(client, { maxBatchSize: Number.NaN, windowMs: Number.NaN });
+    await Promise.all(["d", "e"].map((name) => odd.create(5, { name })));
+    expect((await bodies("POST", "/api/v0/groups/:groupId/roles")).map((p) => p.length)).toEqual([3, 2]);
+  });
 });
 
 describe("shared lists (single flight)", () => {
@@ -96,11 +129,40 @@ describe("shared lists (single flight)", () => {
     // the first list is slow, so it is still in flight when the create completes
     await h.fault({ method: "GET", path: "/api/v0/groups/5/roles", action: "latency", latencyMs: 300 });
     const early = writer.list(5);
-    await new Promise((r) => setTimeout(r, 20));
+    const listing = async () => (await h.requests()).inFlight.some((r) => r.method === "GET");
+    await waitFor(listing, "the first list to reach the emulator");
     await writer.create(5, { name: "new" });
     const late = await writer.list(5);
     expect(late.map((r) => r.name)).toEqual(["new"]);
     await early;
     expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBe(2);
+  });
+});
+
+describe("a failed write ends list sharing too", () => {
+  it("a list asked for after a create whose reply was lost never joins the list read before it", async () => {
+    // The lost-reply adoption lists the group right after the failure: a list read before the create
+    // was applied would make it conclude that nothing was created. A scripted server: the first list
+    // is answered only after the create failed; the create is applied, then its connection dropped.
+    const held: Array<() => void> = [];
+    let lists = 0;
+    const server = await startScriptedServer((req, res) => {
+      if (req.method === "POST") return void res.socket?.destroy();
+      if (lists++ === 0) held.push(() => reply(res, 200, []));
+      else reply(res, 200, [{ roleId: 1, name: "new", inUse: false }]);
+    });
+    try {
+      const client = new GroupRolesClient({ baseUrl: server.url, accessToken: "tok-split", retry: { maxAttempts: 1 } });
+      const w = batchingWriter(client, { windowMs: 1 });
+      const early = w.list(5);
+      await waitFor(() => held.length === 1, "the first list at the server");
+      await expect(w.create(5, { name: "new" })).rejects.toMatchObject({ code: "ERR_CONNECTION" });
+      expect((await w.list(5)).map((r) => r.name)).toEqual(["new"]);
+      held.shift()!();
+      expect(await early).toEqual([]);
+      expect(lists).toBe(2);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -61,8 +61,10 @@ describe("creates", () => {
       expect(m.outs.name).toBe(`Role ${i}`);
       expect(held.get(m.outs.roleId)).toBe(`Role ${i}`);
       expect(m.id).toBe(`42/${m.outs.roleId}`);
-      expect(m.outs.settings).toEqual({ viewVideo: true });
     });
+    // every item of the one POST carried its settings, and the service holds them
+    expect((await bodies(POST))[0]).toEqual(names(20).map((name) => ({ name, settings: { viewVideo: true } })));
+    for (const m of made) expect((await h.details(42, m.outs.roleId)).settings).toEqual({ viewVideo: true });
   });
 
   it("creates in different groups are separate requests, one per group", async () => {
@@ -128,6 +130,7 @@ describe("updates", () => {
     expect(put.every((item) => !("settings" in item))).toBe(true);
     expect(log.counts[DETAILS]).toBeUndefined();
     expect((await h.listRoles(42)).map((r) => r.name)).toEqual(names(8, "Renamed"));
+    for (const m of made) expect((await h.details(42, m.outs.roleId)).settings).toEqual({ viewVideo: true });
   });
 
   it("concurrent settings changes are one PUT, after one detail read per role (unlisted keys survive)", async () => {

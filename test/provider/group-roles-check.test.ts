@@ -129,6 +129,12 @@ describe("GroupRoles check", () => {
     expect(await check(news)).toContainEqual({ property, reason: expect.stringContaining(reason) });
   });
 
+  it("made no HTTP request at all", async () => {
+    expect((await h.requests()).total).toBe(0);
+  });
+});
+
+describe("GroupRoles check of valid input", () => {
   it("accepts a valid catalogue, and unknown values during preview", async () => {
     const news = {
       groupId: 42,
@@ -146,7 +152,7 @@ describe("GroupRoles check", () => {
     ).toEqual([]);
   });
 
-  it("made no HTTP request at all", async () => {
-    expect((await h.requests()).total).toBe(0);
+  it("confirms the credentials of the group it will create in with one list, nothing else", async () => {
+    expect((await h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 1 });
   });
 });

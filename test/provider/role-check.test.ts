@@ -44,19 +44,27 @@ describe("check refuses bad input before any request", () => {
     expect(failures.map((f) => f.property)).toEqual(["groupId", "name", "settings.viewVidoe", "settings.viewVidoe"]);
   });
 
-  it("accepts valid input, including unknown keys not close to a known one", async () => {
-    const news = { ...valid, description: "d".repeat(255), settings: { viewVideo: true, brandNewFeature2027: false } };
-    expect(await provider.check({}, news)).toEqual({ inputs: news, failures: [] });
-    expect((await provider.check({}, { groupId: 1, name: "x".repeat(70) })).failures).toEqual([]);
+  it("made no HTTP request at all", async () => {
+    expect((await h.requests()).total).toBe(0);
   });
+});
 
+describe("check accepts valid input", () => {
   it("never fails on unknown values during preview", async () => {
     const u = UNKNOWN;
     expect((await provider.check({}, { groupId: u, name: u, description: u, settings: u })).failures).toEqual([]);
     expect((await provider.check({}, { groupId: 1, name: "x", settings: { viewVideo: u } })).failures).toEqual([]);
   });
 
-  it("made no HTTP request at all", async () => {
-    expect((await h.requests()).total).toBe(0);
+  it("including unknown keys not close to a known one", async () => {
+    const news = { ...valid, description: "d".repeat(255), settings: { viewVideo: true, brandNewFeature2027: false } };
+    expect(await provider.check({}, news)).toEqual({ inputs: news, failures: [] });
+    expect((await provider.check({}, { groupId: 1, name: "x".repeat(70) })).failures).toEqual([]);
+  });
+
+  it("and confirms the credentials once per group it will create in (a list), nothing else", async () => {
+    const log = await h.requests();
+    expect(log.counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 2 });
+    expect(log.entries.map((e) => e.path).sort()).toEqual(["/api/v0/groups/1/roles", "/api/v0/groups/42/roles"]);
   });
 });

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/role-inputs";
 import { changedProperties } from "../../provider/role-provider";
-import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
-import type { EmulatorHarness } from "../support/emulator";
+import { provider, providerSuite } from "./provider-harness";
 
-let h: EmulatorHarness;
-beforeAll(async () => {
-  h = await providerAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(() => newDeployment(h));
+const h = providerSuite();
 
 const support = { groupId: 42, name: "Support", description: "First line", settings: { viewVideo: true, remoteAssist: false } };
 
@@ -20,6 +14,7 @@ describe("Role provider CRUD against the emulator", () => {
     expect(outs).toEqual({ ...support, roleId: Number(id.split("/")[1]), inUse: false, userCount: 0 });
     const roles = await h.listRoles(42);
     expect(roles).toEqual([{ roleId: outs.roleId, name: "Support", inUse: false, description: "First line", userCount: 0 }]);
+    expect((await h.details(42, outs.roleId)).settings).toEqual(support.settings);
     const counts = (await h.requests()).counts;
     expect(counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
   });
@@ -38,8 +33,8 @@ describe("Role provider CRUD against the emulator", () => {
     await h.clearRequests();
     const news = { ...support, name: "Support Tier 1", settings: { viewVideo: false, remoteAssist: false, inviteGuest: true } };
     expect((await provider.diff(id, outs, news)).changes).toBe(true);
-    const { outs: updated } = await provider.update(id, outs, news);
-    expect(updated).toMatchObject({ name: "Support Tier 1", settings: { viewVideo: false, remoteAssist: false, inviteGuest: true } });
+    await provider.update(id, outs, news);
+    expect(await h.details(42, outs.roleId)).toMatchObject({ name: "Support Tier 1", settings: news.settings });
     const log = await h.requests();
     expect(log.counts["PUT /api/v0/groups/:groupId/roles"]).toBe(1);
     const put = log.entries.find((e) => e.method === "PUT")!;
@@ -49,10 +44,11 @@ describe("Role provider CRUD against the emulator", () => {
   it("a setting removed from the program is reset (sent as null)", async () => {
     const { id, outs } = await provider.create({ ...support });
     const news = { ...support, settings: { viewVideo: true } };
-    const { outs: updated } = await provider.update(id, outs, news);
-    expect(updated.settings).toEqual({ viewVideo: true });
-    const details = await h.api("GET", `/groups/42/roles/${outs.roleId}`);
-    expect((details.json as { settings: object }).settings).toEqual({ viewVideo: true });
+    await provider.update(id, outs, news);
+    expect((await h.details(42, outs.roleId)).settings).toEqual({ viewVideo: true });
+    const put = (await h.requests()).entries.find((e) => e.method === "PUT")!;
+    const [sent] = JSON.parse(put.body) as Array<{ settings: object }>;
+    expect(sent.settings).toEqual({ viewVideo: true, remoteAssist: null });
   });
 
   it("diff ignores settings key order and makes no request", async () => {
@@ -69,8 +65,24 @@ describe("Role provider CRUD against the emulator", () => {
     expect(changedProperties(outs, { ...support, name: "X" })).toEqual(["name"]);
     expect(changedProperties(outs, { ...support, description: undefined })).toEqual(["description"]);
     expect(changedProperties(outs, { ...support, settings: { viewVideo: true } })).toEqual(["settings"]);
+    // no description and an empty one are the same
+    const { description: _omitted, ...undescribed } = support;
+    const described = { ...undescribed, description: "" };
+    expect(changedProperties({ ...outs, description: undefined }, described)).toEqual([]);
+    expect(changedProperties({ ...outs, description: "" }, undescribed)).toEqual([]);
     const moved = await provider.diff(id, outs, { ...support, groupId: 43 });
     expect(moved).toEqual({ changes: true, replaces: ["groupId"], deleteBeforeReplace: false });
+  });
+
+  it("adding a setting is a change, and the update applies it in the service", async () => {
+    const { id, outs } = await provider.create({ ...support });
+    const added = { ...support, settings: { ...support.settings, inviteGuest: true } };
+    expect(changedProperties(outs, added)).toEqual(["settings"]);
+    expect(await provider.diff(id, outs, added)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    // a setting added to a role that had none
+    expect(changedProperties({ ...outs, settings: undefined }, added)).toEqual(["settings"]);
+    await provider.update(id, outs, added);
+    expect((await h.details(42, outs.roleId)).settings).toEqual(added.settings);
   });
 
   it("diff treats unknown values (preview) as changes without failing", async () => {
@@ -143,8 +155,7 @@ describe("import option (carried as importId, since the engine cannot import dyn
     const err = await provider.create({ groupId: 42, name: "Manual", settings: { viewVideo: true }, importId: `42/${made.roleId}` }).catch((e) => e);
     expect(err.message).toContain(`importing role 42/${made.roleId}: inputs to import do not match`);
     expect(err.message).toContain("settings.viewVideo");
-    const details = await h.api("GET", `/groups/42/roles/${made.roleId}`);
-    expect((details.json as { settings: object }).settings).toEqual({ viewVideo: false });
+    expect((await h.details(42, made.roleId)).settings).toEqual({ viewVideo: false });
   });
 
   it("fails clearly for a role that does not exist, and check refuses a malformed or mismatched ID", async () => {

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
-import type { EmulatorHarness } from "../support/emulator";
+import { describe, expect, it } from "vitest";
+import { provider, providerSuite } from "./provider-harness";
 
-let h: EmulatorHarness;
-beforeAll(async () => {
-  h = await providerAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(() => newDeployment(h));
+const h = providerSuite();
 
 describe("in-use roles are never deleted", () => {
   it("delete is refused with the role's name, id, user count and the way out; nothing is deleted", async () => {
@@ -41,7 +35,75 @@ describe("in-use roles are never deleted", () => {
     // the list says unused; the delete itself meets a 409 from the service
     await h.fault({ method: "POST", path: "/api/v0/groups/42/delete-roles", action: "status", status: 409 });
     const err = await provider.delete(id, outs).catch((e) => e);
-    expect(err.message).toMatch(/in use/);
+    expect(err.code).toBe("ERR_ROLE_IN_USE");
+    expect(err.message).toContain(`role "Agents" (id ${id}) is in use by users and cannot be deleted`);
+  });
+
+  it("a delete refused for another reason says so, not that the role is in use", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.fault({ method: "POST", path: "/api/v0/groups/42/delete-roles", action: "status", status: 403 });
+    const err = await provider.delete(id, outs).catch((e) => e);
+    expect(err.code).toBe("ERR_FORBIDDEN");
+    expect(err.message).toContain(`deleting role "Agents" (id ${id}): `);
+    expect(err.message).not.toContain("in use");
+  });
+
+  it("a role deleted by hand after the check is success: nothing left to delete", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.fault({ method: "POST", path: "/api/v0/groups/42/delete-roles", action: "status", status: 404 });
+    await provider.delete(id, outs);
+  });
+
+  it("when the in-use check cannot be made, delete and replace fail naming it, and nothing changes", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "status", status: 403, times: 0 });
+    const del = await provider.delete(id, outs).catch((e) => e);
+    expect(del.message).toContain(`deleting role "Agents" (id ${id}): checking whether it is in use: `);
+    const moved = await provider.diff(id, outs, { groupId: 43, name: "Agents" }).catch((e) => e);
+    expect(moved.message).toContain(`replacing role "Agents" (id ${id}): checking whether it is in use: `);
+    await h.admin("DELETE", "/faults");
+    expect(await h.listRoles(42)).toHaveLength(1);
+    expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
+  });
+
+  it("an in-use role missing from a truncated list is looked up again and still refused", async () => {
+    await provider.create({ groupId: 42, name: "First" });
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.setUsers(42, outs.roleId, 2);
+    // the list loses its last item (this role) once; its details and a second list show it
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape" });
+    const err = await provider.delete(id, outs).catch((e) => e);
+    expect(err.code).toBe("ERR_ROLE_IN_USE");
+    expect(err.message).toContain(`role "Agents" (id ${id}) is in use by 2 users`);
+  });
+
+  it("a role that has details but stays missing from the list fails the delete, saying so", async () => {
+    await provider.create({ groupId: 42, name: "First" });
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape", times: 0 });
+    const err = await provider.delete(id, outs).catch((e) => e);
+    expect(err.code).toBe("ERR_UNEXPECTED_REPLY");
+    const said = `role ${outs.roleId} has details but is missing from the list of group 42`;
+    expect(err.message).toContain(`GET /api/v0/groups/42/roles: ${said}`);
+    await h.admin("DELETE", "/faults");
+    expect(await h.listRoles(42)).toHaveLength(2);
+  });
+
+  it("a group the service no longer knows: the role is gone, nothing to delete", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "status", status: 404 });
+    await provider.delete(id, outs);
+    expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
+  });
+
+  it("a role missing from a truncated list whose details then fail is not taken for gone", async () => {
+    await provider.create({ groupId: 42, name: "First" });
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    // the list loses its last item (this role), and its details answer 403
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape" });
+    await h.fault({ method: "GET", path: `/api/v0/groups/42/roles/${outs.roleId}`, action: "status", status: 403 });
+    await expect(provider.delete(id, outs)).rejects.toThrow(/ERR_FORBIDDEN|403/);
+    expect((await h.listRoles(42)).map((r) => r.name)).toEqual(["First", "Agents"]);
   });
 
   it("once unassigned, the role can be deleted", async () => {

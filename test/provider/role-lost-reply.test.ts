@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
-import type { EmulatorHarness } from "../support/emulator";
+import { describe, expect, it } from "vitest";
+import { pointProviderAt, provider, providerSuite } from "./provider-harness";
+import { waitFor } from "../support/wait";
 
-let h: EmulatorHarness;
-beforeAll(async () => {
-  h = await providerAgainstEmulator();
-});
-afterAll(() => h.close());
-beforeEach(() => newDeployment(h));
+const h = providerSuite();
 
 const role = { groupId: 42, name: "Support", settings: { viewVideo: true } };
 const createPath = "/api/v0/groups/42/roles";
@@ -19,8 +14,27 @@ describe("a lost create reply never makes a duplicate", () => {
     const roles = await h.listRoles(42);
     expect(roles).toHaveLength(1);
     expect(id).toBe(`42/${roles[0].roleId}`);
-    expect(outs).toMatchObject({ name: "Support", settings: { viewVideo: true } });
+    expect(outs.roleId).toBe(roles[0].roleId);
+    expect(await h.details(42, roles[0].roleId)).toMatchObject({ name: "Support", settings: { viewVideo: true } });
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
+  });
+
+  it("adopts the role with the sent name, not another role listed before or after it", async () => {
+    await h.api("POST", "/groups/42/roles", [{ name: "Early", settings: { inviteGuest: true } }]);
+    await h.fault({ method: "POST", path: createPath, action: "drop-after" });
+    // The list that follows the lost reply is slow, so a role made by hand meanwhile is listed after ours.
+    await h.fault({ method: "GET", path: createPath, action: "latency", latencyMs: 1500 });
+    const creating = provider.create({ ...role });
+    const dropped = async () => (await h.requests()).entries.some((e) => e.method === "POST" && e.status === 0);
+    await waitFor(dropped, "the dropped create");
+    await h.api("POST", "/groups/42/roles", [{ name: "Late", settings: { remoteAssist: true } }]);
+    const { id } = await creating;
+    const roles = await h.listRoles(42);
+    expect(roles.map((r) => r.name)).toEqual(["Early", "Support", "Late"]);
+    expect(id).toBe(`42/${roles[1].roleId}`);
+    expect((await h.details(42, roles[0].roleId)).settings).toEqual({ inviteGuest: true });
+    expect((await h.details(42, roles[1].roleId)).settings).toEqual({ viewVideo: true });
+    expect((await h.details(42, roles[2].roleId)).settings).toEqual({ remoteAssist: true });
   });
 
   it("adopts when the reply is malformed or of the wrong shape", async () => {
@@ -45,6 +59,41 @@ describe("a lost create reply never makes a duplicate", () => {
     await h.fault({ method: "POST", path: createPath, action: "status", status: 503 });
     await expect(provider.create({ ...role })).rejects.toThrow(/nothing was created/);
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
+  });
+
+  it("when the group cannot be listed after a lost reply, the create is kept as unconfirmed, saying both", async () => {
+    await h.fault({ method: "POST", path: createPath, action: "drop-after" });
+    await h.fault({ method: "GET", path: createPath, action: "status", status: 403, times: 0 });
+    const err = await provider.create({ ...role, __provider: "serialized" }).catch((e) => e);
+    expect(err.code).toBe("ERR_ROLE_NOT_APPLIED");
+    expect(err.message).toContain('creating role "Support" in group 42: no reply (');
+    expect(err.message).toContain("and listing the group to find out whether it was created failed too (");
+    expect(err.message).toContain("the next `pulumi up` adopts it if it was created, or creates it");
+    // Pulumi's partial-create record: an id, and properties that carry the provider.
+    expect(err.id).toBe("42/unconfirmed");
+    expect(err.properties).toMatchObject({ groupId: 42, name: "Support", __provider: "serialized" });
+  });
+
+  it("a refusal is not a lost reply: the service's reason is given and the group is not searched", async () => {
+    await h.fault({ method: "POST", path: createPath, action: "status", status: 400 });
+    const err = await provider.create({ ...role }).catch((e) => e);
+    expect(err.code).toBe("ERR_VALIDATION");
+    expect(err.message).toContain(`creating role "Support" in group 42: POST ${createPath}: service answered 400`);
+    expect(err.message).not.toContain("no reply");
+    expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBeUndefined();
+  });
+
+  it("a create that could not connect is not a lost reply either", async () => {
+    const down = { "grouproles:baseUrl": "http://127.0.0.1:9", "grouproles:accessToken": h.emu.token };
+    await provider.configure({ config: { get: (k: string) => down[k as keyof typeof down] } });
+    try {
+      const err = await provider.create({ ...role }).catch((e) => e);
+      expect(err.code).toBe("ERR_CONNECTION");
+      expect(err.message).toContain('creating role "Support" in group 42: ');
+      expect(err.message).not.toContain("no reply");
+    } finally {
+      await pointProviderAt(h);
+    }
   });
 
   it("a create refused with 429 is retried after Retry-After and succeeds once", async () => {

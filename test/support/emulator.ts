@@ -1,10 +1,16 @@
-/** A real emulator on loopback plus its admin surface, for provider, SDK and end-to-end suites. */
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+/** A real emulator on loopback plus its admin surface: the one harness of every suite. */
+import { startEmulator, type EmulatorOptions, type RequestLogView, type RunningEmulator } from "../../emulator";
+import { http } from "./http";
+import { waitFor } from "./wait";
 
-export interface RequestCounts {
-  total: number;
-  counts: Record<string, number>;
-  entries: Array<{ method: string; path: string; route: string; status: number; body: string; server: string }>;
+/** The `GET /_emulator/requests` reply, as the emulator types it. */
+export type RequestCounts = RequestLogView;
+
+export interface RoleDetails {
+  roleId: number;
+  name: string;
+  description: string;
+  settings: Record<string, boolean>;
 }
 
 export interface EmulatorHarness {
@@ -13,25 +19,33 @@ export interface EmulatorHarness {
   admin(method: string, path: string, body?: unknown): Promise<unknown>;
   requests(): Promise<RequestCounts>;
   clearRequests(): Promise<void>;
+  /** Resolves once no request whose path starts with `prefix` is in flight (slowed requests included). */
+  idle(prefix: string): Promise<void>;
   setUsers(groupId: number, roleId: number, userCount: number): Promise<void>;
   fault(rule: Record<string, unknown>): Promise<void>;
   /** Calls the public roles API directly (as someone editing roles by hand would). */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>;
   listRoles(groupId: number): Promise<Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>>;
+  /** One role's details as the service holds them: what a test checks after a write, not what it sent. */
+  details(groupId: number, roleId: number): Promise<RoleDetails>;
+  /** URL of a group's roles collection, `{baseUrl}/api/v0/groups/{g}/roles`. */
+  rolesUrl(groupId: number): string;
+  /** URL of an admin route, `{baseUrl}/_emulator{path}`. */
+  adminUrl(path: string): string;
+  /** Creates roles through the API (asserting 200) and returns the created items. */
+  create(groupId: number, items: unknown[], token?: string): Promise<Array<{ roleId: number; name: string; inUse: boolean }>>;
+  /** The group's list as the API returns it. */
+  list(groupId: number): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
 export async function startHarness(options: EmulatorOptions = {}): Promise<EmulatorHarness> {
   const emu = await startEmulator(options);
   const call = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(url, {
-      method,
-      headers: { authorization: `Bearer ${emu.token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? (JSON.parse(text) as unknown) : undefined };
+    const r = await http(method, url, { token: emu.token, body });
+    return { status: r.status, json: r.json };
   };
+  const rolesUrl = (g: number) => `${emu.baseUrl}/api/v0/groups/${g}/roles`;
   const admin = async (method: string, path: string, body?: unknown) => {
     const r = await call(method, `${emu.baseUrl}/_emulator${path}`, body);
     if (r.status >= 300) throw new Error(`admin ${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
@@ -44,12 +58,34 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Emula
     api,
     requests: async () => (await admin("GET", "/requests")) as RequestCounts,
     clearRequests: async () => void (await admin("DELETE", "/requests")),
+    idle: (prefix) => {
+      const log = async () => (await admin("GET", "/requests")) as RequestCounts;
+      const busy = async () => (await log()).inFlight.some((r) => r.path.startsWith(prefix));
+      return waitFor(async () => !(await busy()), `no request in flight under ${prefix}`, 120_000);
+    },
     setUsers: async (g, r, n) => void (await admin("PUT", `/groups/${g}/roles/${r}/users`, { userCount: n })),
     fault: async (rule) => void (await admin("POST", "/faults", rule)),
     listRoles: async (g) => {
       const r = await api("GET", `/groups/${g}/roles`);
       if (r.status !== 200) throw new Error(`list: ${r.status}`);
       return r.json as Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>;
+    },
+    details: async (g, r) => {
+      const d = await api("GET", `/groups/${g}/roles/${r}`);
+      if (d.status !== 200) throw new Error(`details: ${d.status}`);
+      return d.json as RoleDetails;
+    },
+    rolesUrl,
+    adminUrl: (p) => `${emu.baseUrl}/_emulator${p}`,
+    async create(g, items, token = emu.token) {
+      const r = await http("POST", rolesUrl(g), { body: items, token });
+      if (r.status !== 200) throw new Error(`create failed: ${r.status} ${r.text}`);
+      return r.json as Array<{ roleId: number; name: string; inUse: boolean }>;
+    },
+    async list(g) {
+      const r = await http("GET", rolesUrl(g), { token: emu.token });
+      if (r.status !== 200) throw new Error(`list failed: ${r.status} ${r.text}`);
+      return r.json as Array<Record<string, unknown>>;
     },
     close: () => emu.close(),
   };

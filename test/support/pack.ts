@@ -1,11 +1,12 @@
 /**
- * Packs this package with `npm pack` and installs the tarball into an empty temporary project, once per
- * test run, as a user would install it. Tests that must exercise the installed package (the serialized
+ * Global setup of the "packaged" suites only (vitest.config.mts): packs this package with `npm pack`
+ * (after ./build) and installs the tarball into an empty temporary project, once per run, as a user
+ * would install it. Tests that must exercise the installed package (the serialized
  * provider's `require("pulumi-grouproles/...")`, entry-point resolution) read its path with
  * `inject("installedProject")`.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node" with { "resolution-mode": "import" };
@@ -20,11 +21,6 @@ declare module "vitest" {
 const root = path.resolve(__dirname, "../..");
 
 export default function setup(project: TestProject): () => void {
-  if (!existsSync(path.join(root, "dist/provider/index.js"))) {
-    execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: root, stdio: "inherit" });
-  }
-  // Programs run from this checkout need node_modules/pulumi-grouproles (see scripts/link-self.js).
-  execFileSync(process.execPath, [path.join(root, "scripts/link-self.js")]);
   const work = mkdtempSync(path.join(os.tmpdir(), "grouproles-packed-"));
   const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: root, encoding: "utf8" });
   const tarball = path.join(work, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);
