@@ -63,11 +63,11 @@ export async function groupRolesDemo(
   await admin(emu, "DELETE", "/_emulator/requests");
   line("\n-- preview --");
   show(await operate("preview", config));
-  line(`the service received: ${await requestsSince(emu)}`);
+  line(`the service received: ${await requestsSince(emu)}: the credential check of a planned write`);
   line("\n-- up --");
   const up = await operate("up", config);
   show(up);
-  line(`the service received: ${await requestsSince(emu)}`);
+  line(`the service received: ${await requestsSince(emu)}: the credential check, the list, the roles`);
   if (!up.ok) return false;
 
   const listed = (await admin(emu, "GET", `/api/v0/groups/${groupId}/roles`)) as Array<{
