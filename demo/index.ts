@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: starts the emulator, connects a sample visitor, and applies the quickstart
  * (examples/quickstart, the root Pulumi.yaml), then prints the plan, the stack outputs and what the
- * emulator holds.
+ * emulator holds. Then GroupRoles (./group-roles): a catalogue's plan, the requests of its applies,
+ * and a preview that refuses to remove a role users hold.
  *
  * With the Pulumi CLI on PATH it uses the Automation API and a local file backend; without it, the
  * engine stand-in in tools/engine (the real Pulumi Node runtime and dynamic-provider host, with a small
@@ -12,10 +13,14 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { connectVisitor, startEmulator } from "../emulator";
 import { runEngine } from "../tools/engine";
+import { groupRolesDemo, type Operate } from "./group-roles";
 
 const root = path.resolve(__dirname, "../../..");
 const work = path.join(root, ".tmp", "demo");
+const catalogueDir = path.join(root, "examples", "group-catalogue");
 const groupId = 42;
+/** The catalogue's group: the quickstart's roles (group 42) hold some of the same names. */
+const catalogueGroupId = 43;
 
 function hasPulumiCli(): boolean {
   try {
@@ -45,6 +50,41 @@ async function withCli(config: Record<string, string>, secret: Record<string, st
   for (const [k, v] of Object.entries(up.outputs)) line(`  ${k}: ${JSON.stringify(v.value)}`);
 }
 
+/** The catalogue's stack through the Automation API. Not exercised on the machines this package is built on. */
+async function cliOperate(config: Record<string, string>, secret: Record<string, string>): Promise<Operate> {
+  const { LocalWorkspace } = (await import("@pulumi/pulumi")).automation;
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "demo", workDir: catalogueDir },
+    { envVars: { PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`, PULUMI_CONFIG_PASSPHRASE: "demo" } },
+  );
+  for (const [k, v] of Object.entries(config)) await stack.setConfig(k, { value: v });
+  for (const [k, v] of Object.entries(secret)) await stack.setConfig(k, { value: v, secret: true });
+  return async (op, extra) => {
+    for (const [k, v] of Object.entries(extra)) await stack.setConfig(k, { value: v });
+    try {
+      const r = op === "preview" ? await stack.preview() : await stack.up();
+      return { ok: true, plan: r.stdout, errors: [] };
+    } catch (e) {
+      return { ok: false, plan: "", errors: [(e as Error).message] };
+    }
+  };
+}
+
+/** The catalogue's stack through the engine stand-in. */
+function standInOperate(config: Record<string, string>, secret: Record<string, string>): Operate {
+  return async (operation, extra) => {
+    const r = await runEngine({
+      operation,
+      programDir: catalogueDir,
+      stack: "demo",
+      stateFile: path.join(work, "catalogue-state.json"),
+      config: { ...config, ...extra },
+      secretConfig: secret,
+    });
+    return { ok: r.ok, plan: r.planText, errors: r.errors };
+  };
+}
+
 async function withStandIn(config: Record<string, string>, secret: Record<string, string>): Promise<void> {
   line("The Pulumi CLI is not installed: using the engine stand-in (tools/engine) with the real Pulumi");
   line("Node runtime and dynamic-provider host. This is not a real `pulumi up`.");
@@ -71,11 +111,15 @@ async function main(): Promise<void> {
   const config = { "quickstart:groupId": String(groupId), "grouproles:baseUrl": emu.baseUrl, "grouproles:presenceUrl": emu.presenceUrl };
   const secret = { "grouproles:accessToken": emu.token };
   try {
-    if (hasPulumiCli()) await withCli(config, secret);
+    const cli = hasPulumiCli();
+    if (cli) await withCli(config, secret);
     else await withStandIn(config, secret);
     const res = await fetch(`${emu.baseUrl}/api/v0/groups/${groupId}/roles`, { headers: { authorization: `Bearer ${emu.token}` } });
     line(`\n== the emulator now holds (group ${groupId}) ==`);
     for (const role of (await res.json()) as Array<Record<string, unknown>>) line(`  ${JSON.stringify(role)}`);
+    const catalogueConfig = { "grouproles:baseUrl": emu.baseUrl };
+    const operate = cli ? await cliOperate(catalogueConfig, secret) : standInOperate(catalogueConfig, secret);
+    if (!(await groupRolesDemo(emu, work, catalogueGroupId, operate))) process.exitCode = 1;
   } finally {
     await visitor.close();
     await emu.close();

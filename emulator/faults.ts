@@ -23,7 +23,8 @@ export const FaultRuleInput = z
      * - `wrong-shape`: handle the request, then reply 200 with well-formed JSON of the wrong shape
      * - `latency`: wait `latencyMs`, then handle the request normally
      * - `override`: handle the request, then merge `fields` into its reply when that is a JSON object
-     *   with a 2xx status (e.g. a `/findvisitor` reply naming a hostile `directserver`)
+     *   with a 2xx status (e.g. a `/findvisitor` reply naming a hostile `directserver`), or into each
+     *   object of a JSON array reply (e.g. a create reply that says `inUse: true`)
      */
     action: z.enum(["status", "drop-before", "drop-after", "malformed-json", "wrong-shape", "latency", "override"]),
     status: z.number().int().min(100).max(599).optional(),
@@ -34,6 +35,8 @@ export const FaultRuleInput = z
     fields: z.record(z.string(), z.unknown()).optional(),
     /** How many requests the rule applies to (default 1); `0` means every matching request until cleared. */
     times: z.number().int().min(0).optional(),
+    /** How many matching requests pass untouched before the rule applies (default 0). */
+    skip: z.number().int().min(0).optional(),
   })
   .strict()
   .refine((r) => r.action !== "status" || r.status !== undefined, { message: "status is required for action status", path: ["status"] })
@@ -92,6 +95,10 @@ export class FaultRules {
         (r.path.endsWith("*") ? pathname.startsWith(r.path.slice(0, -1)) : pathname === r.path),
     );
     if (!rule) return undefined;
+    if (rule.skip) {
+      rule.skip--;
+      return undefined;
+    }
     rule.hits++;
     if (rule.remaining !== null && --rule.remaining <= 0) this.rules = this.rules.filter((r) => r !== rule);
     return { ...rule };

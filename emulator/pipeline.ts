@@ -76,9 +76,12 @@ function wrongShape(body: unknown): unknown {
 
 /** The reply with `fields` merged in, when it is a successful JSON object; any other reply as it was. */
 function overridden(reply: Reply, fields: Record<string, unknown>): Reply {
+  const isObject = (v: unknown): v is object => typeof v === "object" && v !== null && !Array.isArray(v);
   const body = reply.body;
-  if (reply.status >= 300 || typeof body !== "object" || body === null || Array.isArray(body)) return reply;
-  return { ...reply, body: { ...body, ...fields } };
+  if (reply.status >= 300) return reply;
+  // An array reply (list, create) gets the fields in each of its objects.
+  if (Array.isArray(body)) return { ...reply, body: body.map((item: unknown) => (isObject(item) ? { ...item, ...fields } : item)) };
+  return isObject(body) ? { ...reply, body: { ...body, ...fields } } : reply;
 }
 
 function groupOf(route: Route, params: Record<string, string>, query: URLSearchParams): number {

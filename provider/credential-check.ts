@@ -7,13 +7,13 @@
  */
 import type { GroupRolesClient } from "../client";
 import { AuthenticationError, ConfigurationError, ForbiddenError, type GroupRolesError } from "../client/errors";
-import { services } from "./role-services";
+import { clientFromConfig } from "./config";
 
 const checks = new WeakMap<GroupRolesClient, Map<number, Promise<GroupRolesError | undefined>>>();
 
 /** The refusal of the credentials for `groupId` (its class kept), or undefined when not refused. */
 export function credentialRefusal(groupId: number): Promise<GroupRolesError | undefined> {
-  const { client } = services();
+  const client = clientFromConfig();
   let byGroup = checks.get(client);
   if (!byGroup) {
     byGroup = new Map();

@@ -4,7 +4,9 @@
  * Names are unique within a group, so the role we made is the one with the name we sent; a role is
  * adopted by name only with evidence that this stack sent that create.
  */
-import { GroupRolesError, ImportMismatchError, NotFoundError, TimeoutError } from "../client/errors";
+import {
+  ConnectionError, GroupRolesError, ImportMismatchError, NotFoundError, ServerError, TimeoutError, UnexpectedReplyError,
+} from "../client/errors";
 import type { CreatedRole, RoleSummary } from "../client/types";
 import { deploymentLedger } from "./deployment-ledger";
 import { RoleInitError, inContext } from "./role-errors";
@@ -18,6 +20,27 @@ import { services } from "./role-services";
  */
 const ADOPTION_WINDOW_FLOOR_MS = 3_000;
 const ADOPTION_WINDOW_CAP_MS = 60_000;
+
+/** True when a create may have been applied although no usable reply came back. */
+export function isAmbiguous(error: unknown): error is GroupRolesError {
+  return (
+    (error instanceof ConnectionError && error.requestSent) ||
+    (error instanceof TimeoutError && error.phase !== "connect") ||
+    error instanceof ServerError ||
+    error instanceof UnexpectedReplyError
+  );
+}
+
+/**
+ * A request that timed out may still be in the service's hands and be applied after a list that
+ * does not show it: how long to watch the group for it, and how often to look.
+ */
+export function watchAfterTimeout(error: TimeoutError): { windowMs: number; stepMs: number } {
+  return {
+    windowMs: Math.min(Math.max(2 * error.timeoutMs, ADOPTION_WINDOW_FLOOR_MS), ADOPTION_WINDOW_CAP_MS),
+    stepMs: Math.max(50, Math.min(error.timeoutMs / 2, 5_000)),
+  };
+}
 
 /**
  * The create request may have been applied but its reply was lost: adopt the role with our name
@@ -48,8 +71,7 @@ export async function adoptAfterLostReply(
     // A request that timed out may still be in the service's hands and be applied after our list:
     // concluding "nothing was created" now would orphan it, and the re-run would then meet a name
     // conflict. Watch the group for a while before concluding.
-    const windowMs = Math.min(Math.max(2 * original.timeoutMs, ADOPTION_WINDOW_FLOOR_MS), ADOPTION_WINDOW_CAP_MS);
-    const stepMs = Math.max(50, Math.min(original.timeoutMs / 2, 5_000));
+    const { windowMs, stepMs } = watchAfterTimeout(original);
     while (!match && waitedMs < windowMs) {
       await new Promise((r) => setTimeout(r, stepMs));
       waitedMs += stepMs;

@@ -3,36 +3,18 @@
  * unconfirmed earlier create made (see ./role-adoption). Once the role exists, every failure keeps
  * its ID in state as a partial create, so nothing is orphaned.
  */
-import {
-  ConflictError,
-  ConnectionError,
-  GroupRolesError,
-  NameTakenError,
-  ServerError,
-  TimeoutError,
-  UnexpectedReplyError,
-} from "../client/errors";
+import { ConflictError, NameTakenError } from "../client/errors";
 import type { CreatedRole, RoleSummary } from "../client/types";
 import { deploymentLedger } from "./deployment-ledger";
 import { nameTaken, writeWithName } from "./name-conflicts";
-import { adoptAfterLostReply, adoptImported, findUnconfirmed } from "./role-adoption";
+import { adoptAfterLostReply, adoptImported, findUnconfirmed, isAmbiguous } from "./role-adoption";
 import { RoleInitError, inContext } from "./role-errors";
 import { formatRoleId, toRoleInputs, type RoleInputs, type RoleOutputs } from "./role-inputs";
-import { afterWrite, notApplied, readBack } from "./role-readback";
+import { afterWrite, createdOutputs, notApplied, readBack } from "./role-readback";
 import { services } from "./role-services";
 import { sendUpdate } from "./role-update";
 
 type Props = Record<string, unknown>;
-
-/** True when the request may have been applied although no usable reply came back. */
-function isAmbiguous(error: unknown): boolean {
-  return (
-    (error instanceof ConnectionError && error.requestSent) ||
-    (error instanceof TimeoutError && error.phase !== "connect") ||
-    error instanceof ServerError ||
-    error instanceof UnexpectedReplyError
-  );
-}
 
 export async function create(props: Props): Promise<{ id: string; outs: RoleOutputs }> {
   const inputs = toRoleInputs(props);
@@ -55,7 +37,7 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
       undeclared: (holder, conflict) => nameTakenError(inputs, holder, conflict, what),
     });
   } catch (error) {
-    if (error instanceof GroupRolesError && isAmbiguous(error)) {
+    if (isAmbiguous(error)) {
       created = await adoptAfterLostReply(inputs, error, what, props.__provider);
       adopted = true;
     } else {
@@ -74,8 +56,13 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
     const properties = { ...(outs ?? { ...inputs, roleId: made.roleId, inUse: false, userCount: 0 }), __provider: props.__provider };
     return new RoleInitError(full, id, properties, [full]);
   };
-  // An adopted role is read in full: nobody knows which of its settings the lost request applied.
-  let outs = await (adopted ? readBack(groupId, made.roleId, inputs) : afterWrite(groupId, made.roleId, inputs)).catch((e) => {
+  // An adopted role is read in full: nobody knows which of its settings the lost request applied. A
+  // role the reply says nobody holds needs no read at all: the confirmed create holds what was sent.
+  const readOuts = async () => {
+    if (adopted) return readBack(groupId, made.roleId, inputs);
+    return made.inUse === false ? createdOutputs(inputs, made.roleId) : afterWrite(groupId, made.roleId, inputs);
+  };
+  let outs = await readOuts().catch((e) => {
     throw partial(`reading it back failed: ${(e as Error).message}`);
   });
   let missing = notApplied(inputs, outs);

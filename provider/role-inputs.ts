@@ -3,14 +3,11 @@
  * validation (`check`). Validation is zod-backed, field by field, so that an unknown value during
  * preview skips just that field and every failure names its property path.
  */
-import { z } from "zod";
 import { ConfigurationError } from "../client/errors";
-import { describeTyped as describe, idRule, problemOf, roleDescriptionRule, roleNameRule } from "../client/rules";
-import { suggestSetting } from "./settings-keys";
+import { describeTyped as describe, idRule } from "../client/rules";
+import { checkField, checkRoleFields, isUnknown, type CheckFailure } from "./role-fields";
 
-/** The value Pulumi uses for "not known until apply" in dynamic provider inputs. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
+export { UNKNOWN, isUnknown, type CheckFailure } from "./role-fields";
 
 /** Validated Role inputs. */
 export type RoleInputs = {
@@ -27,32 +24,6 @@ export type RoleOutputs = RoleInputs & {
   userCount: number;
 };
 
-/** A failed property check, as Pulumi's `CheckFailure`. */
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
-
-/** Setting names: identifiers like the documented ones (`viewVideo`), so typos of shape fail early too. */
-const SETTING_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
-/** Longest setting name accepted; the documented ones are under 40 characters. */
-export const SETTING_KEY_MAX = 100;
-/** Most settings one role may declare; the service documents 35. */
-export const SETTINGS_MAX = 200;
-
-const settingValueSchema = z.boolean({
-  error: (i) =>
-    i.input === null
-      ? "must be true or false (remove the key to leave the setting unset)"
-      : `must be true or false, got ${describe(i.input)}`,
-});
-
-function checkField(schema: z.ZodType, value: unknown, property: string, failures: CheckFailure[]): void {
-  if (isUnknown(value)) return;
-  const reason = problemOf(schema, value, property);
-  if (reason) failures.push({ property, reason });
-}
-
 const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", "importId", "sameNameAs", "__provider"]);
 
 /**
@@ -62,36 +33,7 @@ const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", 
 export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
   const failures: CheckFailure[] = [];
   checkField(idRule, news.groupId, "groupId", failures);
-  checkField(roleNameRule, news.name, "name", failures);
-  if (news.description !== undefined) checkField(roleDescriptionRule, news.description, "description", failures);
-  const settings = news.settings;
-  if (settings !== undefined && !isUnknown(settings)) {
-    if (settings === null || typeof settings !== "object" || Array.isArray(settings)) {
-      failures.push({ property: "settings", reason: `settings must be a map of setting name to boolean, got ${describe(settings)}` });
-    } else if (Object.keys(settings).length > SETTINGS_MAX) {
-      failures.push({ property: "settings", reason: `settings must hold at most ${SETTINGS_MAX} keys, got ${Object.keys(settings).length}` });
-    } else {
-      for (const [key, value] of Object.entries(settings as Record<string, unknown>)) {
-        const shown = key.length > 40 ? `${key.slice(0, 40)}…` : key;
-        const property = `settings.${shown}`;
-        if (key.trim() === "") {
-          failures.push({ property, reason: "settings keys must not be empty" });
-          continue;
-        }
-        if (key.length > SETTING_KEY_MAX) {
-          failures.push({ property, reason: `${property}: setting names must be at most ${SETTING_KEY_MAX} characters, got ${key.length}` });
-          continue;
-        }
-        const suggestion = suggestSetting(key);
-        if (suggestion) {
-          failures.push({ property, reason: `unknown setting "${key}": did you mean "${suggestion}"?` });
-        } else if (!SETTING_KEY.test(key)) {
-          failures.push({ property, reason: `${property}: setting names are letters, digits and "_", starting with a letter (like "viewVideo"), got ${JSON.stringify(shown)}` });
-        }
-        checkField(settingValueSchema, value, property, failures);
-      }
-    }
-  }
+  checkRoleFields(news, "", failures);
   if (news.importId !== undefined && !isUnknown(news.importId)) {
     const m = typeof news.importId === "string" ? /^(\d+)\/(\d+)$/.exec(news.importId) : null;
     if (!m) {

@@ -3,7 +3,7 @@
  * managed; every other key the service holds must survive our updates, whether the service replaces
  * an update's `settings` map as a whole or merges it (it does not document which).
  */
-import { isUnknown } from "./role-inputs";
+import { isUnknown } from "./role-fields";
 
 type Settings = Record<string, unknown>;
 
@@ -15,6 +15,11 @@ export function sameSettings(a: unknown, b: unknown): boolean {
   const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
   for (const k of keys) if (!Object.hasOwn(x, k) || !Object.hasOwn(y, k) || x[k] !== y[k]) return false;
   return true;
+}
+
+/** The settings a details reply holds (the newer API version may carry `null` for "no value"). */
+export function heldSettings(settings: Readonly<Record<string, boolean | null>>): Record<string, boolean> {
+  return Object.fromEntries(Object.entries(settings).filter((e): e is [string, boolean] => typeof e[1] === "boolean"));
 }
 
 /**

@@ -10,14 +10,9 @@ import { inContext } from "./role-errors";
 import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs } from "./role-inputs";
 import { afterWrite, notApplied } from "./role-readback";
 import { services } from "./role-services";
-import { sameSettings, settingsForUpdate } from "./role-settings";
+import { heldSettings, sameSettings, settingsForUpdate } from "./role-settings";
 
 type Props = Record<string, unknown>;
-
-/** The settings a details reply holds (the newer API version may carry `null` for "no value"). */
-function held(settings: Readonly<Record<string, boolean | null>>): Record<string, boolean> {
-  return Object.fromEntries(Object.entries(settings).filter((e): e is [string, boolean] => typeof e[1] === "boolean"));
-}
 
 /**
  * Sends one update of a role to `inputs`. The settings map is sent only when the declared settings
@@ -38,7 +33,7 @@ export async function sendUpdate(
   const changing = previouslyDeclared === null || !sameSettings(previouslyDeclared, inputs.settings);
   if (changing && (inputs.settings !== undefined || previouslyDeclared)) {
     const current = await client.roles.get(groupId, roleId);
-    body.settings = settingsForUpdate(held(current.settings), inputs.settings, previouslyDeclared ?? undefined);
+    body.settings = settingsForUpdate(heldSettings(current.settings), inputs.settings, previouslyDeclared ?? undefined);
   }
   const ledger = deploymentLedger();
   const from = currentName ?? inputs.name;

@@ -6,7 +6,13 @@
 const path = require("node:path");
 const ts = require("typescript");
 
-const ENTRIES = { ".": "dist/sdk/index.d.ts", "./provider": "dist/provider/index.d.ts", "./client": "dist/client/index.d.ts", "./emulator": "dist/emulator/index.d.ts" };
+const ENTRIES = {
+  ".": "dist/sdk/index.d.ts",
+  "./provider": "dist/provider/index.d.ts",
+  "./provider/group-roles": "dist/provider/group-roles/index.d.ts",
+  "./client": "dist/client/index.d.ts",
+  "./emulator": "dist/emulator/index.d.ts",
+};
 
 function publicNames(root = path.resolve(__dirname, "..")) {
   const files = Object.fromEntries(Object.entries(ENTRIES).map(([entry, file]) => [entry, path.join(root, file)]));

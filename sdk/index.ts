@@ -6,6 +6,7 @@
  * `GROUPROLES_ACCESS_TOKEN`).
  */
 export { Role, type RoleArgs } from "./role";
+export { GroupRoles, type GroupRolesArgs, type GroupRoleEntry, type GroupRoleState } from "./group-roles";
 export {
   getRole, getRoleOutput, getRoles, getRolesOutput,
   type GetRoleArgs, type GetRoleResult, type GetRolesArgs, type GetRolesResult,

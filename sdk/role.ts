@@ -6,10 +6,10 @@ import * as pulumi from "@pulumi/pulumi";
 // `require("pulumi-grouproles/provider")` instead of inlining code: the state holds a few hundred bytes
 // per role, identical across versions, checkouts and machines.
 import * as roleProvider from "../provider";
-import { checkoutProviderShim } from "./checkout-shim";
+import { checkoutProviderShim, isInstalled } from "./checkout-shim";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
-const provider: pulumi.dynamic.ResourceProvider = __dirname.split(/[\\/]/).includes("node_modules") ? roleProvider : checkoutProviderShim;
+const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? roleProvider : checkoutProviderShim;
 
 /**
  * Every role this program declares, by group and name, with the resource that declared it first. Two

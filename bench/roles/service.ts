@@ -13,6 +13,8 @@ export interface EmulatorProcess {
   reset(): Promise<void>;
   /** Clears the request log only. */
   clearLog(): Promise<void>;
+  /** Sets how many users hold the role named `name` (through the public list and the admin route). */
+  setUsers(groupId: number, name: string, userCount: number): Promise<void>;
   /** Requests since the last clear, and how many were answered 429. */
   log(): Promise<{ total: number; rateLimited: number; rateLimitedIsLowerBound: boolean }>;
   close(): Promise<void>;
@@ -21,7 +23,11 @@ export interface EmulatorProcess {
 const TOKEN = "bench-token-7f3a";
 
 /** Starts `grouproles-emulator` with the given latency and rate limit; resolves when it is ready. */
-export async function startEmulatorProcess(root: string, latencyMs: number, rateLimit: number): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(
+  root: string,
+  latencyMs: number,
+  rateLimit: number,
+): Promise<EmulatorProcess> {
   const args = [path.join(root, "dist/emulator/cli.js"), "--token", TOKEN, "--latency-ms", String(latencyMs)];
   if (rateLimit > 0) args.push("--rate-limit", String(rateLimit));
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -33,16 +39,28 @@ export async function startEmulatorProcess(root: string, latencyMs: number, rate
     child.once("exit", (code) => reject(new Error(`emulator exited with ${code}: ${stderr}`)));
   });
   const { baseUrl } = JSON.parse(line) as { baseUrl: string };
-  const admin = async (method: string, route: string): Promise<unknown> => {
-    const res = await fetch(`${baseUrl}/_emulator${route}`, { method, headers: { authorization: `Bearer ${TOKEN}` } });
+  const call = async (method: string, route: string, body?: unknown): Promise<unknown> => {
+    const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+    const res = await fetch(`${baseUrl}${route}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`emulator ${method} ${route}: ${res.status}`);
     return res.json();
   };
+  const admin = (method: string, route: string, body?: unknown) => call(method, `/_emulator${route}`, body);
   return {
     baseUrl,
     token: TOKEN,
     reset: async () => void (await admin("POST", "/reset")),
     clearLog: async () => void (await admin("DELETE", "/requests")),
+    async setUsers(groupId, name, userCount) {
+      const roles = (await call("GET", `/api/v0/groups/${groupId}/roles`)) as Array<{ roleId: number; name: string }>;
+      const role = roles.find((r) => r.name === name);
+      if (!role) throw new Error(`group ${groupId} has no role named "${name}"`);
+      await admin("PUT", `/groups/${groupId}/roles/${role.roleId}/users`, { userCount });
+    },
     async log() {
       const log = (await admin("GET", "/requests")) as { total: number; entries: Array<{ status: number }> };
       // `entries` keeps only the latest 5000; `total` counts everything.

@@ -9,24 +9,37 @@ export interface StateSize {
   roles: number;
 }
 
+interface StateResource {
+  type: string;
+  outputs?: { roles?: Record<string, unknown> };
+}
+
 function providerBytes(value: unknown): number {
   if (Array.isArray(value)) return value.reduce((n: number, v) => n + providerBytes(v), 0);
   if (value === null || typeof value !== "object") return 0;
   let n = 0;
-  for (const [key, v] of Object.entries(value)) n += key === "__provider" ? Buffer.byteLength(JSON.stringify(v)) : providerBytes(v);
+  for (const [key, v] of Object.entries(value))
+    n += key === "__provider" ? Buffer.byteLength(JSON.stringify(v)) : providerBytes(v);
   return n;
 }
 
-/** Measures `stateFile`; roles are the resources of type `roleType`. */
-export function measureState(stateFile: string, roleType: string): StateSize | undefined {
+/** How many roles a resource holds: one per Role, one per entry of a GroupRoles. */
+function rolesOf(r: StateResource): number {
+  if (r.type.endsWith("grouproles:Role")) return 1;
+  if (r.type.endsWith("grouproles:GroupRoles")) return Object.keys(r.outputs?.roles ?? {}).length;
+  return 0;
+}
+
+/** Measures `stateFile`. */
+export function measureState(stateFile: string): StateSize | undefined {
   if (!existsSync(stateFile)) return undefined;
   const text = readFileSync(stateFile, "utf8");
-  const state = JSON.parse(text) as { resources: Array<{ type: string }> };
-  const roles = state.resources.filter((r) => r.type === roleType);
-  if (roles.length === 0) return { bytesPerRole: 0, providerBytesPerRole: 0, roles: 0 };
+  const resources = (JSON.parse(text) as { resources: StateResource[] }).resources.filter((r) => rolesOf(r) > 0);
+  const roles = resources.reduce((n, r) => n + rolesOf(r), 0);
+  if (roles === 0) return { bytesPerRole: 0, providerBytesPerRole: 0, roles: 0 };
   return {
-    bytesPerRole: Buffer.byteLength(text) / roles.length,
-    providerBytesPerRole: providerBytes(roles) / roles.length,
-    roles: roles.length,
+    bytesPerRole: Buffer.byteLength(text) / roles,
+    providerBytesPerRole: providerBytes(resources) / roles,
+    roles,
   };
 }

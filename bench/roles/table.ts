@@ -1,10 +1,20 @@
-/** The benchmark's markdown table: naive and batched side by side, with naive/batched ratios. */
+/** The benchmark's markdown table: naive Role, batched Role and GroupRoles side by side. */
 
-export type Mode = "batched" | "naive";
-export type Operation = "create" | "preview (no-op)" | "update (rename all)" | "update (settings of all)" | "refresh" | "destroy";
+/** naive = Role with maxBatchSize 1; batched = Role (the default); grouproles = one GroupRoles resource. */
+export type Mode = "naive" | "batched" | "grouproles";
+export const MODES: readonly Mode[] = ["naive", "batched", "grouproles"];
+export type Operation =
+  | "create"
+  | "preview (no-op)"
+  | "update (rename all)"
+  | "update (settings of all)"
+  | "preview (remove an in-use role)"
+  | "refresh"
+  | "destroy";
 
 /** One operation of one lifecycle. */
 export interface Measurement {
+  parallel: number;
   n: number;
   mode: Mode;
   op: Operation;
@@ -24,34 +34,40 @@ export interface Measurement {
   peakRssBytes?: number;
 }
 
-const ratio = (naive: number, batched: number): string =>
-  batched === 0 ? (naive === 0 ? "–" : "∞") : `${(naive / batched).toFixed(1)}x`;
 const int = (x: number | undefined) => (x === undefined ? "–" : String(Math.round(x)));
 const mb = (x: number | undefined) => (x === undefined ? "–" : (x / 1024 / 1024).toFixed(0));
-const pair = (a: string, b: string) => (a === b ? a : `${a} / ${b}`);
 
-/** Renders every (N, operation) as one row; `settings` goes above the table. */
-export function renderTable(all: Measurement[], settings: string): string {
+/** Renders every (parallel, N, operation) as one row; `settings` and the notes go above the table. */
+export function renderTable(all: readonly Measurement[], settings: string, notes: readonly string[] = []): string {
   const lines = [
     `Settings: ${settings}`,
     "",
-    "| N | operation | requests naive | requests batched | ratio | wall s naive | wall s batched | ratio | 429s naive | 429s batched | state B/role | `__provider` B/role | host peak RSS MB naive / batched |",
-    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...notes.map((n) => `- ${n}`),
+    ...(notes.length ? [""] : []),
+    "| --parallel | N | operation | requests naive | requests Role | requests GroupRoles | wall s naive | " +
+      "wall s Role | wall s GroupRoles | 429s naive / Role / GroupRoles | state B/role Role / GroupRoles | " +
+      "`__provider` B/role Role / GroupRoles | host peak RSS MB naive / Role / GroupRoles |",
+    "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
-  const sizes = [...new Set(all.map((m) => m.n))];
-  for (const n of sizes) {
-    for (const op of [...new Set(all.filter((m) => m.n === n).map((m) => m.op))]) {
-      const naive = all.find((m) => m.n === n && m.op === op && m.mode === "naive");
-      const batched = all.find((m) => m.n === n && m.op === op && m.mode === "batched");
-      if (!naive || !batched) continue;
-      const failed = (m: Measurement) => (m.ok ? "" : " (failed)");
-      const r429 = (m: Measurement) => `${m.rateLimited}${m.rateLimitedIsLowerBound ? "+" : ""}`;
+  const keys = [...new Set(all.map((m) => `${m.parallel}|${m.n}`))];
+  for (const key of keys) {
+    const [parallel, n] = key.split("|").map(Number);
+    const rows = all.filter((m) => m.parallel === parallel && m.n === n);
+    for (const op of [...new Set(rows.map((m) => m.op))]) {
+      const by = Object.fromEntries(
+        MODES.map((mode) => [mode, rows.find((m) => m.op === op && m.mode === mode)]),
+      ) as Record<Mode, Measurement | undefined>;
+      const each = (f: (m: Measurement) => string) => MODES.map((mode) => (by[mode] ? f(by[mode]!) : "–"));
+      const failed = (m: Measurement) => (m.ok ? "" : " ✗");
+      const requests = each((m) => `${m.requests}${failed(m)}`);
+      const seconds = each((m) => m.seconds.toFixed(1));
+      const r429 = each((m) => `${m.rateLimited}${m.rateLimitedIsLowerBound ? "+" : ""}`).join(" / ");
+      const state = [by.batched, by.grouproles].map((m) => int(m?.stateBytesPerRole)).join(" / ");
+      const provider = [by.batched, by.grouproles].map((m) => int(m?.providerBytesPerRole)).join(" / ");
+      const rss = each((m) => mb(m.peakRssBytes)).join(" / ");
       lines.push(
-        `| ${n} | ${op} | ${naive.requests}${failed(naive)} | ${batched.requests}${failed(batched)} | ${ratio(naive.requests, batched.requests)} ` +
-          `| ${naive.seconds.toFixed(1)} | ${batched.seconds.toFixed(1)} | ${ratio(naive.seconds, batched.seconds)} ` +
-          `| ${r429(naive)} | ${r429(batched)} ` +
-          `| ${pair(int(naive.stateBytesPerRole), int(batched.stateBytesPerRole))} | ${pair(int(naive.providerBytesPerRole), int(batched.providerBytesPerRole))} ` +
-          `| ${mb(naive.peakRssBytes)} / ${mb(batched.peakRssBytes)} |`,
+        `| ${parallel} | ${n} | ${op} | ${requests.join(" | ")} | ${seconds.join(" | ")} | ${r429} | ${state} ` +
+          `| ${provider} | ${rss} |`,
       );
     }
   }

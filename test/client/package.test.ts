@@ -8,6 +8,7 @@ describe("packed tarball", () => {
     const script = `
       const sdk = require("pulumi-grouproles");
       const provider = require("pulumi-grouproles/provider");
+      const groupRoles = require("pulumi-grouproles/provider/group-roles");
       const client = require("pulumi-grouproles/client");
       const emulator = require("pulumi-grouproles/emulator");
       let deep = "resolved";
@@ -15,6 +16,7 @@ describe("packed tarball", () => {
       console.log(JSON.stringify({
         sdk: Object.keys(sdk).sort(),
         provider: Object.keys(provider).sort(),
+        groupRoles: Object.keys(groupRoles).sort(),
         client: typeof client.GroupRolesClient,
         emulator: typeof emulator.startEmulator,
         deep,
@@ -23,6 +25,7 @@ describe("packed tarball", () => {
     const out = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8" }));
     // The provider entry is the dynamic provider's methods, nothing else; compiled files are not entries.
     expect(out.provider).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
+    expect(out.groupRoles).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
     expect(out.client).toBe("function");
     expect(out.emulator).toBe("function");
     expect(out.deep).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
@@ -34,6 +37,7 @@ describe("packed tarball", () => {
     const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
     expect(files).toContain("package/dist/provider/index.js");
     expect(files).toContain("package/dist/provider/index.d.ts");
+    expect(files).toContain("package/dist/provider/group-roles/index.js");
     expect(files).toContain("package/dist/sdk/index.d.ts");
     expect(files).toContain("package/dist/client/index.d.ts");
     expect(files).toContain("package/LICENSE");

@@ -5,7 +5,7 @@
  * naming the group and the credential; a no-op preview sending nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rolePlan, runSpec, specProgram, stackFor, type RoleSpec, type Stack } from "./harness";
+import { rolePlan, runMixed, runSpec, specProgram, stackFor, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
 
 const KEYS = { "41": "api-key-41-7f2e", "42": "api-key-42-91ab", "43": "api-key-43-c3d0" };
 let s: Stack;
@@ -80,5 +80,33 @@ describe("credentials fail in the preview, naming the group and the credential",
     expect(preview.errors.join("\n")).toContain(
       "the credentials are not accepted for group 42: GET /api/v0/groups/42/roles: service answered 403 forbidden: access token is not granted group 42: the access token (grouproles:accessToken) is not granted group 42",
     );
+  });
+});
+
+describe("a GroupRoles catalogue checks its credentials in the preview the same way", () => {
+  const catalogue = (roles: GroupRolesSpec["args"]["roles"]): GroupRolesSpec => ({ name: "catalogue", args: { groupId: 42, roles } });
+  const wrong = { "grouproles:apiKeys": JSON.stringify({ ...KEYS, "42": "not-the-key-of-42" }) };
+  const refused = "the credentials are not accepted for group 42: authorizing for group 42 (webservices) with the API key of group 42 (grouproles:apiKeys) was refused";
+
+  it("a create, a rename and a removal previewed with a key not of the group fail, naming it; nothing is written", async () => {
+    const two = { a: { name: "Agents" }, b: { name: "Billing" } };
+    const create = await runMixed(s, "preview", [catalogue(two)], [], withAuthUrl(), wrong);
+    expect(create.ok).toBe(false);
+    expect(create.errors.join("\n")).toContain(refused);
+
+    expect((await runMixed(s, "up", [catalogue(two)], [], withAuthUrl())).ok).toBe(true);
+    await s.h.clearRequests();
+    const rename = await runMixed(s, "preview", [catalogue({ ...two, b: { name: "Invoices" } })], [], withAuthUrl(), wrong);
+    expect(rename.ok).toBe(false);
+    expect(rename.errors.join("\n")).toContain(refused);
+    // The removal's in-use list is refused the same way (it is the group's list, asked with the same key).
+    const removal = await runMixed(s, "preview", [catalogue({ a: two.a })], [], withAuthUrl(), wrong);
+    expect(removal.ok).toBe(false);
+    expect(removal.errors.join("\n")).toContain("authorizing for group 42 (webservices) with the API key of group 42 (grouproles:apiKeys) was refused");
+    expect(removal.errors.join("\n")).not.toContain("not-the-key-of-42");
+    const writes = Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET") && k !== "POST /authorize");
+    expect(writes).toEqual([]);
+    expect((await s.h.listRoles(42)).map((r) => r.name).sort()).toEqual(["Agents", "Billing"]);
+    expect((await runSpec(s, "destroy", [], withAuthUrl())).ok).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
  * stack config a user would set. The roles config is secret, as users set it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { runEngine, type EngineOptions, type EngineResult } from "../../tools/engine";
@@ -58,7 +59,10 @@ export async function stackFor(
 
 /** The plan lines of Role resources only (the stack's own line is engine noise). */
 export const rolePlan = (r: EngineResult): string[] =>
-  r.planText.split("\n").filter((l) => l.includes("grouproles:Role")).map((l) => l.replace("pulumi-nodejs:dynamic/grouproles:Role ", "").replace(/\s+/g, " ").trim());
+  r.planText
+    .split("\n")
+    .filter((l) => l.includes("grouproles:Role"))
+    .map((l) => l.replace("pulumi-nodejs:dynamic/grouproles:Role ", "").replace(/\s+/g, " ").trim());
 
 /** The test program whose Role resources (args and options) come from the `roles-spec:spec` config. */
 export const specProgram = path.join(__dirname, "programs", "roles-spec");
@@ -70,6 +74,25 @@ export interface RoleSpec {
   opts?: Record<string, unknown>;
 }
 
+/**
+ * Registers a test file's hooks for the spec program: one stack and emulator for the file (handed to
+ * `set`), and before each test no fault rules, the stack destroyed and the service reset.
+ */
+export function specStackPerFile(set: (s: Stack) => void): void {
+  let s: Stack | undefined;
+  beforeAll(async () => {
+    s = await stackFor(specProgram, "roles-spec");
+    set(s);
+  });
+  afterAll(() => s?.close());
+  beforeEach(async () => {
+    await s!.h.admin("DELETE", "/faults");
+    const left = await runSpec(s!, "destroy", []);
+    expect(left.ok, left.errors.join("\n")).toBe(true);
+    await s!.h.admin("POST", "/reset");
+  });
+}
+
 /** Runs the spec program with these resources. */
 export const runSpec = (
   s: Stack,
@@ -78,3 +101,31 @@ export const runSpec = (
   config: Record<string, string> = {},
   secretConfig?: Record<string, string>,
 ) => s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram, secretConfig);
+
+/** One GroupRoles of the spec program: resource name, GroupRolesArgs, resource options. */
+export interface GroupRolesSpec {
+  name: string;
+  args: {
+    groupId: number;
+    roles: Record<string, { name: string; description?: string; settings?: Record<string, boolean>; retain?: boolean }>;
+    adoptExisting?: boolean;
+  };
+  opts?: Record<string, unknown>;
+}
+
+/** Runs the spec program with these Role and GroupRoles resources. */
+export const runMixed = (
+  s: Stack,
+  op: EngineOptions["operation"],
+  catalogues: GroupRolesSpec[],
+  roles: RoleSpec[] = [],
+  config: Record<string, string> = {},
+  secretConfig?: Record<string, string>,
+) => runSpec(s, op, roles, { "roles-spec:groupRoles": JSON.stringify(catalogues), ...config }, secretConfig);
+
+/** The plan lines of GroupRoles resources only. */
+export const catalogPlan = (r: EngineResult): string[] =>
+  r.planText
+    .split("\n")
+    .filter((l) => l.includes("grouproles:GroupRoles"))
+    .map((l) => l.replace("pulumi-nodejs:dynamic/grouproles:GroupRoles ", "").replace(/\s+/g, " ").trim());

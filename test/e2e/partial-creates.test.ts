@@ -3,25 +3,20 @@
  * creates (the provider's init error, with `__provider`), and the next `up` finishes the job with no
  * hand work, no duplicate and no guess.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { rolePlan, runSpec, specProgram, stackFor, type RoleSpec, type Stack } from "./harness";
+import { describe, expect, it } from "vitest";
+import { rolePlan, runSpec, specStackPerFile, type RoleSpec, type Stack } from "./harness";
 
 let s: Stack;
-beforeAll(async () => {
-  s = await stackFor(specProgram, "roles-spec");
-});
-afterAll(() => s?.close());
-beforeEach(async () => {
-  await s.h.admin("DELETE", "/faults");
-  const left = await runSpec(s, "destroy", []);
-  expect(left.ok, left.errors.join("\n")).toBe(true);
-  await s.h.admin("POST", "/reset");
-});
+specStackPerFile((stack) => (s = stack));
 
-const support: RoleSpec = { name: "support", args: { groupId: 42, name: "Support", description: "First line", settings: { viewVideo: true } } };
+const support: RoleSpec = {
+  name: "support",
+  args: { groupId: 42, name: "Support", description: "First line", settings: { viewVideo: true } },
+};
 const LIST = { method: "GET", path: "/api/v0/groups/42/roles" };
-const roleState = (r: { resources: Array<{ type: string; id?: string; outputs: Record<string, unknown>; initErrors?: string[] }> }) =>
-  r.resources.filter((x) => x.type.endsWith("grouproles:Role"));
+const roleState = (r: {
+  resources: Array<{ type: string; id?: string; outputs: Record<string, unknown>; initErrors?: string[] }>;
+}) => r.resources.filter((x) => x.type.endsWith("grouproles:Role"));
 
 describe("partial creates", () => {
   it("a lost create reply while the group cannot be listed: kept as unconfirmed, then adopted, exactly one role", async () => {
@@ -44,7 +39,9 @@ describe("partial creates", () => {
     const roles = await s.h.listRoles(42);
     expect(roles.map((r) => r.name)).toEqual(["Support"]);
     expect(roleState(second).map((r) => r.id)).toEqual([`42/${roles[0]!.roleId}`]);
-    expect((await s.h.requests()).entries.filter((e) => e.method === "POST" && e.route.endsWith("/roles"))).toHaveLength(1);
+    expect(
+      (await s.h.requests()).entries.filter((e) => e.method === "POST" && e.route.endsWith("/roles")),
+    ).toHaveLength(1);
     expect(rolePlan(await runSpec(s, "preview", [support]))).toEqual([]);
   });
 
@@ -85,6 +82,8 @@ describe("partial creates", () => {
   });
 
   it("created, but reading it back failed: kept with its real id; the next up finishes it with an update", async () => {
+    // A reply that says the role is in use (the vendor's example reply) needs the list for its userCount.
+    await s.h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "override", fields: { inUse: true } });
     await s.h.fault({ ...LIST, action: "status", status: 503, times: 0 });
     const first = await runSpec(s, "up", [support]);
     expect(first.ok).toBe(false);
@@ -93,7 +92,10 @@ describe("partial creates", () => {
       await s.h.admin("DELETE", "/faults");
       return s.h.listRoles(42);
     })();
-    expect(kept).toMatchObject({ id: `42/${made!.roleId}`, initErrors: [expect.stringContaining("reading it back failed")] });
+    expect(kept).toMatchObject({
+      id: `42/${made!.roleId}`,
+      initErrors: [expect.stringContaining("reading it back failed")],
+    });
     expect(kept!.outputs["__provider"]).toEqual(expect.stringContaining("pulumi-grouproles/provider"));
 
     const second = await runSpec(s, "up", [support]);

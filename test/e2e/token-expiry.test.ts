@@ -1,7 +1,7 @@
 /**
- * Tokens that expire during a long `up`: tokens last 2 s, the service allows 25 requests per second,
- * and an `up` of 80 roles in two groups, one request per role (`grouproles:maxBatchSize 1`), runs for
- * many lifetimes. Through the engine stand-in against the emulator. Every operation must succeed, and
+ * Tokens that expire during a long `up`: tokens last 2 s, the client paces itself to 15 requests per
+ * second, and an `up` of 120 roles in two groups, one request per role (`grouproles:maxBatchSize 1`),
+ * takes at least 8 s: many lifetimes. Through the engine stand-in against the emulator. Every operation must succeed, and
  * the client must re-authorize only as tokens expire: at most one authorization per group per token
  * lifetime (plus the first), plus one per 401 the service answered.
  */
@@ -18,7 +18,7 @@ beforeAll(async () => {
     {
       "grouproles:partnerUserId": "long-run",
       "grouproles:maxBatchSize": "1",
-      "grouproles:maxRequestsPerSecond": "20",
+      "grouproles:maxRequestsPerSecond": "15",
     },
     {
       tokens: ["test-admin-every-group"],
@@ -34,14 +34,14 @@ afterAll(() => s?.close());
 describe("tokens that expire during a long up", () => {
   it("every operation succeeds; authorizations follow the token lifetime", async () => {
     const roles: RoleSpec[] = GROUPS.flatMap((g) =>
-      Array.from({ length: 40 }, (_, i) => ({ name: `r-${g}-${i}`, args: { groupId: g, name: `Role ${i}` } })),
+      Array.from({ length: 60 }, (_, i) => ({ name: `r-${g}-${i}`, args: { groupId: g, name: `Role ${i}` } })),
     );
     await s.h.clearRequests();
     const started = Date.now();
     const up = await runSpec(s, "up", roles, { "grouproles:authUrl": s.h.emu.authUrl });
     const seconds = (Date.now() - started) / 1000;
     expect(up.ok, up.errors.join("\n")).toBe(true);
-    for (const g of GROUPS) expect(await s.h.listRoles(g)).toHaveLength(40);
+    for (const g of GROUPS) expect(await s.h.listRoles(g)).toHaveLength(60);
 
     const log = await s.h.requests();
     const entries = log.entries;

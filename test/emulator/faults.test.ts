@@ -98,6 +98,21 @@ describe("fault rules", () => {
     expect(invalid.json).not.toHaveProperty("directserver");
   });
 
+  it("override: merges fields into each object of a 2xx JSON array reply (a create that says inUse)", async () => {
+    await addFault({ method: "POST", path: "/api/v0/groups/31/roles", action: "override", fields: { inUse: true } });
+    const created = await http("POST", `${h.emu.baseUrl}/api/v0/groups/31/roles`, { body: [{ name: "A" }, { name: "B" }] });
+    expect((created.json as Array<{ name: string; inUse: boolean }>).map((r) => [r.name, r.inUse])).toEqual([["A", true], ["B", true]]);
+    // the store is not changed: the roles are made, and nobody holds them
+    const listed = await http("GET", `${h.emu.baseUrl}/api/v0/groups/31/roles`);
+    expect((listed.json as Array<{ inUse: boolean }>).map((r) => r.inUse)).toEqual([false, false]);
+  });
+
+  it("skip lets the first matching requests through, then the rule applies", async () => {
+    await addFault({ method: "POST", path: "/api/v0/groups/32/roles", action: "status", status: 422, skip: 2 });
+    const post = (name: string) => http("POST", `${h.emu.baseUrl}/api/v0/groups/32/roles`, { body: [{ name }] });
+    expect([(await post("A")).status, (await post("B")).status, (await post("C")).status, (await post("D")).status]).toEqual([200, 200, 422, 200]);
+  });
+
   it("times counts down, 0 means until cleared; GET lists rules; DELETE clears them", async () => {
     await addFault({ path: "/api/v0/groups/26/roles", action: "status", status: 500, times: 2 });
     const listed = (await http("GET", h.adminUrl("/faults"))).json as FaultRule[];

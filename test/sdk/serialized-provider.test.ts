@@ -36,9 +36,16 @@ beforeAll(() => {
   ({ captured, roleIds, urn } = JSON.parse(out));
 });
 
+const ROLE = "pulumi-nodejs:dynamic/grouproles:Role";
+const GROUP_ROLES = "pulumi-nodejs:dynamic/grouproles:GroupRoles";
+const roles = () => captured.filter((c) => c.type === ROLE);
+const groupRoles = () => captured.filter((c) => c.type === GROUP_ROLES);
+
 describe("the serialized provider of an installed package", () => {
-  it("registers Roles with the documented type token and real Outputs", () => {
-    expect(captured.map((c) => c.type)).toEqual(Array(3).fill("pulumi-nodejs:dynamic/grouproles:Role"));
+  it("registers Roles and GroupRoles with the documented type tokens and real Outputs", () => {
+    expect(roles()).toHaveLength(3);
+    expect(groupRoles().map((c) => c.name).sort()).toEqual(["catalogue", "other-catalogue"]);
+    expect(captured).toHaveLength(5);
     expect(roleIds).toEqual([1001, 1002]);
     expect(urn).toContain("pulumi-nodejs:dynamic/grouproles:Role::support");
     expect(captured.find((c) => c.name === "existing")?.id).toBe("42/7");
@@ -51,9 +58,18 @@ describe("the serialized provider of an installed package", () => {
     expect(shim).toContain('require("pulumi-grouproles/');
   });
 
-  it("is the same string for every resource", () => {
-    const all = new Set(captured.map((c) => c.inputs.__provider));
-    expect(all.size).toBe(1);
+  it("is the same string for every resource of a type", () => {
+    expect(new Set(roles().map((c) => c.inputs.__provider)).size).toBe(1);
+    expect(new Set(groupRoles().map((c) => c.inputs.__provider)).size).toBe(1);
+  });
+
+  it("of a GroupRoles is as tiny: at most 1 KB, requiring pulumi-grouproles/provider/group-roles", () => {
+    const shim = groupRoles()[0]!.inputs.__provider as string;
+    expect(Buffer.byteLength(shim)).toBeLessThanOrEqual(1024);
+    expect(shim).toContain('require("pulumi-grouproles/provider/group-roles")');
+    expect(shim).not.toContain(project);
+    expect(shim).not.toContain("node_modules");
+    expect(shim).not.toContain(TOKEN);
   });
 
   it("captures no token, no config value and no absolute path", () => {
@@ -65,13 +81,17 @@ describe("the serialized provider of an installed package", () => {
     expect(shim).not.toContain("node_modules");
   });
 
-  it("the module it requires resolves from the project and is the provider", () => {
-    const shim = captured[0].inputs.__provider as string;
-    const spec = /require\("([^"]+)"\)/.exec(shim)![1];
+  it.each([
+    [ROLE, "dist/provider/index.js"],
+    [GROUP_ROLES, "dist/provider/group-roles/index.js"],
+  ])("the module the %s shim requires resolves from the project and is its provider", (type, file) => {
+    const shim = captured.find((c) => c.type === type)!.inputs.__provider as string;
+    const spec = /require\("([^"]+)"\)/.exec(shim)![1]!;
     const req = createRequire(path.join(project, "index.js"));
     const resolved = req.resolve(spec);
-    expect(resolved).toBe(path.join(project, "node_modules/pulumi-grouproles/dist/provider/index.js"));
+    expect(resolved).toBe(path.join(project, "node_modules/pulumi-grouproles", file));
     const mod = req(spec) as Record<string, unknown>;
-    for (const m of ["configure", "check", "diff", "create", "read", "update", "delete"]) expect(typeof mod[m]).toBe("function");
+    expect(Object.keys(mod).sort()).toEqual(["check", "configure", "create", "delete", "diff", "read", "update"]);
+    for (const m of Object.keys(mod)) expect(typeof mod[m]).toBe("function");
   });
 });

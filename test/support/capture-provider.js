@@ -1,5 +1,5 @@
 // Run with cwd = a project that has pulumi-grouproles installed. Registers Roles under
-// pulumi.runtime.setMocks and prints what the engine would receive, as JSON on stdout.
+// pulumi.runtime.setMocks (and GroupRoles) and prints what the engine would receive, as JSON on stdout.
 const pulumi = require("@pulumi/pulumi");
 const captured = [];
 pulumi.runtime.setMocks(
@@ -15,10 +15,12 @@ pulumi.runtime.setMocks(
   "stack",
   false,
 );
-const { Role } = require("pulumi-grouproles");
+const { Role, GroupRoles } = require("pulumi-grouproles");
 const a = new Role("support", { groupId: 42, name: "Support", settings: { viewVideo: true } });
 const b = new Role("sales", { groupId: 42, name: "Sales", description: "d" });
 const c = Role.get("existing", "42/7");
+new GroupRoles("catalogue", { groupId: 43, roles: { support: { name: "Support", settings: { viewVideo: true } } } });
+new GroupRoles("other-catalogue", { groupId: 44, roles: {} });
 pulumi.all([a.roleId, b.roleId, a.urn, c.name]).apply(([ra, rb, urn]) => {
   setTimeout(() => console.log(JSON.stringify({ captured, roleIds: [ra, rb], urn })), 0);
 });

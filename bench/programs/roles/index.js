@@ -6,6 +6,7 @@
 // config bench:prefix   role names are `<prefix>-<i>`; changing it renames every role (an update)
 // config bench:groupId  the group holding them
 // config bench:flip     "true" flips every role's viewVideo (a settings change of every role)
+// config bench:skip     index of a role to leave out (a removal), or -1
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const { Role } = require("pulumi-grouproles");
@@ -15,8 +16,10 @@ const count = config.requireNumber("count");
 const prefix = config.require("prefix");
 const groupId = config.requireNumber("groupId");
 const flip = config.getBoolean("flip") === true;
+const skip = config.getNumber("skip") ?? -1;
 
 for (let i = 0; i < count; i++) {
+  if (i === skip) continue;
   new Role(`role-${i}`, {
     groupId,
     name: `${prefix}-${i}`,

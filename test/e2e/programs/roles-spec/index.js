@@ -2,14 +2,21 @@
 // come from the stack config so that a test can rename, swap, remove and refactor them between runs
 // as teams do with code.
 //
-// config roles-spec:spec   JSON array of { name, args: RoleArgs, opts?: { aliases, retainOnDelete,
-//                          protect, deleteBeforeReplace, import, ignoreChanges } }
+// config roles-spec:spec        JSON array of { name, args: RoleArgs, opts?: { aliases, retainOnDelete,
+//                               protect, deleteBeforeReplace, import, ignoreChanges } }
+// config roles-spec:groupRoles  JSON array of { name, args: GroupRolesArgs, opts? } (optional)
 "use strict";
 const pulumi = require("@pulumi/pulumi");
-const { Role } = require("pulumi-grouproles");
+const { Role, GroupRoles } = require("pulumi-grouproles");
 
-const spec = JSON.parse(new pulumi.Config("roles-spec").require("spec"));
+const config = new pulumi.Config("roles-spec");
+const spec = JSON.parse(config.get("spec") ?? "[]");
 const roles = {};
 for (const r of spec) roles[r.name] = new Role(r.name, r.args, r.opts ?? {});
+const catalogues = {};
+for (const g of JSON.parse(config.get("groupRoles") ?? "[]")) {
+  catalogues[g.name] = new GroupRoles(g.name, g.args, g.opts ?? {});
+}
 
 exports.roleIds = Object.fromEntries(Object.entries(roles).map(([name, role]) => [name, role.roleId]));
+exports.catalogues = Object.fromEntries(Object.entries(catalogues).map(([name, c]) => [name, c.roles]));

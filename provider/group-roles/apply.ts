@@ -1,0 +1,184 @@
+/**
+ * Carries out a plan (./plan) at the array endpoints: settings read first (concurrently, before any
+ * write), then deletes (freeing names), updates in the order of ./ordering, creates last, each in
+ * arrays of at most `grouproles:maxBatchSize`. A step that fails after others succeeded returns the
+ * state reached (Pulumi's init error), so state records what the service now holds.
+ */
+import type { GroupRolesClient } from "../../client";
+import { ConflictError, NotFoundError, RoleInUseError } from "../../client/errors";
+import type { RoleSummary, RoleUpdateInput } from "../../client/types";
+import { temporaryName } from "../name-conflicts";
+import { isAmbiguous } from "../role-adoption";
+import { inContext } from "../role-errors";
+import { heldSettings, settingsForUpdate } from "../role-settings";
+import { createChunk } from "./create-chunk";
+import { GroupRolesInitError } from "./errors";
+import { orderPuts } from "./ordering";
+import type { Plan, PlannedUpdate } from "./plan";
+import { Progress } from "./progress";
+import { formatGroupId, type GroupRolesState } from "./types";
+
+export interface ApplyContext {
+  client: GroupRolesClient;
+  maxBatchSize: number;
+  /** `__provider`, which the init error's properties must carry. */
+  providerRef: unknown;
+  /** What the operation is, e.g. `updating the roles of group 42`; leads every message. */
+  what: string;
+  /** The group's roles as listed before the plan was made. */
+  listed: readonly RoleSummary[];
+}
+
+/** An update ready to send: its body, and the declared settings the role holds once it is applied. */
+interface Put extends PlannedUpdate {
+  settings?: Record<string, boolean | null>;
+  after?: Record<string, boolean>;
+}
+
+export const chunksOf = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/** `roles.a, roles.b and 3 more`: which entries a step concerns, short enough for a message. */
+export function entries(keys: readonly string[]): string {
+  const shown = keys
+    .slice(0, 3)
+    .map((k) => `roles.${k}`)
+    .join(", ");
+  return keys.length > 3 ? `${shown} and ${keys.length - 3} more` : shown;
+}
+
+/** Reads the settings of the roles whose settings are sent, and drops updates with nothing to send. */
+async function prepare(ctx: ApplyContext, plan: Plan, progress: Progress): Promise<Put[]> {
+  const puts = await Promise.all(
+    plan.updates.map(async (u): Promise<Put | undefined> => {
+      const put: Put = { ...u };
+      const declared = u.entry.settings ?? {};
+      if (u.readSettings) {
+        const held = heldSettings((await ctx.client.roles.get(plan.groupId, u.roleId)).settings);
+        if (u.previouslyDeclared === null) {
+          // A role taken over: state shows what it holds of the declared keys; send only what differs.
+          progress.settingsHeld(
+            u.key,
+            Object.fromEntries(
+              Object.keys(declared)
+                .filter((k) => Object.hasOwn(held, k))
+                .map((k) => [k, held[k]!]),
+            ),
+          );
+          if (Object.entries(declared).some(([k, v]) => held[k] !== v))
+            put.settings = settingsForUpdate(held, declared, undefined);
+        } else {
+          put.settings = settingsForUpdate(held, declared, u.previouslyDeclared);
+        }
+        if (put.settings) put.after = { ...declared };
+      }
+      const same = u.currentName === u.finalName && u.currentDescription === (u.entry.description ?? "");
+      return same && !put.settings ? undefined : put;
+    }),
+  );
+  return puts.filter((p): p is Put => p !== undefined);
+}
+
+/** Applies `plan`; resolves with the state the service holds afterwards. */
+export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesState> {
+  const { client, maxBatchSize: max } = ctx;
+  const groupId = plan.groupId;
+  const progress = new Progress(groupId, plan.start, plan.order);
+  const puts = await prepare(ctx, plan, progress).catch((e) => {
+    throw inContext(e, `${ctx.what}: reading the settings of the roles whose settings change (nothing was changed)`);
+  });
+  let step = "";
+  try {
+    for (const chunk of chunksOf(plan.deletes, max)) {
+      step = `deleting ${entries(chunk.map((d) => d.key))}`;
+      await deleteChunk(
+        client,
+        groupId,
+        chunk.map((d) => d.roleId),
+      );
+      for (const d of chunk) progress.deleted(d.key);
+    }
+    const order = orderPuts(puts, max);
+    for (const chunk of chunksOf(order.asides, max)) {
+      step = `renaming ${entries(chunk.map((p) => p.key))} to temporary names (to break a swap of names)`;
+      await client.roles.update(
+        groupId,
+        chunk.map((p) => ({ roleId: p.roleId, name: temporaryName(p.roleId), description: p.currentDescription })),
+      );
+      for (const p of chunk) progress.updated(p.key, temporaryName(p.roleId), p.currentDescription, undefined, false);
+    }
+    for (const chunk of order.chunks) {
+      step = `updating ${entries(chunk.map((p) => p.key))}`;
+      await client.roles.update(groupId, chunk.map(updateBody));
+      for (const p of chunk) progress.updated(p.key, p.finalName, p.entry.description ?? "", p.after);
+    }
+    const known = new Set(ctx.listed.map((r) => r.roleId));
+    let unsettled = false;
+    for (const chunk of chunksOf(plan.creates, max)) {
+      step = `creating ${entries(chunk.map((c) => c.key))}`;
+      const outcome = await createChunk(client, groupId, chunk, known);
+      for (const m of outcome.made) {
+        const { entry } = chunk.find((c) => c.key === m.key)!;
+        known.add(m.roleId);
+        // A reply that says "not in use" settles userCount (0); any other answer needs a list.
+        unsettled ||= m.inUse !== false && m.userCount === undefined;
+        progress.created(m.key, entry, m.roleId, m.inUse ?? false, m.userCount ?? 0);
+      }
+      for (const key of outcome.unknown) progress.unknownOutcome(key, chunk.find((c) => c.key === key)!.entry.name);
+      if (outcome.error) throw outcome.error;
+    }
+    step = "listing the group for the use of the roles just created";
+    if (unsettled) progress.usage(await client.roles.list(groupId));
+  } catch (error) {
+    throw await failed(ctx, progress, step, error);
+  }
+  return progress.snapshot();
+}
+
+const updateBody = (p: Put): RoleUpdateInput => ({
+  roleId: p.roleId,
+  name: p.finalName,
+  description: p.entry.description ?? "",
+  ...(p.settings ? { settings: p.settings } : {}),
+});
+
+/**
+ * Deletes roles the plan checked are not in use. A role gone since the list (404: the array is
+ * refused as a whole) is dropped and the rest sent again; a role assigned since then (409) is refused.
+ */
+export async function deleteChunk(client: GroupRolesClient, groupId: number, roleIds: number[]): Promise<void> {
+  try {
+    await client.roles.delete(groupId, roleIds);
+  } catch (error) {
+    if (error instanceof ConflictError && !(error instanceof RoleInUseError)) {
+      throw new RoleInUseError(`a role was assigned to users since the group was listed: ${error.message}`, {
+        cause: error,
+        status: error.status,
+      });
+    }
+    if (!(error instanceof NotFoundError)) throw error;
+    const present = new Set((await client.roles.list(groupId)).map((r) => r.roleId));
+    const left = roleIds.filter((id) => present.has(id));
+    if (left.length) await client.roles.delete(groupId, left);
+  }
+}
+
+/**
+ * The error of a failed step. Nothing written (and nothing that may have been): the step's own error,
+ * in context. Otherwise the state reached, settled by a fresh list when the group can be listed, as
+ * an init error, so that Pulumi records it and the next `pulumi up` finishes the job.
+ */
+async function failed(ctx: ApplyContext, progress: Progress, step: string, error: unknown): Promise<Error> {
+  if (!progress.changedService && !isAmbiguous(error))
+    return inContext(error, `${ctx.what}: ${step} (nothing was changed)`);
+  await ctx.client.roles
+    .list(progress.snapshot().groupId)
+    .then((listed) => progress.settle(listed))
+    .catch(() => undefined); // keep what the confirmed writes say
+  const { deleted, updated, created } = progress.done;
+  const message =
+    `${ctx.what}: ${step} failed: ${(error as Error).message}. Before it, ${deleted} deleted, ${updated} updated and ` +
+    `${created} created; the state records what the service holds, and \`pulumi up\` again finishes the job.`;
+  const properties = { ...progress.snapshot(), __provider: ctx.providerRef };
+  return new GroupRolesInitError(message, formatGroupId(progress.snapshot().groupId), properties, [message], error);
+}

@@ -1,0 +1,105 @@
+/**
+ * One POST of new roles, and what to do when its reply is lost: as a Role create does, the group is
+ * listed and a role holding a name this POST sent is the one it made (names are unique in a group,
+ * and the plan checked that no role it leaves alone held them), so nothing is made twice. When the
+ * group cannot be listed, or a create that timed out still has not shown up, the outcome is unknown
+ * and the names sent are kept as evidence (the state's `unconfirmed`), never guessed.
+ */
+import type { GroupRolesClient } from "../../client";
+import { TimeoutError } from "../../client/errors";
+import type { RoleCreateInput, RoleSummary } from "../../client/types";
+import { isAmbiguous, watchAfterTimeout } from "../role-adoption";
+import type { EntryInputs } from "./types";
+
+export interface NewRole {
+  key: string;
+  entry: EntryInputs;
+}
+
+export interface ChunkOutcome {
+  /** Roles made, with what the reply (or the list) says of their use; `userCount` when a list told. */
+  made: Array<{ key: string; roleId: number; inUse?: boolean; userCount?: number }>;
+  /** Keys whose create may or may not have been applied. */
+  unknown: string[];
+  /** Set when not every role of the chunk is known to be made: the apply stops here. */
+  error?: Error;
+}
+
+const body = ({ entry }: NewRole): RoleCreateInput => ({
+  name: entry.name,
+  ...(entry.description !== undefined ? { description: entry.description } : {}),
+  ...(entry.settings !== undefined ? { settings: entry.settings } : {}),
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** POSTs `chunk`; `known` holds the IDs of every role the group held or this apply made before it. */
+export async function createChunk(
+  client: GroupRolesClient,
+  groupId: number,
+  chunk: readonly NewRole[],
+  known: ReadonlySet<number>,
+): Promise<ChunkOutcome> {
+  try {
+    const reply = await client.roles.create(groupId, chunk.map(body));
+    return {
+      made: reply.map((r, i) => ({
+        key: chunk[i]!.key,
+        roleId: r.roleId,
+        ...(r.inUse !== undefined ? { inUse: r.inUse } : {}),
+      })),
+      unknown: [],
+    };
+  } catch (error) {
+    if (!isAmbiguous(error)) return { made: [], unknown: [], error: error as Error };
+    const find = async () => madeBy(chunk, await client.roles.list(groupId), known);
+    let made: ChunkOutcome["made"];
+    try {
+      made = await find();
+    } catch (listError) {
+      const message =
+        `no reply (${error.message}), and listing the group to find out whether the roles were created failed too ` +
+        `(${(listError as Error).message}); they are kept in state as unconfirmed, and the next \`pulumi up\` adopts ` +
+        `those that were created and creates the others`;
+      return { made: [], unknown: chunk.map((c) => c.key), error: error.rephrase(message) };
+    }
+    let waitedMs = 0;
+    if (made.length < chunk.length && error instanceof TimeoutError && error.phase !== "connect") {
+      // The request may still be in the service's hands and be applied after the list.
+      const { windowMs, stepMs } = watchAfterTimeout(error);
+      while (made.length < chunk.length && waitedMs < windowMs) {
+        await sleep(stepMs);
+        waitedMs += stepMs;
+        made = (await find().catch(() => undefined)) ?? made;
+      }
+    }
+    if (made.length === chunk.length) return { made, unknown: [] };
+    const missing = chunk.filter((c) => !made.some((m) => m.key === c.key));
+    const names = missing.map((c) => JSON.stringify(c.entry.name)).join(", ");
+    if (waitedMs > 0) {
+      const message =
+        `no reply (${error.message}), and ${Math.round(waitedMs)} ms later the group still holds no role named ` +
+        `${names}; ` +
+        `the service may still create them, so they are kept in state as unconfirmed: the next \`pulumi up\` adopts ` +
+        `those that appear and creates the others`;
+      return { made, unknown: missing.map((c) => c.key), error: error.rephrase(message) };
+    }
+    const message = `no reply (${error.message}); the group holds no role named ${names}, so they were not created`;
+    return { made, unknown: [], error: error.rephrase(message) };
+  }
+}
+
+/** The roles of `chunk` that a list shows, by name, among roles not known before the POST. */
+function madeBy(
+  chunk: readonly NewRole[],
+  listed: readonly RoleSummary[],
+  known: ReadonlySet<number>,
+): ChunkOutcome["made"] {
+  const byName = new Map(listed.filter((r) => !known.has(r.roleId)).map((r) => [r.name, r]));
+  return chunk.flatMap(({ key, entry }) => {
+    const role = byName.get(entry.name);
+    return role
+      ? [{ key, roleId: role.roleId, inUse: role.inUse, userCount: role.userCount ?? (role.inUse ? 1 : 0) }]
+      : [];
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * `delete` of GroupRoles (destroy, or the old group of a replacement): one list, the in-use check
+ * of every role it would delete (all are named, nothing is deleted), then delete-roles in arrays.
+ * Entries declared with `retain: true` are forgotten, never deleted. A delete that fails half-way
+ * leaves the resource in state; the next attempt lists again and deletes what is left.
+ */
+import { clientFromConfig } from "../config";
+import { inContext } from "../role-errors";
+import { chunksOf, deleteChunk, entries } from "./apply";
+import { destroyInUse, heldRole } from "./errors";
+import { listGroup } from "./listing";
+import { parseGroupId, toState, type Props } from "./types";
+
+/** Deletes the roles of the resource, in arrays of at most `max`. */
+export async function deleteGroupRoles(id: string, props: Props, max: number): Promise<void> {
+  const groupId = parseGroupId(id);
+  const state = toState({ ...props, groupId });
+  const client = clientFromConfig();
+  const what = `deleting the roles of group ${groupId}`;
+  const listed = await listGroup(client, groupId, what);
+  if (!listed) return; // the group is gone, and its roles with it
+  const byId = new Map(listed.map((r) => [r.roleId, r]));
+  const byName = new Map(listed.map((r) => [r.name, r]));
+  const targets = Object.entries(state.roles)
+    .filter(([, role]) => !role.retain && byId.has(role.roleId))
+    .map(([key, role]) => ({ key, role: byId.get(role.roleId)! }));
+  // A create never confirmed: the role holding the name it sent is the one it made.
+  const managed = new Set(targets.map((t) => t.role.roleId));
+  for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {
+    const made = byName.get(sent);
+    if (made && !managed.has(made.roleId)) targets.push({ key, role: made });
+  }
+  const held = targets.filter((t) => t.role.inUse);
+  if (held.length)
+    throw destroyInUse(
+      groupId,
+      held.map(({ key, role }) => heldRole(key, role)),
+    );
+  for (const chunk of chunksOf(targets, max)) {
+    const ids = chunk.map((t) => t.role.roleId);
+    await deleteChunk(client, groupId, ids).catch((e) => {
+      throw inContext(e, `${what}: deleting ${entries(chunk.map((t) => t.key))}`);
+    });
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * `pulumi-grouproles/provider/group-roles`: the GroupRoles resource's dynamic provider, and nothing
+ * else.
+ *
+ * This module is what the serialized `__provider` of every GroupRoles requires: the SDK hands Pulumi
+ * this module object, so the state holds only `require("pulumi-grouproles/provider/group-roles")`,
+ * byte-identical across versions, checkouts and machines. Its exports are Pulumi's ResourceProvider
+ * methods (see `groupRolesProvider` in ./provider, checked against `pulumi.dynamic.ResourceProvider`).
+ */
+import { groupRolesProvider } from "./provider";
+
+export const { configure, check, diff, create, read, update } = groupRolesProvider;
+const deleteGroupRoles = groupRolesProvider.delete;
+export { deleteGroupRoles as delete };

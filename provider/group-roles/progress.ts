@@ -1,0 +1,120 @@
+/**
+ * The state of a GroupRoles apply as it goes: every confirmed write updates it, so that when a step
+ * fails the state Pulumi records is what the service holds (the init error's properties), and the
+ * next `pulumi up` finishes from there.
+ */
+import type { RoleSummary } from "../../client/types";
+import type { EntryInputs, EntryState, GroupRolesState } from "./types";
+
+export class Progress {
+  private readonly roles: Record<string, EntryState>;
+  private readonly unconfirmed: Record<string, string> = {};
+  /** Counts of confirmed writes, for messages. */
+  readonly done = { deleted: 0, updated: 0, created: 0 };
+
+  constructor(
+    private readonly groupId: number,
+    start: Record<string, EntryState>,
+    private readonly order: readonly string[],
+  ) {
+    this.roles = structuredClone(start);
+  }
+
+  /** True once any write was confirmed (or may have been applied). */
+  get changedService(): boolean {
+    const { deleted, updated, created } = this.done;
+    return deleted + updated + created > 0 || Object.keys(this.unconfirmed).length > 0;
+  }
+
+  entry(key: string): EntryState | undefined {
+    return this.roles[key];
+  }
+
+  deleted(key: string): void {
+    delete this.roles[key];
+    this.done.deleted++;
+  }
+
+  /** A confirmed PUT: `settings` are the declared values the role now holds (undefined: unchanged). */
+  updated(key: string, name: string, description: string, settings?: Record<string, boolean>, counts = true): void {
+    const role = this.roles[key]!;
+    this.roles[key] = { ...role, name, description, ...(settings ? { settings: { ...settings } } : {}) };
+    if (counts) this.done.updated++;
+  }
+
+  /** The declared settings a role taken over holds, once read. */
+  settingsHeld(key: string, settings: Record<string, boolean>): void {
+    this.roles[key] = { ...this.roles[key]!, settings: { ...settings } };
+  }
+
+  /** A role a confirmed create made (or that a lost create made, found by its name). */
+  created(key: string, entry: EntryInputs, roleId: number, inUse: boolean, userCount: number): void {
+    const role: EntryState = {
+      roleId,
+      name: entry.name,
+      description: entry.description ?? "",
+      settings: { ...(entry.settings ?? {}) },
+      inUse,
+      userCount,
+    };
+    if (entry.retain) role.retain = true;
+    this.roles[key] = role;
+    delete this.unconfirmed[key];
+    this.done.created++;
+  }
+
+  /** A create whose outcome is unknown: the name sent is kept as evidence for the next `pulumi up`. */
+  unknownOutcome(key: string, name: string): void {
+    this.unconfirmed[key] = name;
+  }
+
+  /** In-use figures from a list (created roles whose reply did not settle them). */
+  usage(listed: readonly RoleSummary[]): void {
+    const byId = new Map(listed.map((r) => [r.roleId, r]));
+    for (const role of Object.values(this.roles)) {
+      const now = byId.get(role.roleId);
+      if (now) Object.assign(role, { inUse: now.inUse, userCount: now.userCount ?? (now.inUse ? 1 : 0) });
+    }
+  }
+
+  /**
+   * After a failed step, what a fresh list shows: roles that are gone leave the state, names and
+   * descriptions are the service's, and an unconfirmed create whose name is now held was made.
+   */
+  settle(listed: readonly RoleSummary[]): void {
+    const byId = new Map(listed.map((r) => [r.roleId, r]));
+    const byName = new Map(listed.map((r) => [r.name, r]));
+    const known = new Set(Object.values(this.roles).map((r) => r.roleId));
+    for (const [key, role] of Object.entries(this.roles)) {
+      const now = byId.get(role.roleId);
+      if (!now) delete this.roles[key];
+      else Object.assign(role, { name: now.name, description: now.description ?? role.description });
+    }
+    this.usage(listed);
+    for (const [key, sent] of Object.entries(this.unconfirmed)) {
+      const made = byName.get(sent);
+      if (!made || known.has(made.roleId)) continue;
+      this.roles[key] = {
+        roleId: made.roleId,
+        name: made.name,
+        description: made.description ?? "",
+        settings: {},
+        inUse: made.inUse,
+        userCount: made.userCount ?? 0,
+      };
+      delete this.unconfirmed[key];
+    }
+  }
+
+  /** The state: entries in the program's order, then any the apply did not get to delete. */
+  snapshot(): GroupRolesState {
+    const roles: Record<string, EntryState> = {};
+    for (const key of this.order) if (this.roles[key]) roles[key] = this.roles[key]!;
+    for (const [key, role] of Object.entries(this.roles)) if (!roles[key]) roles[key] = role;
+    return {
+      groupId: this.groupId,
+      roles,
+      ...(Object.keys(this.unconfirmed).length ? { unconfirmed: { ...this.unconfirmed } } : {}),
+    };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * `read` of GroupRoles (`pulumi refresh`): one list of the group, then one detail GET per managed
+ * role, all at once within the client's request budget. A role gone from the service leaves the
+ * state (the next `up` creates it again); a hand edit shows as drift.
+ */
+import { NotFoundError } from "../../client/errors";
+import type { RoleDetails } from "../../client/types";
+import { clientFromConfig } from "../config";
+import { inContext } from "../role-errors";
+import { heldSettings } from "../role-settings";
+import { listGroup } from "./listing";
+import { formatGroupId, parseGroupId, toState, type EntryState, type GroupRolesState, type Props } from "./types";
+
+/** The declared keys of `declared` with the values `details` holds. */
+function declaredValues(details: RoleDetails, declared: Record<string, boolean>): Record<string, boolean> {
+  const held = heldSettings(details.settings);
+  return Object.fromEntries(
+    Object.keys(declared)
+      .filter((k) => Object.hasOwn(held, k))
+      .map((k) => [k, held[k]!]),
+  );
+}
+
+export async function read(id: string, props: Props = {}): Promise<{ id: string; props?: GroupRolesState }> {
+  const groupId = parseGroupId(id);
+  const state = toState({ ...props, groupId });
+  const client = clientFromConfig();
+  const what = `reading the roles of group ${groupId}`;
+  const listed = await listGroup(client, groupId, what);
+  if (!listed) return { id: "" }; // the group is gone: drop the resource
+  const byId = new Map(listed.map((r) => [r.roleId, r]));
+  const byName = new Map(listed.map((r) => [r.name, r]));
+  const managed = new Set(Object.values(state.roles).map((r) => r.roleId));
+  // An unconfirmed create (a lost reply): the role holding the name it sent is the one it made.
+  const wanted: Array<[string, Pick<EntryState, "roleId" | "settings" | "retain">]> = Object.entries(state.roles);
+  for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {
+    const made = byName.get(sent);
+    if (made && !managed.has(made.roleId)) wanted.push([key, { roleId: made.roleId, settings: {} }]);
+  }
+  const read = await Promise.all(
+    wanted.map(async ([key, known]): Promise<[string, EntryState] | undefined> => {
+      const listedRole = byId.get(known.roleId);
+      if (!listedRole) return undefined;
+      let details: RoleDetails;
+      try {
+        details = await client.roles.get(groupId, known.roleId);
+      } catch (error) {
+        if (error instanceof NotFoundError) return undefined; // deleted since the list
+        throw inContext(error, `${what}: role ${known.roleId} (roles.${key})`);
+      }
+      const role: EntryState = {
+        roleId: known.roleId,
+        name: details.name,
+        description: listedRole.description ?? details.description ?? "",
+        settings: declaredValues(details, known.settings ?? {}),
+        inUse: listedRole.inUse,
+        userCount: listedRole.userCount ?? (listedRole.inUse ? 1 : 0),
+      };
+      if (known.retain) role.retain = true;
+      return [key, role];
+    }),
+  );
+  const roles = Object.fromEntries(read.filter((r): r is [string, EntryState] => r !== undefined));
+  return { id: formatGroupId(groupId), props: { groupId, roles } };
+}

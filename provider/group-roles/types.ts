@@ -1,0 +1,101 @@
+/**
+ * The GroupRoles resource's inputs, state and ID as they travel through its dynamic provider. One
+ * resource holds a group's whole catalogue of roles, keyed by a stable key of the program's choosing.
+ */
+import { ConfigurationError } from "../../client/errors";
+import { isUnknown } from "../role-fields";
+
+/** One declared role: an entry of the `roles` input map. */
+export interface EntryInputs {
+  name: string;
+  description?: string;
+  settings?: Record<string, boolean>;
+  /** Removing the entry (or destroying the resource) forgets the role instead of deleting it. */
+  retain?: boolean;
+}
+
+/** Checked inputs of a GroupRoles resource. */
+export interface GroupRolesInputs {
+  groupId: number;
+  roles: Record<string, EntryInputs>;
+  /** Names already held in the group are taken over instead of failing the create. */
+  adoptExisting: boolean;
+}
+
+/** One managed role as state holds it: what the service holds, as far as this provider knows. */
+export type EntryState = {
+  /** ID the service generated for the role. */
+  roleId: number;
+  /** Display name. */
+  name: string;
+  /** Description (empty when none is set). */
+  description: string;
+  /** The declared settings keys with the values the service holds (`{}` when none are declared). */
+  settings: Record<string, boolean>;
+  /** True when the role is assigned to users. */
+  inUse: boolean;
+  /** Number of users holding the role. */
+  userCount: number;
+  /** Present (true) when the entry is declared with `retain: true`: it is forgotten, never deleted. */
+  retain?: true;
+};
+
+/** State of a GroupRoles resource. */
+export type GroupRolesState = {
+  groupId: number;
+  roles: Record<string, EntryState>;
+  /**
+   * Creates whose outcome is unknown (the reply was lost and the group could not be listed): entry key
+   * to the name sent. The evidence that lets the next `pulumi up` adopt such a role instead of making
+   * a second one. Absent when empty.
+   */
+  unconfirmed?: Record<string, string>;
+};
+
+export type Props = Record<string, unknown>;
+
+/** Checked, known inputs as the provider uses them. */
+export function toInputs(props: Props): GroupRolesInputs {
+  const roles: Record<string, EntryInputs> = {};
+  for (const [key, raw] of Object.entries((props.roles ?? {}) as Record<string, Props>)) {
+    const entry: EntryInputs = { name: raw.name as string };
+    if (typeof raw.description === "string") entry.description = raw.description;
+    if (raw.settings && typeof raw.settings === "object")
+      entry.settings = { ...(raw.settings as Record<string, boolean>) };
+    if (raw.retain === true) entry.retain = true;
+    roles[key] = entry;
+  }
+  return { groupId: props.groupId as number, roles, adoptExisting: props.adoptExisting === true };
+}
+
+/** The state a provider method received (old outputs), with defaults for what older state lacks. */
+export function toState(props: Props): GroupRolesState {
+  const roles = (props.roles && typeof props.roles === "object" ? props.roles : {}) as Record<string, EntryState>;
+  const unconfirmed = props.unconfirmed as Record<string, string> | undefined;
+  return {
+    groupId: props.groupId as number,
+    roles,
+    ...(unconfirmed && Object.keys(unconfirmed).length ? { unconfirmed } : {}),
+  };
+}
+
+/** True when `roles`, an entry or a field of one is not known yet (preview). */
+export function hasUnknowns(roles: unknown): boolean {
+  if (isUnknown(roles)) return true;
+  if (!roles || typeof roles !== "object") return false;
+  return Object.values(roles).some(
+    (entry) => isUnknown(entry) || (!!entry && typeof entry === "object" && Object.values(entry).some(isUnknown)),
+  );
+}
+
+/** The resource ID: the group, `"<groupId>"`. */
+export const formatGroupId = (groupId: number): string => String(groupId);
+
+/** Parses a GroupRoles resource ID. */
+export function parseGroupId(id: string): number {
+  const groupId = /^\d+$/.test(id) ? Number(id) : NaN;
+  if (!Number.isSafeInteger(groupId) || groupId <= 0) {
+    throw new ConfigurationError(`invalid GroupRoles ID "${id}": expected "<groupId>", a positive integer, e.g. "42"`);
+  }
+  return groupId;
+}
