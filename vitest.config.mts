@@ -21,7 +21,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "suites", include: ["test/**/*.test.ts"], exclude: PACKAGED, globalSetup: ["test/support/build.ts"] },
+        test: {
+          name: "suites",
+          include: ["test/**/*.test.ts"],
+          exclude: PACKAGED,
+          globalSetup: ["test/support/build.ts"],
+        },
       },
       {
         extends: true,

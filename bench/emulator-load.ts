@@ -40,13 +40,24 @@ export const REDUCED: LoadOptions = { groups: 12, opsPerGroup: 40, visitors: 20,
 export const FULL: LoadOptions = { groups: 60, opsPerGroup: 300, visitors: 200, killWriters: 64, killAfterMs: 2000 };
 
 export interface LoadReport {
-  writes: { requests: number; refusedAsExpected: number; roles: number; seconds: number; requestsPerSecond: number; mismatches: string[] };
+  writes: {
+    requests: number;
+    refusedAsExpected: number;
+    roles: number;
+    seconds: number;
+    requestsPerSecond: number;
+    mismatches: string[];
+  };
   visitors: { connected: number; signalsSent: number; signalsReceived: number; lookupsFound: number };
   /** `problems`: acknowledged writes lost, deleted roles back, roles nothing explains. */
   kill: { acknowledged: number; recoveredRoles: number; startedAgain: boolean; problems: string[] };
 }
 
-interface ModelRole { name: string; description: string; settings: Record<string, boolean> }
+interface ModelRole {
+  name: string;
+  description: string;
+  settings: Record<string, boolean>;
+}
 
 const SETTING_KEYS = ["viewVideo", "remoteAssist", "inviteGuest", "agentAnnotation", "featureX", "navigationAssist"];
 
@@ -61,10 +72,19 @@ function rng(seed: number): () => number {
   };
 }
 
-async function call(baseUrl: string, token: string, method: string, p: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+async function call(
+  baseUrl: string,
+  token: string,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`${baseUrl}${p}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -89,7 +109,12 @@ async function writesAndVisitors(o: LoadOptions): Promise<Pick<LoadReport, "writ
     const received = new Map<string, number>();
     const visitors = await Promise.all(
       Array.from({ length: o.visitors }, (_, i) =>
-        connectVisitor({ presenceUrl: emu.presenceUrl, groupId: 900 + (i % 5), visitorId: `load-visitor-${i}`, onSignal: () => received.set(`load-visitor-${i}`, (received.get(`load-visitor-${i}`) ?? 0) + 1) }),
+        connectVisitor({
+          presenceUrl: emu.presenceUrl,
+          groupId: 900 + (i % 5),
+          visitorId: `load-visitor-${i}`,
+          onSignal: () => received.set(`load-visitor-${i}`, (received.get(`load-visitor-${i}`) ?? 0) + 1),
+        }),
       ),
     );
     let signalsSent = 0;
@@ -101,7 +126,10 @@ async function writesAndVisitors(o: LoadOptions): Promise<Pick<LoadReport, "writ
         const loc = found.json as { visitorfound: boolean; direct?: string };
         if (!loc.visitorfound || !loc.direct) continue;
         lookupsFound++;
-        const sent = await call(`http://${loc.direct}`, emu.token, "POST", `/signalvisitor${q}`, { mtype: "signal", data: { n: i } });
+        const sent = await call(`http://${loc.direct}`, emu.token, "POST", `/signalvisitor${q}`, {
+          mtype: "signal",
+          data: { n: i },
+        });
         if (sent.status === 200) signalsSent++;
       }
     })();
@@ -118,26 +146,51 @@ async function writesAndVisitors(o: LoadOptions): Promise<Pick<LoadReport, "writ
           const ids = [...model.keys()];
           const dice = r();
           if (dice < 0.4 || ids.length < 2) {
-            const items = Array.from({ length: 1 + Math.floor(r() * 5) }, () => ({ name: `g${g} role ${serial++} ✓`, description: r() < 0.5 ? `d${serial}` : "", settings: randomSettings(r) }));
+            const items = Array.from({ length: 1 + Math.floor(r() * 5) }, () => ({
+              name: `g${g} role ${serial++} ✓`,
+              description: r() < 0.5 ? `d${serial}` : "",
+              settings: randomSettings(r),
+            }));
             const res = await api("POST", `/groups/${g}/roles`, items);
             requests++;
-            if (res.status !== 200) { mismatches.push(`create in ${g}: ${res.status}`); continue; }
+            if (res.status !== 200) {
+              mismatches.push(`create in ${g}: ${res.status}`);
+              continue;
+            }
             const created = res.json as Array<{ roleId: number; name: string }>;
-            created.forEach((c, i) => model.set(c.roleId, { name: items[i].name, description: items[i].description, settings: items[i].settings }));
+            for (const [i, c] of created.entries()) {
+              model.set(c.roleId, {
+                name: items[i].name,
+                description: items[i].description,
+                settings: items[i].settings,
+              });
+            }
           } else if (dice < 0.7) {
             const pick = ids.filter(() => r() < 0.5).slice(0, 6);
             if (!pick.length) continue;
-            const items = pick.map((id) => ({ roleId: id, name: r() < 0.3 ? `g${g} renamed ${serial++}` : model.get(id)!.name, description: `v${serial++}`, settings: randomSettings(r) }));
+            const items = pick.map((id) => ({
+              roleId: id,
+              name: r() < 0.3 ? `g${g} renamed ${serial++}` : model.get(id)!.name,
+              description: `v${serial++}`,
+              settings: randomSettings(r),
+            }));
             const res = await api("PUT", `/groups/${g}/roles`, items);
             requests++;
-            if (res.status !== 200) { mismatches.push(`update in ${g}: ${res.status} ${JSON.stringify(res.json)}`); continue; }
-            for (const it of items) model.set(it.roleId, { name: it.name, description: it.description, settings: it.settings });
+            if (res.status !== 200) {
+              mismatches.push(`update in ${g}: ${res.status} ${JSON.stringify(res.json)}`);
+              continue;
+            }
+            for (const it of items)
+              model.set(it.roleId, { name: it.name, description: it.description, settings: it.settings });
           } else if (dice < 0.85) {
             const pick = ids.filter(() => r() < 0.3).slice(0, 4);
             if (!pick.length) continue;
             const res = await api("POST", `/groups/${g}/delete-roles`, pick);
             requests++;
-            if (res.status !== 200) { mismatches.push(`delete in ${g}: ${res.status}`); continue; }
+            if (res.status !== 200) {
+              mismatches.push(`delete in ${g}: ${res.status}`);
+              continue;
+            }
             for (const id of pick) model.delete(id);
           } else {
             // Must be refused, changing nothing: a new role plus one whose name is taken.
@@ -157,16 +210,30 @@ async function writesAndVisitors(o: LoadOptions): Promise<Pick<LoadReport, "writ
     let roles = 0;
     const allIds = new Set<number>();
     for (const [g, model] of models) {
-      const list = (await api("GET", `/groups/${g}/roles`)).json as Array<{ roleId: number; name: string; description: string }>;
+      const list = (await api("GET", `/groups/${g}/roles`)).json as Array<{
+        roleId: number;
+        name: string;
+        description: string;
+      }>;
       if (list.length !== model.size) mismatches.push(`group ${g}: ${list.length} roles, model has ${model.size}`);
       for (const item of list) {
         roles++;
         if (allIds.has(item.roleId)) mismatches.push(`role id ${item.roleId} appears twice`);
         allIds.add(item.roleId);
         const want = model.get(item.roleId);
-        if (!want) { mismatches.push(`group ${g}: unexpected role ${item.roleId} "${item.name}"`); continue; }
-        const d = (await api("GET", `/groups/${g}/roles/${item.roleId}`)).json as { name: string; description: string; settings: Record<string, boolean> };
-        const same = d.name === want.name && d.description === want.description && JSON.stringify(sortKeys(d.settings)) === JSON.stringify(sortKeys(want.settings));
+        if (!want) {
+          mismatches.push(`group ${g}: unexpected role ${item.roleId} "${item.name}"`);
+          continue;
+        }
+        const d = (await api("GET", `/groups/${g}/roles/${item.roleId}`)).json as {
+          name: string;
+          description: string;
+          settings: Record<string, boolean>;
+        };
+        const same =
+          d.name === want.name &&
+          d.description === want.description &&
+          JSON.stringify(sortKeys(d.settings)) === JSON.stringify(sortKeys(want.settings));
         if (!same) mismatches.push(`group ${g} role ${item.roleId}: ${JSON.stringify(d)} != ${JSON.stringify(want)}`);
       }
     }
@@ -176,7 +243,14 @@ async function writesAndVisitors(o: LoadOptions): Promise<Pick<LoadReport, "writ
     while (total() < signalsSent && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     await Promise.all(visitors.map((v) => v.close()));
     return {
-      writes: { requests, refusedAsExpected: refused, roles, seconds, requestsPerSecond: Math.round(requests / seconds), mismatches },
+      writes: {
+        requests,
+        refusedAsExpected: refused,
+        roles,
+        seconds,
+        requestsPerSecond: Math.round(requests / seconds),
+        mismatches,
+      },
       visitors: { connected: visitors.length, signalsSent, signalsReceived: total(), lookupsFound },
     };
   } finally {
@@ -200,7 +274,11 @@ function repoRoot(): string {
 
 async function startCli(stateFile: string): Promise<{ child: ChildProcess; baseUrl: string }> {
   const cli = path.join(repoRoot(), "dist/emulator/cli.js");
-  const child = spawn(process.execPath, [cli, "--host", "127.0.0.1", "--state-file", stateFile, "--token", "load-token"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [cli, "--host", "127.0.0.1", "--state-file", stateFile, "--token", "load-token"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let err = "";
   child.stderr!.on("data", (b: Buffer) => (err += b.toString()));
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -239,7 +317,8 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
   const stateFile = path.join(dir, "roles.json");
   try {
     const first = await startCli(stateFile);
-    const api = (method: string, p: string, body?: unknown) => call(first.baseUrl, "load-token", method, `/api/v0${p}`, body);
+    const api = (method: string, p: string, body?: unknown) =>
+      call(first.baseUrl, "load-token", method, `/api/v0${p}`, body);
     const writers: WriterState[] = Array.from({ length: o.killWriters }, () => ({
       ackedVersion: 0,
       deleted: false,
@@ -265,7 +344,9 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
           } else if (w.ackedVersion < 5) {
             w.inFlight = "update";
             const next = w.ackedVersion + 1;
-            const res = await api("PUT", `/groups/${g}/roles`, [{ roleId: w.roleId, name: `w${i} c${cycle}`, description: `v${next}` }]);
+            const res = await api("PUT", `/groups/${g}/roles`, [
+              { roleId: w.roleId, name: `w${i} c${cycle}`, description: `v${next}` },
+            ]);
             if (res.status !== 200 || killed) break;
             w.ackedVersion = next;
           } else {
@@ -291,7 +372,9 @@ async function killNine(o: LoadOptions): Promise<LoadReport["kill"]> {
     killed = true;
     first.child.kill("SIGKILL");
     await Promise.allSettled(loops);
-    await new Promise((r) => first.child.exitCode !== null || first.child.signalCode !== null ? r(undefined) : first.child.once("exit", r));
+    await new Promise((r) =>
+      first.child.exitCode !== null || first.child.signalCode !== null ? r(undefined) : first.child.once("exit", r),
+    );
 
     let second: { child: ChildProcess; baseUrl: string } | undefined;
     const problems: string[] = [];

@@ -75,20 +75,32 @@ async function main(): Promise<void> {
   const cli = path.resolve(__dirname, "../../../dist/emulator/cli.js");
   const child = spawn(process.execPath, [cli, "--presence-servers", "2"], { stdio: ["ignore", "pipe", "inherit"] });
   const ready = await new Promise<{ baseUrl: string; presenceUrl: string }>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", (l) => resolve(JSON.parse(l) as { baseUrl: string; presenceUrl: string }));
+    createInterface({ input: child.stdout }).once("line", (l) =>
+      resolve(JSON.parse(l) as { baseUrl: string; presenceUrl: string }),
+    );
     child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
   });
   const pool = new Pool(ready.baseUrl, { connections: CONCURRENCY, pipelining: 1 });
   const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
   const rows: string[][] = [];
   const row = (what: string, r: PhaseResult): void => {
-    rows.push([what, `${Math.round(r.done / r.seconds)} req/s`, `${r.done} in ${r.seconds.toFixed(1)} s, ${r.errors} errors, p50 ${pct(r.latencies, 50).toFixed(1)} ms, p99 ${pct(r.latencies, 99).toFixed(1)} ms`]);
+    rows.push([
+      what,
+      `${Math.round(r.done / r.seconds)} req/s`,
+      `${r.done} in ${r.seconds.toFixed(1)} s, ${r.errors} errors, p50 ${pct(r.latencies, 50).toFixed(1)} ms, p99 ${pct(r.latencies, 99).toFixed(1)} ms`,
+    ]);
   };
 
   try {
     // Seed: a group of 20 roles, a realistic size for a list reply.
-    const seed = Array.from({ length: 20 }, (_, i) => ({ name: `seed-${i}`, description: "benchmark role", settings: { viewVideo: true, remoteAssist: i % 2 === 0 } }));
-    await pool.request({ method: "POST", path: "/api/v0/groups/1/roles", headers, body: JSON.stringify(seed) }).then((r) => r.body.text());
+    const seed = Array.from({ length: 20 }, (_, i) => ({
+      name: `seed-${i}`,
+      description: "benchmark role",
+      settings: { viewVideo: true, remoteAssist: i % 2 === 0 },
+    }));
+    await pool
+      .request({ method: "POST", path: "/api/v0/groups/1/roles", headers, body: JSON.stringify(seed) })
+      .then((r) => r.body.text());
 
     const list = await phase(REQUESTS, CONCURRENCY, async () => {
       const r = await pool.request({ method: "GET", path: "/api/v0/groups/1/roles", headers });
@@ -99,7 +111,12 @@ async function main(): Promise<void> {
 
     // One group per worker slot so name checks stay realistic (a few hundred roles per group).
     const create = await phase(CREATES, CONCURRENCY, async (i) => {
-      const r = await pool.request({ method: "POST", path: `/api/v0/groups/${100 + (i % CONCURRENCY)}/roles`, headers, body: JSON.stringify([{ name: `role-${i}`, settings: { viewVideo: true } }]) });
+      const r = await pool.request({
+        method: "POST",
+        path: `/api/v0/groups/${100 + (i % CONCURRENCY)}/roles`,
+        headers,
+        body: JSON.stringify([{ name: `role-${i}`, settings: { viewVideo: true } }]),
+      });
       await r.body.text();
       return r.statusCode === 200;
     });
@@ -121,7 +138,9 @@ async function main(): Promise<void> {
     }
     const rampSeconds = (performance.now() - t0) / 1000;
     // Prove the last visitor is really reachable while all sockets are open.
-    const probe = await fetch(`${ready.presenceUrl}/findvisitor?groupid=7&visitorid=v-${conns.length - 1}`, { headers });
+    const probe = await fetch(`${ready.presenceUrl}/findvisitor?groupid=7&visitorid=v-${conns.length - 1}`, {
+      headers,
+    });
     const found = ((await probe.json()) as { visitorfound?: boolean }).visitorfound === true;
     rows.push([
       "concurrent visitor sockets held",

@@ -70,7 +70,9 @@ interface Cached {
 }
 
 function describeCredential(c: AuthorizationCredential, groupId: number): string {
-  return c.kind === "apiKey" ? `the API key of group ${groupId} (${c.origin})` : `the user "${c.username}" (${c.origin})`;
+  return c.kind === "apiKey"
+    ? `the API key of group ${groupId} (${c.origin})`
+    : `the user "${c.username}" (${c.origin})`;
 }
 
 export function authorizedTokens(
@@ -102,7 +104,11 @@ export function authorizedTokens(
     } else {
       body = { username: credential.username, password: credential.password };
     }
-    const query = new URLSearchParams({ service, duration: String(minutes), ...(options.site ? { site: options.site } : {}) });
+    const query = new URLSearchParams({
+      service,
+      duration: String(minutes),
+      ...(options.site ? { site: options.site } : {}),
+    });
     const started = now();
     let reply: z.infer<typeof WireAuthorization>;
     try {
@@ -117,9 +123,13 @@ export function authorizedTokens(
       });
     } catch (error) {
       if (error instanceof AuthenticationError || error instanceof ForbiddenError) {
-        throw error.rephrase(`authorizing for group ${groupId} (${service}) with ${describe} was refused: ${error.message}`);
+        throw error.rephrase(
+          `authorizing for group ${groupId} (${service}) with ${describe} was refused: ${error.message}`,
+        );
       }
-      throw error instanceof GroupRolesError ? error.withContext(`authorizing for group ${groupId} (${service})`) : error;
+      throw error instanceof GroupRolesError
+        ? error.withContext(`authorizing for group ${groupId} (${service})`)
+        : error;
     }
     registerSecret(reply.authToken);
     if (reply.groupId !== undefined && Number(reply.groupId) !== groupId) {
@@ -138,12 +148,12 @@ export function authorizedTokens(
       if (cached && now() < cached.renewAt) return cached.token;
       let flight = pending.get(key);
       if (!flight) {
-        flight = authorize(groupId, service).then(
-          (fresh) => {
+        flight = authorize(groupId, service)
+          .then((fresh) => {
             cache.set(key, fresh);
             return fresh.token;
-          },
-        ).finally(() => pending.delete(key));
+          })
+          .finally(() => pending.delete(key));
         pending.set(key, flight);
       }
       return flight;

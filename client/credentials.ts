@@ -42,7 +42,11 @@ export function staticToken(token: string | (() => string | undefined), origin: 
  * A token per group (`grouproles:accessTokens`), with an optional token for every other group. A
  * group with neither fails before any request, naming the key.
  */
-export function tokensByGroup(tokens: ReadonlyMap<number, string>, origin: string, fallback?: TokenSource): TokenSource {
+export function tokensByGroup(
+  tokens: ReadonlyMap<number, string>,
+  origin: string,
+  fallback?: TokenSource,
+): TokenSource {
   for (const t of tokens.values()) registerSecret(t);
   return {
     async token(groupId, service) {
@@ -50,10 +54,14 @@ export function tokensByGroup(tokens: ReadonlyMap<number, string>, origin: strin
       if (t !== undefined) return t;
       if (fallback) return fallback.token(groupId, service);
       const known = [...tokens.keys()].sort((a, b) => a - b).join(", ");
-      throw new ConfigurationError(`no access token for group ${groupId}: ${origin} has tokens for groups ${known || "none"}`);
+      throw new ConfigurationError(
+        `no access token for group ${groupId}: ${origin} has tokens for groups ${known || "none"}`,
+      );
     },
     renew: () => false,
     describe: (groupId) =>
-      tokens.has(groupId) || !fallback ? `the access token of group ${groupId} (${origin})` : fallback.describe(groupId),
+      tokens.has(groupId) || !fallback
+        ? `the access token of group ${groupId} (${origin})`
+        : fallback.describe(groupId),
   };
 }

@@ -207,7 +207,12 @@ export class UnexpectedReplyError extends GroupRolesError {
   readonly issues: ReadonlyArray<{ path: string; message: string }>;
   constructor(message: string, issues: z.core.$ZodIssue[] | undefined, options: GroupRolesErrorOptions) {
     const list = (issues ?? []).map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
-    const detail = list.length ? `: ${list.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join("; ")}` : "";
+    const detail = list.length
+      ? `: ${list
+          .slice(0, 5)
+          .map((i) => `${i.path}: ${i.message}`)
+          .join("; ")}`
+      : "";
     super(message + detail, options);
     this.issues = list;
   }

@@ -75,9 +75,12 @@ function tokenSource(options: ClientOptions, transport: () => Transport): TokenS
   for (const [group, token] of Object.entries(options.accessTokens)) {
     const id = Number(group);
     if (!/^[1-9]\d*$/.test(group) || !Number.isSafeInteger(id)) {
-      throw new ConfigurationError(`accessTokens: keys must be group IDs (positive integers), got ${JSON.stringify(group)}`);
+      throw new ConfigurationError(
+        `accessTokens: keys must be group IDs (positive integers), got ${JSON.stringify(group)}`,
+      );
     }
-    if (typeof token !== "string" || token === "") throw new ConfigurationError(`accessTokens: the token of group ${group} must be a non-empty string`);
+    if (typeof token !== "string" || token === "")
+      throw new ConfigurationError(`accessTokens: the token of group ${group} must be a non-empty string`);
     byGroup.set(id, token);
   }
   return tokensByGroup(byGroup, "accessTokens", single);
@@ -94,7 +97,11 @@ export class GroupRolesClient {
     const transport: Transport = new Transport({ ...options, tokens: tokenSource(options, () => transport) });
     this.transport = transport;
     // Validate eagerly, so a bad URL fails before any request.
-    if (options.baseUrl !== undefined) this.rolesApi = new RolesApi(this.transport, parseServiceUrl(options.baseUrl, "baseUrl", options.allowInsecureHttp));
+    if (options.baseUrl !== undefined)
+      this.rolesApi = new RolesApi(
+        this.transport,
+        parseServiceUrl(options.baseUrl, "baseUrl", options.allowInsecureHttp),
+      );
     const domains = parsePresenceServerDomains(options.presenceServerDomains, "presenceServerDomains");
     if (options.presenceUrl !== undefined) {
       const presenceUrl = parseServiceUrl(options.presenceUrl, "presenceUrl", options.allowInsecureHttp);
@@ -110,17 +117,39 @@ export class GroupRolesClient {
 
   /** The presence endpoints. @throws ConfigurationError when no presenceUrl was given. */
   get presence(): PresenceApi {
-    if (!this.presenceApi) throw new ConfigurationError("presenceUrl is not set (grouproles:presenceUrl or GROUPROLES_PRESENCE_URL)");
+    if (!this.presenceApi)
+      throw new ConfigurationError("presenceUrl is not set (grouproles:presenceUrl or GROUPROLES_PRESENCE_URL)");
     return this.presenceApi;
   }
 }
 
 export {
-  GroupRolesError, HttpStatusError, RedirectError, AuthenticationError, ForbiddenError, NotFoundError, ConflictError,
-  RoleInUseError, NameTakenError, ValidationError, RateLimitedError, ServerError, TimeoutError, ConnectTimeoutError,
-  HeadersTimeoutError, BodyTimeoutError, ConnectionError, UnexpectedReplyError, ConfigurationError,
-  VisitorNotConnectedError, RoleNotAppliedError, ImportMismatchError,
-  type GroupRolesErrorCode, type GroupRolesErrorOptions, type RequestInfo, type TimeoutPhase,
+  GroupRolesError,
+  HttpStatusError,
+  RedirectError,
+  AuthenticationError,
+  ForbiddenError,
+  NotFoundError,
+  ConflictError,
+  RoleInUseError,
+  NameTakenError,
+  ValidationError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  ConnectTimeoutError,
+  HeadersTimeoutError,
+  BodyTimeoutError,
+  ConnectionError,
+  UnexpectedReplyError,
+  ConfigurationError,
+  VisitorNotConnectedError,
+  RoleNotAppliedError,
+  ImportMismatchError,
+  type GroupRolesErrorCode,
+  type GroupRolesErrorOptions,
+  type RequestInfo,
+  type TimeoutPhase,
 } from "./errors";
 export type * from "./types";
 export type { RetryOptions } from "./retry";

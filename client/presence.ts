@@ -5,7 +5,10 @@
 import { isIP } from "node:net";
 import { ConfigurationError, NotFoundError, UnexpectedReplyError, VisitorNotConnectedError } from "./errors";
 import {
-  describeAllowedPresenceServers, isAllowedPresenceServer, isIpLiteral, isPlainHostName,
+  describeAllowedPresenceServers,
+  isAllowedPresenceServer,
+  isIpLiteral,
+  isPlainHostName,
 } from "./presence-hosts";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./roles";
@@ -13,11 +16,7 @@ import { isLoopbackHost, type ServiceUrl } from "./urls";
 import type { PresenceRecord, VisitorLocation, VisitorMessage } from "./types";
 import { VISITOR_FUNC_PATTERN, describeValue as describe, idRule, requireValid, visitorIdRule } from "./rules";
 import { ROUTES, type Route } from "./routes";
-import {
-  WirePresenceRecord,
-  WireVisitorLocation,
-  WireVisitorMessage,
-} from "./wire";
+import { type WirePresenceRecord, type WireVisitorLocation, WireVisitorMessage } from "./wire";
 
 function toInt(v: string | number | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -48,12 +47,16 @@ export const MAX_SIGNAL_DEPTH = 64;
 /** The path of the first value under `value` that does not survive JSON unchanged, and why. */
 function firstNonJson(value: unknown, path: string, seen: Set<object>, depth = 0): string | undefined {
   if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
-  if (typeof value === "number") return Number.isFinite(value) ? undefined : `${path} must be a finite number, got ${value}`;
+  if (typeof value === "number")
+    return Number.isFinite(value) ? undefined : `${path} must be a finite number, got ${value}`;
   if (Array.isArray(value) || isPlainObject(value)) {
-    if (depth >= MAX_SIGNAL_DEPTH) return `message.data must be nested at most ${MAX_SIGNAL_DEPTH} levels deep (${path.slice(0, 80)}...)`;
+    if (depth >= MAX_SIGNAL_DEPTH)
+      return `message.data must be nested at most ${MAX_SIGNAL_DEPTH} levels deep (${path.slice(0, 80)}...)`;
     if (seen.has(value)) return `${path} refers back to itself; the message must be plain JSON`;
     seen.add(value);
-    const entries = Array.isArray(value) ? value.map((v, i) => [`${path}[${i}]`, v] as const) : Object.entries(value).map(([k, v]) => [`${path}.${k}`, v] as const);
+    const entries = Array.isArray(value)
+      ? value.map((v, i) => [`${path}[${i}]`, v] as const)
+      : Object.entries(value).map(([k, v]) => [`${path}.${k}`, v] as const);
     for (const [p, v] of entries) {
       const bad = firstNonJson(v, p, seen, depth + 1);
       if (bad) return bad;
@@ -86,7 +89,9 @@ export function checkVisitorMessage(message: unknown): VisitorMessage {
     );
   }
   if (mtype === "invoke" && (typeof data.func !== "string" || !VISITOR_FUNC_PATTERN.test(data.func))) {
-    throw new ConfigurationError(`message.data.func must have the form SERVICE.<Module>.Visitor.<function>, got ${describe(data.func)}`);
+    throw new ConfigurationError(
+      `message.data.func must have the form SERVICE.<Module>.Visitor.<function>, got ${describe(data.func)}`,
+    );
   }
   if (mtype === "signal") {
     const bad = firstNonJson(data, "message.data", new Set());
@@ -112,8 +117,16 @@ function definedOnly<T extends object>(o: T): Partial<T> {
 }
 
 /** The named-server fields both presence replies carry, camelCase, ports as numbers. */
-function serverFields(r: WirePresenceRecord | WireVisitorLocation): Pick<VisitorLocation, "ds" | "direct" | "directServer" | "tlsPort" | "httpsPort"> {
-  return definedOnly({ ds: r.ds, direct: r.direct, directServer: r.directserver, tlsPort: toInt(r.tlsport), httpsPort: toInt(r.httpsport) });
+function serverFields(
+  r: WirePresenceRecord | WireVisitorLocation,
+): Pick<VisitorLocation, "ds" | "direct" | "directServer" | "tlsPort" | "httpsPort"> {
+  return definedOnly({
+    ds: r.ds,
+    direct: r.direct,
+    directServer: r.directserver,
+    tlsPort: toInt(r.tlsport),
+    httpsPort: toInt(r.httpsport),
+  });
 }
 
 function query(groupId: number, visitorId: string): string {
@@ -208,7 +221,15 @@ export class PresenceApi {
     private readonly presenceServerDomains: readonly string[] = [],
   ) {}
 
-  private send<T>(route: Route<T>, origin: string, basePath: string, groupId: number, visitorId: string, options?: RequestOptions, body?: unknown): Promise<T> {
+  private send<T>(
+    route: Route<T>,
+    origin: string,
+    basePath: string,
+    groupId: number,
+    visitorId: string,
+    options?: RequestOptions,
+    body?: unknown,
+  ): Promise<T> {
     const path = `${basePath}${route.path}${query(groupId, visitorId)}`;
     return this.transport.call({
       method: route.method,
@@ -225,7 +246,14 @@ export class PresenceApi {
   /** The visitor's presence record; `present: false` for an absent visitor (the service answers `{}`). */
   async lookupVisitor(groupId: number, visitorId: string, options?: RequestOptions): Promise<PresenceRecord> {
     checkVisitorRef(groupId, visitorId);
-    const r = await this.send(ROUTES.lookupVisitor, this.presence.origin, this.presence.basePath, groupId, visitorId, options);
+    const r = await this.send(
+      ROUTES.lookupVisitor,
+      this.presence.origin,
+      this.presence.basePath,
+      groupId,
+      visitorId,
+      options,
+    );
     const record: PresenceRecord = { present: Object.values(r).some((v) => v !== undefined) };
     if (!record.present) return record;
     return Object.assign(
@@ -243,7 +271,14 @@ export class PresenceApi {
   /** Which named server the visitor is connected to, if any. */
   async findVisitor(groupId: number, visitorId: string, options?: RequestOptions): Promise<VisitorLocation> {
     checkVisitorRef(groupId, visitorId);
-    const r = await this.send(ROUTES.findVisitor, this.presence.origin, this.presence.basePath, groupId, visitorId, options);
+    const r = await this.send(
+      ROUTES.findVisitor,
+      this.presence.origin,
+      this.presence.basePath,
+      groupId,
+      visitorId,
+      options,
+    );
     if (!r.visitorfound) return { visitorFound: false };
     const location: VisitorLocation = { visitorFound: true, ...serverFields(r) };
     return location;
@@ -254,7 +289,12 @@ export class PresenceApi {
    * then posts there. Not retried after it may have been delivered (a signal is not idempotent).
    * @throws VisitorNotConnectedError when the visitor is not connected, before or during the call.
    */
-  async signalVisitor(groupId: number, visitorId: string, message: VisitorMessage, options?: RequestOptions): Promise<void> {
+  async signalVisitor(
+    groupId: number,
+    visitorId: string,
+    message: VisitorMessage,
+    options?: RequestOptions,
+  ): Promise<void> {
     checkVisitorRef(groupId, visitorId);
     const body = checkVisitorMessage(message);
     const location = await this.findVisitor(groupId, visitorId, options);

@@ -15,7 +15,7 @@ const checkId = (value: number, field: string): void => requireValid(idRule, val
 
 /** Each item of an array request, by the service's rules, before anything is sent. */
 function checkItems(schema: z.ZodType, items: readonly unknown[]): void {
-  items.forEach((item, i) => requireValid(schema, item, `roles[${i}]`));
+  for (const [i, item] of items.entries()) requireValid(schema, item, `roles[${i}]`);
 }
 
 export class RolesApi {
@@ -25,7 +25,12 @@ export class RolesApi {
   ) {}
 
   /** Sends `route` for the group (and role), with the client's origin and path prefix. */
-  private send<T>(route: Route<T>, ids: { groupId: number; roleId?: number }, body?: unknown, options?: RequestOptions): Promise<T> {
+  private send<T>(
+    route: Route<T>,
+    ids: { groupId: number; roleId?: number },
+    body?: unknown,
+    options?: RequestOptions,
+  ): Promise<T> {
     checkId(ids.groupId, "groupId");
     if (ids.roleId !== undefined) checkId(ids.roleId, "roleId");
     return this.transport.call({
@@ -77,7 +82,11 @@ export class RolesApi {
         status: 200,
       });
     }
-    return created.map((c) => ({ roleId: c.roleId, name: c.name, ...(c.inUse !== undefined ? { inUse: c.inUse } : {}) }));
+    return created.map((c) => ({
+      roleId: c.roleId,
+      name: c.name,
+      ...(c.inUse !== undefined ? { inUse: c.inUse } : {}),
+    }));
   }
 
   /** One role's details, with its full settings. */

@@ -18,7 +18,14 @@ import type { TimeoutOptions } from "./transport";
 import { WireError } from "./wire";
 
 /** Error codes that mean the connection was never established, so the service never saw the request. */
-const NOT_CONNECTED_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+const NOT_CONNECTED_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+]);
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const v = headers[name];
@@ -55,7 +62,11 @@ export function httpError(
   });
 }
 
-export function transportError(error: unknown, request: RequestInfo, timeouts: Required<TimeoutOptions>): GroupRolesError {
+export function transportError(
+  error: unknown,
+  request: RequestInfo,
+  timeouts: Required<TimeoutOptions>,
+): GroupRolesError {
   if (error instanceof undiciErrors.ConnectTimeoutError) {
     return new ConnectTimeoutError(timeouts.connectMs, { request, cause: error });
   }

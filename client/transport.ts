@@ -124,7 +124,6 @@ function agentFor(connectMs: number, connections: number): Agent {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-
 export class Transport {
   private readonly options: TransportOptions;
   private readonly budgets = new Map<string, RateBudget>();
@@ -185,7 +184,9 @@ export class Transport {
           throw refused(error, bearer.groupId, tokens, renewed);
         }
         if (bearer && error instanceof ForbiddenError) {
-          throw error.rephrase(`${error.message}: ${tokens.describe(bearer.groupId)} is not granted group ${bearer.groupId}`);
+          throw error.rephrase(
+            `${error.message}: ${tokens.describe(bearer.groupId)} is not granted group ${bearer.groupId}`,
+          );
         }
         const outcome = error instanceof GroupRolesError ? outcomeOf(error) : undefined;
         // Pause before giving the slot back, so the next queued request does not start into the 429.
@@ -271,7 +272,12 @@ export class Transport {
 }
 
 /** A 401 the token source could not (or could no longer) fix: say which credential, never its value. */
-function refused(error: AuthenticationError, groupId: number, tokens: TokenSource, renewed: boolean): AuthenticationError {
+function refused(
+  error: AuthenticationError,
+  groupId: number,
+  tokens: TokenSource,
+  renewed: boolean,
+): AuthenticationError {
   const again = renewed ? " again, with a freshly issued token" : "";
   return error.rephrase(
     `${error.message}: the service refused ${tokens.describe(groupId)} for group ${groupId}${again}; ` +

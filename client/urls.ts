@@ -33,7 +33,9 @@ export function parseServiceUrl(value: string, field: string, allowInsecureHttp 
     throw new ConfigurationError(`${field}: "${value}" is not an absolute URL (expected e.g. https://api.example.com)`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new ConfigurationError(`${field}: scheme must be https (or http for a loopback emulator), got ${url.protocol}`);
+    throw new ConfigurationError(
+      `${field}: scheme must be https (or http for a loopback emulator), got ${url.protocol}`,
+    );
   }
   if (url.username || url.password) {
     throw new ConfigurationError(`${field}: must not contain credentials; set grouproles:accessToken instead`);

@@ -115,9 +115,7 @@ export const WireVisitorMessage = z.discriminatedUnion("mtype", [
   z.object({
     mtype: z.literal("invoke"),
     data: z.object({
-      func: z
-        .string()
-        .regex(VISITOR_FUNC_PATTERN, "must have the form SERVICE.<Module>.Visitor.<function>"),
+      func: z.string().regex(VISITOR_FUNC_PATTERN, "must have the form SERVICE.<Module>.Visitor.<function>"),
     }),
   }),
   z.object({

@@ -88,7 +88,13 @@ function standInOperate(config: Record<string, string>, secret: Record<string, s
 async function withStandIn(config: Record<string, string>, secret: Record<string, string>): Promise<void> {
   line("The Pulumi CLI is not installed: using the engine stand-in (tools/engine) with the real Pulumi");
   line("Node runtime and dynamic-provider host. This is not a real `pulumi up`.");
-  const options = { programDir: root, stack: "demo", stateFile: path.join(work, "state.json"), config, secretConfig: secret };
+  const options = {
+    programDir: root,
+    stack: "demo",
+    stateFile: path.join(work, "state.json"),
+    config,
+    secretConfig: secret,
+  };
   const preview = await runEngine({ ...options, operation: "preview" });
   line("\n== preview ==");
   line(preview.planText || "(no changes)");
@@ -108,13 +114,19 @@ async function main(): Promise<void> {
   line(`emulator: roles ${emu.baseUrl}, presence ${emu.presenceUrl}, named servers ${emu.directServers.join(", ")}`);
   const visitor = await connectVisitor({ presenceUrl: emu.presenceUrl, groupId, visitorId: "visitor-1" });
   line(`visitor "visitor-1" connected to ${visitor.server}`);
-  const config = { "quickstart:groupId": String(groupId), "grouproles:baseUrl": emu.baseUrl, "grouproles:presenceUrl": emu.presenceUrl };
+  const config = {
+    "quickstart:groupId": String(groupId),
+    "grouproles:baseUrl": emu.baseUrl,
+    "grouproles:presenceUrl": emu.presenceUrl,
+  };
   const secret = { "grouproles:accessToken": emu.token };
   try {
     const cli = hasPulumiCli();
     if (cli) await withCli(config, secret);
     else await withStandIn(config, secret);
-    const res = await fetch(`${emu.baseUrl}/api/v0/groups/${groupId}/roles`, { headers: { authorization: `Bearer ${emu.token}` } });
+    const res = await fetch(`${emu.baseUrl}/api/v0/groups/${groupId}/roles`, {
+      headers: { authorization: `Bearer ${emu.token}` },
+    });
     line(`\n== the emulator now holds (group ${groupId}) ==`);
     for (const role of (await res.json()) as Array<Record<string, unknown>>) line(`  ${JSON.stringify(role)}`);
     const catalogueConfig = { "grouproles:baseUrl": emu.baseUrl };

@@ -23,7 +23,9 @@ const UserCountBody = z.object({ userCount: z.number().int().min(0) }).strict();
 function parseBody<T>(ctx: RouteContext, schema: z.ZodType<T>): T {
   const result = schema.safeParse(parseJson(ctx.body));
   if (result.success) return result.data;
-  const message = result.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`).join("; ");
+  const message = result.error.issues
+    .map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`)
+    .join("; ");
   throw new ApiError(400, "validation_failed", message);
 }
 
@@ -52,7 +54,12 @@ export function adminRoutes({ store, faults, log, persist }: AdminDeps): Route[]
       handle: (ctx) => ({ status: 201, body: { id: faults.add(parseBody(ctx, FaultRuleInput)).id } }),
     },
     { method: "GET", path: faultsPath, kind: "admin", handle: () => ({ status: 200, body: faults.list() }) },
-    { method: "DELETE", path: faultsPath, kind: "admin", handle: () => ({ status: 200, body: { status: "ok", cleared: faults.clear() } }) },
+    {
+      method: "DELETE",
+      path: faultsPath,
+      kind: "admin",
+      handle: () => ({ status: 200, body: { status: "ok", cleared: faults.clear() } }),
+    },
     {
       // One rule, leaving the others: tests that run side by side each clear only their own.
       method: "DELETE",
@@ -65,7 +72,12 @@ export function adminRoutes({ store, faults, log, persist }: AdminDeps): Route[]
         return { status: 200, body: { status: "ok", rule } };
       },
     },
-    { method: "GET", path: compileTemplate("/_emulator/requests"), kind: "admin", handle: () => ({ status: 200, body: log.view() }) },
+    {
+      method: "GET",
+      path: compileTemplate("/_emulator/requests"),
+      kind: "admin",
+      handle: () => ({ status: 200, body: log.view() }),
+    },
     {
       method: "DELETE",
       path: compileTemplate("/_emulator/requests"),

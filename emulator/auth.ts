@@ -93,10 +93,18 @@ export class Auth {
     if (issued) {
       if (Date.now() >= issued.expiresAt) throw new ApiError(401, "unauthorized", "unknown or expired access token");
       if (groupId !== undefined && issued.groupId !== groupId) {
-        throw new ApiError(403, "forbidden", `access token is not granted group ${groupId} (it was issued for one other group)`);
+        throw new ApiError(
+          403,
+          "forbidden",
+          `access token is not granted group ${groupId} (it was issued for one other group)`,
+        );
       }
       if (service !== undefined && issued.service !== service) {
-        throw new ApiError(403, "forbidden", `access token was issued for service "${issued.service}", not "${service}"`);
+        throw new ApiError(
+          403,
+          "forbidden",
+          `access token was issued for service "${issued.service}", not "${service}"`,
+        );
       }
       return token;
     }

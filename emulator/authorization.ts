@@ -31,7 +31,8 @@ const LOGIN_KEY_MAX_AHEAD_S = 24 * 60 * 60;
 
 const positive = (what: string, text: string): number => {
   const n = Number(text);
-  if (!/^[1-9]\d*$/.test(text) || !Number.isSafeInteger(n)) throw new Error(`${what}: "${text}" is not a positive integer`);
+  if (!/^[1-9]\d*$/.test(text) || !Number.isSafeInteger(n))
+    throw new Error(`${what}: "${text}" is not a positive integer`);
   return n;
 };
 
@@ -46,8 +47,13 @@ export function parseApiKeySpec(spec: string): ApiKeyGrant {
 export function parseUserSpec(spec: string): UserGrant {
   const first = spec.indexOf(":");
   const last = spec.lastIndexOf(":");
-  if (first < 1 || last <= first + 1 || last === spec.length - 1) throw new Error(`invalid user spec: expected NAME:PASSWORD:GROUP`);
-  return { username: spec.slice(0, first), password: spec.slice(first + 1, last), groupId: positive("user group", spec.slice(last + 1)) };
+  if (first < 1 || last <= first + 1 || last === spec.length - 1)
+    throw new Error(`invalid user spec: expected NAME:PASSWORD:GROUP`);
+  return {
+    username: spec.slice(0, first),
+    password: spec.slice(first + 1, last),
+    groupId: positive("user group", spec.slice(last + 1)),
+  };
 }
 
 const Body = z.union([
@@ -100,21 +106,34 @@ export function authorizationRoutes(deps: AuthorizationDeps): Route[] {
       handle: (ctx) => {
         const service = ctx.query.get("service");
         if (service !== "webservices" && service !== "presence") {
-          throw new ApiError(400, "validation_failed", `service: must be "webservices" or "presence", got ${JSON.stringify(service)}`);
+          throw new ApiError(
+            400,
+            "validation_failed",
+            `service: must be "webservices" or "presence", got ${JSON.stringify(service)}`,
+          );
         }
         const durationText = ctx.query.get("duration") ?? "";
         const duration = Number(durationText);
         if (!/^\d{1,3}$/.test(durationText) || duration < 1 || duration > 120) {
-          throw new ApiError(400, "validation_failed", `duration: must be 1 to 120 minutes, got ${JSON.stringify(durationText)}`);
+          throw new ApiError(
+            400,
+            "validation_failed",
+            `duration: must be 1 to 120 minutes, got ${JSON.stringify(durationText)}`,
+          );
         }
         const parsed = Body.safeParse(parseJson(ctx.body));
         if (!parsed.success) {
-          throw new ApiError(400, "validation_failed", "body: expected {username, password} or {partnerId, partnerUserId, loginKey}");
+          throw new ApiError(
+            400,
+            "validation_failed",
+            "body: expected {username, password} or {partnerId, partnerUserId, loginKey}",
+          );
         }
         let groupId: number;
         if ("username" in parsed.data) {
           const user = users.get(parsed.data.username);
-          if (!user || user.password !== parsed.data.password) throw unauthorized("unknown user name or wrong password");
+          if (!user || user.password !== parsed.data.password)
+            throw unauthorized("unknown user name or wrong password");
           groupId = user.groupId;
         } else {
           groupId = Number(parsed.data.partnerId);

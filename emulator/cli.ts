@@ -27,7 +27,8 @@ const USAGE = `usage: grouproles-emulator [options]
 function int(name: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${text}"`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min)
+    throw new Error(`--${name} must be an integer >= ${min}, got "${text}"`);
   return n;
 }
 
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
     strict: true,
   });
   if (values.help) {
-    process.stderr.write(USAGE + "\n");
+    process.stderr.write(`${USAGE}\n`);
     return;
   }
   const emulator = await startEmulator({
@@ -74,15 +75,18 @@ async function main(): Promise<void> {
     tokenLifetimeSeconds: int("token-lifetime-s", values["token-lifetime-s"], 1),
   });
   // Human messages first, so that whoever waits for the ready line has them too.
-  if (!values.token?.length) process.stderr.write(`grouproles-emulator: development token (all groups): ${emulator.token}\n`);
-  process.stderr.write(`grouproles-emulator: ready; roles API ${emulator.baseUrl}/api/v0, presence ${emulator.presenceUrl}\n`);
+  if (!values.token?.length)
+    process.stderr.write(`grouproles-emulator: development token (all groups): ${emulator.token}\n`);
+  process.stderr.write(
+    `grouproles-emulator: ready; roles API ${emulator.baseUrl}/api/v0, presence ${emulator.presenceUrl}\n`,
+  );
   process.stdout.write(
-    JSON.stringify({
+    `${JSON.stringify({
       baseUrl: emulator.baseUrl,
       presenceUrl: emulator.presenceUrl,
       directServers: emulator.directServers,
       authUrl: emulator.authUrl,
-    }) + "\n",
+    })}\n`,
   );
 
   let stopping = false;

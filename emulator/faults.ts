@@ -39,8 +39,14 @@ export const FaultRuleInput = z
     skip: z.number().int().min(0).optional(),
   })
   .strict()
-  .refine((r) => r.action !== "status" || r.status !== undefined, { message: "status is required for action status", path: ["status"] })
-  .refine((r) => r.action !== "latency" || r.latencyMs !== undefined, { message: "latencyMs is required for action latency", path: ["latencyMs"] })
+  .refine((r) => r.action !== "status" || r.status !== undefined, {
+    message: "status is required for action status",
+    path: ["status"],
+  })
+  .refine((r) => r.action !== "latency" || r.latencyMs !== undefined, {
+    message: "latencyMs is required for action latency",
+    path: ["latencyMs"],
+  })
   .refine((r) => r.action !== "override" || Object.keys(r.fields ?? {}).length > 0, {
     message: "fields (a non-empty object) is required for action override",
     path: ["fields"],

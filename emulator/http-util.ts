@@ -83,7 +83,12 @@ export function parseJson(text: string): unknown {
 }
 
 /** Writes a JSON reply (or raw text, for the malformed-json fault). */
-export function send(res: ServerResponse, status: number, body: string | undefined, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body: string | undefined,
+  headers: Record<string, string> = {},
+): void {
   const h: Record<string, string | number> = { ...headers };
   if (body !== undefined) {
     h["content-type"] = "application/json; charset=utf-8";

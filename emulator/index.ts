@@ -128,7 +128,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (options.tokenLifetimeSeconds !== undefined) checkCount("tokenLifetimeSeconds", options.tokenLifetimeSeconds, 1);
   const apiKeys = (options.apiKeys ?? []).map((k) => (typeof k === "string" ? parseApiKeySpec(k) : k));
   const users = (options.users ?? []).map((u) => (typeof u === "string" ? parseUserSpec(u) : u));
-  if (options.settingsUpdate !== undefined && options.settingsUpdate !== "replace" && options.settingsUpdate !== "merge") {
+  if (
+    options.settingsUpdate !== undefined &&
+    options.settingsUpdate !== "replace" &&
+    options.settingsUpdate !== "merge"
+  ) {
     throw new Error(`settingsUpdate must be "replace" or "merge", got ${JSON.stringify(options.settingsUpdate)}`);
   }
   const store = new RoleStore(options.groups ? new Set(options.groups) : undefined, options.settingsUpdate);
@@ -164,7 +168,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 
   try {
-    const apiPort = await start(createServer(createPipeline("api", [...rolesRoutes({ store, persist }), ...adminRoutes({ store, faults, log, persist })], deps)), port);
+    const apiPort = await start(
+      createServer(
+        createPipeline(
+          "api",
+          [...rolesRoutes({ store, persist }), ...adminRoutes({ store, faults, log, persist })],
+          deps,
+        ),
+      ),
+      port,
+    );
     // Named servers first: the load balancer needs their ports for its answers.
     const named: NamedServer[] = [];
     const namedServers: Server[] = [];
@@ -180,9 +193,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       s.on("request", createPipeline("direct", presence.signalRoutes(n), deps));
       s.on("upgrade", presence.upgradeHandler(n));
     });
-    const lbPort = await start(createServer(createPipeline("presence", presence.loadBalancerRoutes(), deps)), presencePort);
-    const authRoutes = authorizationRoutes({ auth, apiKeys, users, tokenLifetimeSeconds: options.tokenLifetimeSeconds });
-    const authPort = await start(createServer(createPipeline("auth", authRoutes, deps)), presencePort ? presencePort + 1 + serverCount : 0);
+    const lbPort = await start(
+      createServer(createPipeline("presence", presence.loadBalancerRoutes(), deps)),
+      presencePort,
+    );
+    const authRoutes = authorizationRoutes({
+      auth,
+      apiKeys,
+      users,
+      tokenLifetimeSeconds: options.tokenLifetimeSeconds,
+    });
+    const authPort = await start(
+      createServer(createPipeline("auth", authRoutes, deps)),
+      presencePort ? presencePort + 1 + serverCount : 0,
+    );
 
     let closing: Promise<void> | undefined;
     return {

@@ -36,7 +36,8 @@ export async function loadState(file: string): Promise<StoreSnapshot | undefined
     throw err;
   }
   const parsed = StateFileSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`state file ${file} is not a valid emulator state file: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new Error(`state file ${file} is not a valid emulator state file: ${parsed.error.message}`);
   return { nextRoleId: parsed.data.nextRoleId, groups: parsed.data.groups };
 }
 
@@ -44,7 +45,7 @@ export async function loadState(file: string): Promise<StoreSnapshot | undefined
 export async function writeStateAtomic(file: string, snapshot: StoreSnapshot): Promise<void> {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const text = JSON.stringify({ version: 1, ...snapshot }, null, 2) + "\n";
+  const text = `${JSON.stringify({ version: 1, ...snapshot }, null, 2)}\n`;
   const handle = await fs.open(tmp, "w", 0o600);
   try {
     await handle.writeFile(text, "utf8");

@@ -62,7 +62,11 @@ export interface PipelineDeps {
 
 function errorReply(err: unknown): Reply {
   if (err instanceof ApiError) {
-    return { status: err.status, body: err.body(), headers: err.extras.retryAfter ? { "retry-after": err.extras.retryAfter } : {} };
+    return {
+      status: err.status,
+      body: err.body(),
+      headers: err.extras.retryAfter ? { "retry-after": err.extras.retryAfter } : {},
+    };
   }
   console.error("grouproles-emulator: internal error:", err);
   return { status: 500, body: { code: "internal", message: "internal emulator error" } };
@@ -80,7 +84,8 @@ function overridden(reply: Reply, fields: Record<string, unknown>): Reply {
   const body = reply.body;
   if (reply.status >= 300) return reply;
   // An array reply (list, create) gets the fields in each of its objects.
-  if (Array.isArray(body)) return { ...reply, body: body.map((item: unknown) => (isObject(item) ? { ...item, ...fields } : item)) };
+  if (Array.isArray(body))
+    return { ...reply, body: body.map((item: unknown) => (isObject(item) ? { ...item, ...fields } : item)) };
   return isObject(body) ? { ...reply, body: { ...body, ...fields } } : reply;
 }
 
@@ -89,14 +94,21 @@ function groupOf(route: Route, params: Record<string, string>, query: URLSearchP
   const groupId = parsePositiveInt(raw);
   if (groupId === undefined) {
     const where = route.group === "path" ? "groupId" : "groupid";
-    throw new ApiError(400, "validation_failed", `${where}: must be a positive integer, got ${JSON.stringify(raw ?? null)}`);
+    throw new ApiError(
+      400,
+      "validation_failed",
+      `${where}: must be a positive integer, got ${JSON.stringify(raw ?? null)}`,
+    );
   }
   return groupId;
 }
 
 /** Builds the request listener of one server. */
 export function createPipeline(server: ServerKind, routes: readonly Route[], deps: PipelineDeps): RequestListener {
-  const find = (method: string, pathname: string): { route?: Route; params: Record<string, string>; allowed: string[] } => {
+  const find = (
+    method: string,
+    pathname: string,
+  ): { route?: Route; params: Record<string, string>; allowed: string[] } => {
     const allowed: string[] = [];
     for (const route of routes) {
       const params = matchTemplate(route.path, pathname);
@@ -125,7 +137,12 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
     try {
       body = await readBody(req);
       if (!route) {
-        if (allowed.length) throw new ApiError(405, "method_not_allowed", `${method} is not allowed on ${url.pathname}; use ${allowed.join(" or ")}`);
+        if (allowed.length)
+          throw new ApiError(
+            405,
+            "method_not_allowed",
+            `${method} is not allowed on ${url.pathname}; use ${allowed.join(" or ")}`,
+          );
         throw new ApiError(404, "not_found", `no route for ${method} ${url.pathname}`);
       }
       let groupId = 0;
@@ -142,12 +159,15 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
         groupId = groupOf(route, params, url.searchParams);
       }
       if (route.kind === "service") deps.rateLimiter?.take();
-      if ((route.kind === "service" || route.kind === "authorization") && deps.latencyMs > 0) await sleep(deps.latencyMs);
+      if ((route.kind === "service" || route.kind === "authorization") && deps.latencyMs > 0)
+        await sleep(deps.latencyMs);
       if (route.kind !== "admin") fault = deps.faults.take(server, method, url.pathname);
       if (fault?.action === "latency") await sleep(fault.latencyMs ?? 0);
       if (fault?.action === "status") {
         const status = fault.status ?? 500;
-        throw new ApiError(status, "fault_injected", `injected fault (rule ${fault.id}): status ${status}`, { retryAfter: fault.retryAfter });
+        throw new ApiError(status, "fault_injected", `injected fault (rule ${fault.id}): status ${status}`, {
+          retryAfter: fault.retryAfter,
+        });
       }
       if (fault?.action === "drop-before") {
         record(0);

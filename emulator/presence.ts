@@ -6,7 +6,13 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
-import { VISITOR_ID, VisitorMessage, type NamedServerFields, type PresenceRecord, type VisitorLocation } from "./service-rules";
+import {
+  VISITOR_ID,
+  VisitorMessage,
+  type NamedServerFields,
+  type PresenceRecord,
+  type VisitorLocation,
+} from "./service-rules";
 import { ApiError } from "./errors";
 import { compileTemplate, decimalSeconds, parseJson, parsePositiveInt, urlHost } from "./http-util";
 import type { Route, RouteContext } from "./pipeline";
@@ -58,7 +64,11 @@ function fnv1a(text: string): number {
 function visitorIdOf(query: URLSearchParams): string {
   const id = query.get("visitorid");
   if (id === null || !VISITOR_ID.test(id)) {
-    throw new ApiError(400, "validation_failed", `visitorid: must be 1 to 62 letters, digits, '-', '_' or '~', got ${JSON.stringify(id)}`);
+    throw new ApiError(
+      400,
+      "validation_failed",
+      `visitorid: must be 1 to 62 letters, digits, '-', '_' or '~', got ${JSON.stringify(id)}`,
+    );
   }
   return id;
 }
@@ -67,7 +77,13 @@ const directOf = (s: NamedServer): string => urlHost(s.host, s.port);
 const dsOf = (s: NamedServer): string => `${s.host}/${s.index}`;
 
 function location(s: NamedServer): NamedServerFields {
-  return { ds: dsOf(s), direct: directOf(s), directserver: s.host, tlsport: NOMINAL_TLS_PORT + s.index, httpsport: s.port };
+  return {
+    ds: dsOf(s),
+    direct: directOf(s),
+    directserver: s.host,
+    tlsport: NOMINAL_TLS_PORT + s.index,
+    httpsport: s.port,
+  };
 }
 
 /** Who is connected where. Visitors are live connections, so they are never persisted or reset. */
@@ -117,9 +133,27 @@ export class PresenceRegistry {
       return { index: s.index, direct: directOf(s), url: `ws://${directOf(s)}/visitor?${q}` };
     };
     return [
-      { method: "GET", path: compileTemplate("/lookupvisitor"), kind: "service", group: "query", handle: (ctx) => ({ status: 200, body: lookup(ctx) }) },
-      { method: "GET", path: compileTemplate("/findvisitor"), kind: "service", group: "query", handle: (ctx) => ({ status: 200, body: find(ctx) }) },
-      { method: "GET", path: compileTemplate("/assign"), kind: "visitor", group: "query", handle: (ctx) => ({ status: 200, body: assign(ctx) }) },
+      {
+        method: "GET",
+        path: compileTemplate("/lookupvisitor"),
+        kind: "service",
+        group: "query",
+        handle: (ctx) => ({ status: 200, body: lookup(ctx) }),
+      },
+      {
+        method: "GET",
+        path: compileTemplate("/findvisitor"),
+        kind: "service",
+        group: "query",
+        handle: (ctx) => ({ status: 200, body: find(ctx) }),
+      },
+      {
+        method: "GET",
+        path: compileTemplate("/assign"),
+        kind: "visitor",
+        group: "query",
+        handle: (ctx) => ({ status: 200, body: assign(ctx) }),
+      },
     ];
   }
 
@@ -129,15 +163,25 @@ export class PresenceRegistry {
       const visitorId = visitorIdOf(ctx.query);
       const parsed = VisitorMessage.safeParse(parseJson(ctx.body));
       if (!parsed.success) {
-        const message = parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`).join("; ");
+        const message = parsed.error.issues
+          .map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`)
+          .join("; ");
         throw new ApiError(400, "invalid_message", message);
       }
       const v = this.present(ctx.groupId, visitorId);
       if (!v) {
-        throw new ApiError(404, "visitor_not_present", `visitor ${JSON.stringify(visitorId)} of group ${ctx.groupId} is not connected`);
+        throw new ApiError(
+          404,
+          "visitor_not_present",
+          `visitor ${JSON.stringify(visitorId)} of group ${ctx.groupId} is not connected`,
+        );
       }
       if (v.server !== server) {
-        throw new ApiError(404, "wrong_server", `visitor ${JSON.stringify(visitorId)} of group ${ctx.groupId} is connected to ${dsOf(v.server)} (${directOf(v.server)}), not to ${dsOf(server)}; ask /findvisitor`);
+        throw new ApiError(
+          404,
+          "wrong_server",
+          `visitor ${JSON.stringify(visitorId)} of group ${ctx.groupId} is connected to ${dsOf(v.server)} (${directOf(v.server)}), not to ${dsOf(server)}; ask /findvisitor`,
+        );
       }
       const frame = JSON.stringify({ mtype: parsed.data.mtype, data: parsed.data.data });
       // Answer only once the frame is handed to the socket, so "ok" means delivered as far as we can tell.
@@ -145,7 +189,13 @@ export class PresenceRegistry {
       return { status: "ok" };
     };
     return [
-      { method: "POST", path: compileTemplate("/signalvisitor"), kind: "service", group: "query", handle: async (ctx) => ({ status: 200, body: await signal(ctx) }) },
+      {
+        method: "POST",
+        path: compileTemplate("/signalvisitor"),
+        kind: "service",
+        group: "query",
+        handle: async (ctx) => ({ status: 200, body: await signal(ctx) }),
+      },
     ];
   }
 
@@ -160,7 +210,8 @@ export class PresenceRegistry {
       let groupId: number;
       let visitorId: string;
       try {
-        if (url.pathname !== "/visitor") throw new ApiError(404, "not_found", `no WebSocket endpoint at ${url.pathname}; use /visitor`);
+        if (url.pathname !== "/visitor")
+          throw new ApiError(404, "not_found", `no WebSocket endpoint at ${url.pathname}; use /visitor`);
         const g = parsePositiveInt(url.searchParams.get("groupid"));
         if (g === undefined) throw new ApiError(400, "validation_failed", "groupid: must be a positive integer");
         groupId = g;
@@ -168,7 +219,9 @@ export class PresenceRegistry {
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError(400, "validation_failed", String(err));
         const body = JSON.stringify(e.body());
-        socket.end(`HTTP/1.1 ${e.status} ${e.code}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        socket.end(
+          `HTTP/1.1 ${e.status} ${e.code}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
         return;
       }
       this.wss.handleUpgrade(req, socket, head, (ws) => this.register(server, groupId, visitorId, ws));
@@ -184,7 +237,13 @@ export class PresenceRegistry {
       if (this.visitors.get(key)?.socket === ws) this.visitors.delete(key);
     });
     ws.on("error", () => ws.terminate());
-    const welcome: WelcomeFrame = { type: "welcome", server: directOf(server), ds: dsOf(server), groupid: String(groupId), visitorid: visitorId };
+    const welcome: WelcomeFrame = {
+      type: "welcome",
+      server: directOf(server),
+      ds: dsOf(server),
+      groupid: String(groupId),
+      visitorid: visitorId,
+    };
     ws.send(JSON.stringify(welcome));
   }
 

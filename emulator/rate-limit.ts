@@ -26,8 +26,13 @@ export class RateLimiter {
       return;
     }
     const wait = Math.max(1, Math.ceil((1 - this.tokens) / this.perSecond));
-    throw new ApiError(429, "rate_limited", `rate limit of ${this.perSecond} requests per second exceeded; retry after ${wait}s`, {
-      retryAfter: String(wait),
-    });
+    throw new ApiError(
+      429,
+      "rate_limited",
+      `rate limit of ${this.perSecond} requests per second exceeded; retry after ${wait}s`,
+      {
+        retryAfter: String(wait),
+      },
+    );
   }
 }

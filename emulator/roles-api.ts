@@ -20,7 +20,11 @@ function parseArray<T>(ctx: RouteContext, item: z.ZodType<T>): T[] {
   const value = parseJson(ctx.body);
   if (!Array.isArray(value)) throw new ApiError(400, "validation_failed", "body: must be a JSON array");
   if (value.length > MAX_BATCH_ITEMS) {
-    throw new ApiError(413, "payload_too_large", `body: at most ${MAX_BATCH_ITEMS} items per request, got ${value.length}`);
+    throw new ApiError(
+      413,
+      "payload_too_large",
+      `body: at most ${MAX_BATCH_ITEMS} items per request, got ${value.length}`,
+    );
   }
   const result = z.array(item).safeParse(value);
   if (result.success) return result.data;
@@ -83,7 +87,11 @@ export function rolesRoutes({ store, persist }: RolesApiDeps): Route[] {
       handle: (ctx) => {
         const roleId = parsePositiveInt(ctx.params["roleId"]);
         if (roleId === undefined) {
-          throw new ApiError(400, "validation_failed", `roleId: must be a positive integer, got ${JSON.stringify(ctx.params["roleId"])}`);
+          throw new ApiError(
+            400,
+            "validation_failed",
+            `roleId: must be a positive integer, got ${JSON.stringify(ctx.params["roleId"])}`,
+          );
         }
         return { status: 200, body: store.details(ctx.groupId, roleId) };
       },

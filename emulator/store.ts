@@ -105,7 +105,12 @@ export class RoleStore {
     items.forEach((item, i) => {
       const holder = taken.get(item.name);
       if (holder) {
-        throw new ApiError(409, "name_conflict", `[${i}].name: ${quote(item.name)} is already used by ${holder} in group ${groupId}`, { index: i });
+        throw new ApiError(
+          409,
+          "name_conflict",
+          `[${i}].name: ${quote(item.name)} is already used by ${holder} in group ${groupId}`,
+          { index: i },
+        );
       }
       taken.set(item.name, `item [${i}] of this request`);
     });
@@ -133,7 +138,12 @@ export class RoleStore {
     items.forEach((item, i) => {
       this.role(groupId, item.roleId, i);
       if (seen.has(item.roleId)) {
-        throw new ApiError(400, "validation_failed", `[${i}].roleId: role ${item.roleId} appears more than once in this request`, { index: i });
+        throw new ApiError(
+          400,
+          "validation_failed",
+          `[${i}].roleId: role ${item.roleId} appears more than once in this request`,
+          { index: i },
+        );
       }
       seen.add(item.roleId);
     });
@@ -142,7 +152,12 @@ export class RoleStore {
     items.forEach((item, i) => {
       const holder = finalNames.get(item.name);
       if (holder !== undefined) {
-        throw new ApiError(409, "name_conflict", `[${i}].name: ${quote(item.name)} is already used by role ${holder} in group ${groupId}`, { index: i });
+        throw new ApiError(
+          409,
+          "name_conflict",
+          `[${i}].name: ${quote(item.name)} is already used by role ${holder} in group ${groupId}`,
+          { index: i },
+        );
       }
       finalNames.set(item.name, item.roleId);
     });
@@ -151,7 +166,9 @@ export class RoleStore {
       r.name = item.name;
       if (item.description !== undefined) r.description = item.description;
       if (item.settings !== undefined) {
-        r.settings = cleanSettings(this.settingsUpdate === "merge" ? { ...r.settings, ...item.settings } : item.settings);
+        r.settings = cleanSettings(
+          this.settingsUpdate === "merge" ? { ...r.settings, ...item.settings } : item.settings,
+        );
       }
     }
   }

@@ -42,7 +42,8 @@ export async function connectVisitor(options: ConnectVisitorOptions): Promise<Vi
   const q = new URLSearchParams({ groupid: String(options.groupId), visitorid: options.visitorId });
   const res = await fetch(`${options.presenceUrl.replace(/\/+$/, "")}/assign?${q}`);
   const text = await res.text();
-  if (!res.ok) throw new Error(`connectVisitor: the load balancer refused visitor ${options.visitorId}: ${res.status} ${text}`);
+  if (!res.ok)
+    throw new Error(`connectVisitor: the load balancer refused visitor ${options.visitorId}: ${res.status} ${text}`);
   const assigned = JSON.parse(text) as AssignReply;
 
   const ws = new WebSocket(assigned.url);
@@ -54,7 +55,9 @@ export async function connectVisitor(options: ConnectVisitorOptions): Promise<Vi
     }, options.timeoutMs ?? 10_000);
     const fail = (err: Error): void => {
       clearTimeout(timer);
-      reject(new Error(`connectVisitor: cannot connect visitor ${options.visitorId} to ${assigned.direct}: ${err.message}`));
+      reject(
+        new Error(`connectVisitor: cannot connect visitor ${options.visitorId} to ${assigned.direct}: ${err.message}`),
+      );
     };
     ws.once("error", fail);
     ws.once("close", (code) => fail(new Error(`closed (${code}) before registration`)));

@@ -76,7 +76,11 @@ type NumberKind = "positive integer" | "positive number" | "non-negative number"
  * A numeric setting, or undefined when unset. A value that is not a number of the right kind fails
  * loudly: silently ignoring a typo in a rate limit would bring back the 429s it was set to avoid.
  */
-function numberSetting(key: keyof typeof CONFIG_KEYS, source: ConfigSource | undefined, kind: NumberKind): number | undefined {
+function numberSetting(
+  key: keyof typeof CONFIG_KEYS,
+  source: ConfigSource | undefined,
+  kind: NumberKind,
+): number | undefined {
   const text = pick(key, source)?.trim();
   if (text === undefined) return undefined;
   const value = Number(text);
@@ -85,7 +89,10 @@ function numberSetting(key: keyof typeof CONFIG_KEYS, source: ConfigSource | und
     Number.isFinite(value) &&
     (kind === "non-negative number" ? value >= 0 : value > 0) &&
     (kind !== "positive integer" || Number.isInteger(value));
-  if (!ok) throw new ConfigurationError(`${CONFIG_KEYS[key]} (or ${ENV_KEYS[key]}) must be a ${kind}, got ${JSON.stringify(text)}`);
+  if (!ok)
+    throw new ConfigurationError(
+      `${CONFIG_KEYS[key]} (or ${ENV_KEYS[key]}) must be a ${kind}, got ${JSON.stringify(text)}`,
+    );
   return value;
 }
 
@@ -165,9 +172,16 @@ export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRoles
   };
   // The budget and timeouts are part of the key: a changed limit gets a client (and a writer) that enforces it.
   const key = [
-    cfg.baseUrl, cfg.presenceUrl ?? "", cfg.allowInsecureHttp, cfg.presenceServerDomains ?? [], budget, extra,
+    cfg.baseUrl,
+    cfg.presenceUrl ?? "",
+    cfg.allowInsecureHttp,
+    cfg.presenceServerDomains ?? [],
+    budget,
+    extra,
     credentials.fingerprint,
-  ].map((part) => JSON.stringify(part)).join("|");
+  ]
+    .map((part) => JSON.stringify(part))
+    .join("|");
   let client = clients.get(key);
   if (!client) {
     client = new GroupRolesClient({

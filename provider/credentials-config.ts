@@ -55,7 +55,9 @@ function groupMap(text: string, name: string): Record<string, string> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ConfigurationError(`${name} must be a JSON object of group ID to value, e.g. {"42": "..."}; it is not JSON`);
+    throw new ConfigurationError(
+      `${name} must be a JSON object of group ID to value, e.g. {"42": "..."}; it is not JSON`,
+    );
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new ConfigurationError(`${name} must be a JSON object of group ID to value, e.g. {"42": "..."}`);
@@ -75,17 +77,28 @@ function groupMap(text: string, name: string): Record<string, string> {
  * Reads the credential settings from the stack config, or else the environment.
  * @throws ConfigurationError for a missing, conflicting or malformed setting, naming the keys.
  */
-export function resolveCredentials(config: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): ResolvedCredentials {
-  const fromConfig = (Object.keys(CREDENTIAL_KEYS) as CredentialKey[]).some((k) => nonEmpty(config?.get(CREDENTIAL_KEYS[k][0])));
+export function resolveCredentials(
+  config: ConfigSource | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedCredentials {
+  const fromConfig = (Object.keys(CREDENTIAL_KEYS) as CredentialKey[]).some((k) =>
+    nonEmpty(config?.get(CREDENTIAL_KEYS[k][0])),
+  );
   const place = fromConfig ? 0 : 1;
   const name = (k: CredentialKey) => CREDENTIAL_KEYS[k][place];
-  const get = (k: CredentialKey) => nonEmpty(fromConfig ? config?.get(CREDENTIAL_KEYS[k][0]) : env[CREDENTIAL_KEYS[k][1]]);
+  const get = (k: CredentialKey) =>
+    nonEmpty(fromConfig ? config?.get(CREDENTIAL_KEYS[k][0]) : env[CREDENTIAL_KEYS[k][1]]);
   const setting = (k: keyof typeof AUTHORIZATION_KEYS) =>
     nonEmpty(config?.get(AUTHORIZATION_KEYS[k][0])) ?? nonEmpty(env[AUTHORIZATION_KEYS[k][1]]);
 
   const set = (Object.keys(CREDENTIAL_KEYS) as CredentialKey[]).filter((k) => get(k) !== undefined);
   const fingerprint = createHash("sha256")
-    .update(JSON.stringify([...set.map((k) => [k, get(k)]), ...Object.keys(AUTHORIZATION_KEYS).map((k) => setting(k as never))]))
+    .update(
+      JSON.stringify([
+        ...set.map((k) => [k, get(k)]),
+        ...Object.keys(AUTHORIZATION_KEYS).map((k) => setting(k as never)),
+      ]),
+    )
     .digest("hex");
   const kinds = new Set(set.map((k) => (k.startsWith("access") ? "tokens" : k.startsWith("api") ? "apiKey" : "user")));
   if (kinds.size > 1) {
@@ -114,30 +127,48 @@ export function resolveCredentials(config: ConfigSource | undefined, env: NodeJS
     return { kind, fingerprint, client: { tokens: tokensByGroup(byGroup, name("accessTokens"), one) } };
   }
   const authUrl = setting("authUrl");
-  if (!authUrl) throw new ConfigurationError(`${set.map(name).join(" and ")} need grouproles:authUrl, the authorization endpoint`);
+  if (!authUrl)
+    throw new ConfigurationError(`${set.map(name).join(" and ")} need grouproles:authUrl, the authorization endpoint`);
   const minutesText = setting("tokenMinutes");
   const tokenMinutes = minutesText === undefined ? 120 : Number(minutesText);
   if (!/^\d+$/.test(minutesText ?? "120") || tokenMinutes < 1 || tokenMinutes > 120) {
-    throw new ConfigurationError(`grouproles:tokenMinutes must be a whole number of minutes from 1 to 120, got ${JSON.stringify(minutesText)}`);
+    throw new ConfigurationError(
+      `grouproles:tokenMinutes must be a whole number of minutes from 1 to 120, got ${JSON.stringify(minutesText)}`,
+    );
   }
   const site = setting("site");
   const common = { authUrl, tokenMinutes, ...(site ? { site } : {}) };
   if (kind === "user") {
     const username = get("username");
     const password = get("password");
-    if (!username || !password) throw new ConfigurationError(`${name("username")} and ${name("password")} must both be set`);
-    return { kind, fingerprint, client: { authorization: { ...common, credential: { kind: "user", username, password, origin: name("password") } } } };
+    if (!username || !password)
+      throw new ConfigurationError(`${name("username")} and ${name("password")} must both be set`);
+    return {
+      kind,
+      fingerprint,
+      client: {
+        authorization: { ...common, credential: { kind: "user", username, password, origin: name("password") } },
+      },
+    };
   }
   if (get("apiKey") !== undefined && get("apiKeys") !== undefined) {
-    throw new ConfigurationError(`conflicting credentials: set ${name("apiKey")} (every group) or ${name("apiKeys")} (per group), not both`);
+    throw new ConfigurationError(
+      `conflicting credentials: set ${name("apiKey")} (every group) or ${name("apiKeys")} (per group), not both`,
+    );
   }
   const partnerUserId = setting("partnerUserId");
   if (!partnerUserId || partnerUserId.length > 255) {
-    throw new ConfigurationError("grouproles:partnerUserId (your user identifier, at most 255 characters) must be set with an API key");
+    throw new ConfigurationError(
+      "grouproles:partnerUserId (your user identifier, at most 255 characters) must be set with an API key",
+    );
   }
   const single = get("apiKey");
   const map = single === undefined ? groupMap(get("apiKeys") as string, name("apiKeys")) : undefined;
   const apiKeyFor = (groupId: number) => single ?? map?.[String(groupId)];
   const origin = single !== undefined ? name("apiKey") : name("apiKeys");
-  return { kind, fingerprint, client: { authorization: { ...common, credential: { kind: "apiKey", apiKeyFor, partnerUserId, origin } } } };
+  return {
+    kind,
+    fingerprint,
+    client: { authorization: { ...common, credential: { kind: "apiKey", apiKeyFor, partnerUserId, origin } } },
+  };
 }

@@ -83,7 +83,8 @@ export class DeploymentLedger {
   isWanted(groupId: number, name: string, except: number): boolean {
     const prefix = `${groupId}/`;
     for (const [k, role] of this.declared) {
-      if (k.startsWith(prefix) && k !== key(groupId, except) && role.plannedName === name && role.currentName !== name) return true;
+      if (k.startsWith(prefix) && k !== key(groupId, except) && role.plannedName === name && role.currentName !== name)
+        return true;
     }
     return false;
   }

@@ -5,7 +5,13 @@
  * adopted by name only with evidence that this stack sent that create.
  */
 import {
-  ConnectionError, GroupRolesError, ImportMismatchError, NotFoundError, ServerError, TimeoutError, UnexpectedReplyError,
+  ConnectionError,
+  type GroupRolesError,
+  ImportMismatchError,
+  NotFoundError,
+  ServerError,
+  TimeoutError,
+  UnexpectedReplyError,
 } from "../client/errors";
 import type { CreatedRole, RoleSummary } from "../client/types";
 import { deploymentLedger } from "./deployment-ledger";
@@ -75,7 +81,9 @@ export async function adoptAfterLostReply(
     while (!match && waitedMs < windowMs) {
       await new Promise((r) => setTimeout(r, stepMs));
       waitedMs += stepMs;
-      const again = await services().writer.list(inputs.groupId).catch(() => undefined);
+      const again = await services()
+        .writer.list(inputs.groupId)
+        .catch(() => undefined);
       match = again?.find((r) => r.name === inputs.name);
     }
     if (!match) {

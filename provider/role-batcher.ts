@@ -8,7 +8,14 @@
  * credentials, so a batch never mixes origins or tokens.
  */
 import type { GroupRolesClient } from "../client";
-import { ConfigurationError, ConflictError, HttpStatusError, NotFoundError, UnexpectedReplyError, ValidationError } from "../client/errors";
+import {
+  ConfigurationError,
+  ConflictError,
+  HttpStatusError,
+  NotFoundError,
+  UnexpectedReplyError,
+  ValidationError,
+} from "../client/errors";
 import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "../client/types";
 import { directWriter, type RoleWriter } from "./role-writes";
 import { SingleFlight } from "./single-flight";
@@ -106,7 +113,11 @@ class BatchQueue<I, O> {
       results = await this.send(batch.map((w) => w.item));
       if (results.length !== batch.length) {
         // The send functions check this already; never hand a caller another item's result.
-        throw new UnexpectedReplyError(`${this.kind} reply holds ${results.length} results for ${batch.length} roles`, undefined, {});
+        throw new UnexpectedReplyError(
+          `${this.kind} reply holds ${results.length} results for ${batch.length} roles`,
+          undefined,
+          {},
+        );
       }
     } catch (error) {
       this.onSettled();
@@ -119,7 +130,7 @@ class BatchQueue<I, O> {
       return;
     }
     this.onSettled();
-    batch.forEach((w, i) => w.resolve(results[i]));
+    for (const [i, w] of batch.entries()) w.resolve(results[i]);
   }
 }
 
@@ -135,7 +146,7 @@ function normalize(options: BatchOptions): Required<BatchOptions> {
 /** A whole-array request with one `{status}` reply, as one (empty) result per item. */
 const perItem =
   <I>(send: (items: I[]) => Promise<void>) =>
-  async (items: I[]): Promise<void[]> => {
+  async (items: I[]): Promise<undefined[]> => {
     await send(items);
     return items.map(() => undefined);
   };
@@ -155,7 +166,10 @@ const perItem =
  *
  * @param options read on every call, so changed settings apply without a new writer.
  */
-export function batchingWriter(client: GroupRolesClient, options: BatchOptions | (() => BatchOptions) = {}): RoleWriter {
+export function batchingWriter(
+  client: GroupRolesClient,
+  options: BatchOptions | (() => BatchOptions) = {},
+): RoleWriter {
   const direct = directWriter(client);
   const current = (): Required<BatchOptions> => normalize(typeof options === "function" ? options() : options);
   const lists = new SingleFlight<number, RoleSummary[]>();
@@ -163,7 +177,12 @@ export function batchingWriter(client: GroupRolesClient, options: BatchOptions |
   const updates = new Map<number, BatchQueue<RoleUpdateInput, void>>();
   const deletes = new Map<number, BatchQueue<number, void>>();
 
-  function queue<I, O>(map: Map<number, BatchQueue<I, O>>, kind: Kind, groupId: number, send: (items: I[]) => Promise<O[]>): BatchQueue<I, O> {
+  function queue<I, O>(
+    map: Map<number, BatchQueue<I, O>>,
+    kind: Kind,
+    groupId: number,
+    send: (items: I[]) => Promise<O[]>,
+  ): BatchQueue<I, O> {
     let q = map.get(groupId);
     if (!q) {
       q = new BatchQueue(kind, send, current, () => lists.forget(groupId));
@@ -179,11 +198,21 @@ export function batchingWriter(client: GroupRolesClient, options: BatchOptions |
     },
     update(groupId, role) {
       if (current().maxBatchSize <= 1) return direct.update(groupId, role);
-      return queue(updates, "update", groupId, perItem((items: RoleUpdateInput[]) => client.roles.update(groupId, items))).add(role);
+      return queue(
+        updates,
+        "update",
+        groupId,
+        perItem((items: RoleUpdateInput[]) => client.roles.update(groupId, items)),
+      ).add(role);
     },
     delete(groupId, roleId) {
       if (current().maxBatchSize <= 1) return direct.delete(groupId, roleId);
-      return queue(deletes, "delete", groupId, perItem((items: number[]) => client.roles.delete(groupId, items))).add(roleId);
+      return queue(
+        deletes,
+        "delete",
+        groupId,
+        perItem((items: number[]) => client.roles.delete(groupId, items)),
+      ).add(roleId);
     },
     async list(groupId) {
       if (current().maxBatchSize <= 1) return direct.list(groupId);

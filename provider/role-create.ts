@@ -3,7 +3,7 @@
  * unconfirmed earlier create made (see ./role-adoption). Once the role exists, every failure keeps
  * its ID in state as a partial create, so nothing is orphaned.
  */
-import { ConflictError, NameTakenError } from "../client/errors";
+import { type ConflictError, NameTakenError } from "../client/errors";
 import type { CreatedRole, RoleSummary } from "../client/types";
 import { deploymentLedger } from "./deployment-ledger";
 import { nameTaken, writeWithName } from "./name-conflicts";
@@ -27,23 +27,24 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
     throw inContext(e, `${what}: looking for the role an earlier, unconfirmed create may have made`);
   });
   let adopted = created !== undefined;
-  if (!created) try {
-    created = await writeWithName({
-      groupId,
-      wanted: name,
-      what,
-      list: () => writer.list(groupId),
-      write: () => writer.create(groupId, createBody(inputs)),
-      undeclared: (holder, conflict) => nameTakenError(inputs, holder, conflict, what),
-    });
-  } catch (error) {
-    if (isAmbiguous(error)) {
-      created = await adoptAfterLostReply(inputs, error, what, props.__provider);
-      adopted = true;
-    } else {
-      throw error instanceof NameTakenError ? error : inContext(error, what);
+  if (!created)
+    try {
+      created = await writeWithName({
+        groupId,
+        wanted: name,
+        what,
+        list: () => writer.list(groupId),
+        write: () => writer.create(groupId, createBody(inputs)),
+        undeclared: (holder, conflict) => nameTakenError(inputs, holder, conflict, what),
+      });
+    } catch (error) {
+      if (isAmbiguous(error)) {
+        created = await adoptAfterLostReply(inputs, error, what, props.__provider);
+        adopted = true;
+      } else {
+        throw error instanceof NameTakenError ? error : inContext(error, what);
+      }
     }
-  }
   const made = created;
   // A role taken over rather than made may be another resource's (a renamed resource adopting the role
   // of its old name): that resource's delete, later in this deployment, must leave it alone.
@@ -53,7 +54,10 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
   // From here on the role exists: every failure must keep its ID in state (a partial create), never orphan it.
   const partial = (message: string, outs?: RoleOutputs) => {
     const full = `${what}: created as ${id}, but ${message}`;
-    const properties = { ...(outs ?? { ...inputs, roleId: made.roleId, inUse: false, userCount: 0 }), __provider: props.__provider };
+    const properties = {
+      ...(outs ?? { ...inputs, roleId: made.roleId, inUse: false, userCount: 0 }),
+      __provider: props.__provider,
+    };
     return new RoleInitError(full, id, properties, [full]);
   };
   // An adopted role is read in full: nobody knows which of its settings the lost request applied. A
@@ -99,4 +103,3 @@ function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: Conflict
     error,
   );
 }
-

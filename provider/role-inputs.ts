@@ -24,7 +24,15 @@ export type RoleOutputs = RoleInputs & {
   userCount: number;
 };
 
-const KNOWN_PROPERTIES = new Set(["groupId", "name", "description", "settings", "importId", "sameNameAs", "__provider"]);
+const KNOWN_PROPERTIES = new Set([
+  "groupId",
+  "name",
+  "description",
+  "settings",
+  "importId",
+  "sameNameAs",
+  "__provider",
+]);
 
 /**
  * Checks Role inputs. Unknown values (preview) pass; everything else is checked here, before any
@@ -37,9 +45,15 @@ export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
   if (news.importId !== undefined && !isUnknown(news.importId)) {
     const m = typeof news.importId === "string" ? /^(\d+)\/(\d+)$/.exec(news.importId) : null;
     if (!m) {
-      failures.push({ property: "import", reason: `import must be a Role ID "<groupId>/<roleId>", got ${describe(news.importId)}` });
+      failures.push({
+        property: "import",
+        reason: `import must be a Role ID "<groupId>/<roleId>", got ${describe(news.importId)}`,
+      });
     } else if (typeof news.groupId === "number" && Number(m[1]) !== news.groupId) {
-      failures.push({ property: "import", reason: `import ID ${news.importId} is in group ${m[1]}, but groupId is ${news.groupId}` });
+      failures.push({
+        property: "import",
+        reason: `import ID ${news.importId} is in group ${m[1]}, but groupId is ${news.groupId}`,
+      });
     }
   }
   if (typeof news.sameNameAs === "string") {
@@ -53,7 +67,10 @@ export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
   }
   for (const key of Object.keys(news)) {
     if (!KNOWN_PROPERTIES.has(key) && news[key] !== undefined && !isOutputKey(key)) {
-      failures.push({ property: key, reason: `unknown property "${key}"; Role takes groupId, name, description and settings` });
+      failures.push({
+        property: key,
+        reason: `unknown property "${key}"; Role takes groupId, name, description and settings`,
+      });
     }
   }
   return failures;
@@ -69,7 +86,8 @@ function isOutputKey(key: string): boolean {
 export function toRoleInputs(props: Record<string, unknown>): RoleInputs {
   const inputs: RoleInputs = { groupId: props.groupId as number, name: props.name as string };
   if (typeof props.description === "string") inputs.description = props.description;
-  if (props.settings && typeof props.settings === "object") inputs.settings = { ...(props.settings as Record<string, boolean>) };
+  if (props.settings && typeof props.settings === "object")
+    inputs.settings = { ...(props.settings as Record<string, boolean>) };
   return inputs;
 }
 
@@ -79,7 +97,9 @@ export function parseRoleId(id: string): { groupId: number; roleId: number } {
   const groupId = m ? Number(m[1]) : NaN;
   const roleId = m ? Number(m[2]) : NaN;
   if (!m || !Number.isSafeInteger(groupId) || !Number.isSafeInteger(roleId) || groupId <= 0 || roleId <= 0) {
-    throw new ConfigurationError(`invalid Role ID "${id}": expected "<groupId>/<roleId>" with positive integers, e.g. "42/1001"`);
+    throw new ConfigurationError(
+      `invalid Role ID "${id}": expected "<groupId>/<roleId>" with positive integers, e.g. "42/1001"`,
+    );
   }
   return { groupId, roleId };
 }

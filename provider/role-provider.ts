@@ -29,7 +29,6 @@ import { update } from "./role-update";
 
 type Props = Record<string, unknown>;
 
-
 // ---- configure / check / diff ----------------------------------------------------------------------
 
 /** Receives the stack config (`grouproles:*`); nothing is captured or copied into state. */
@@ -85,7 +84,11 @@ export async function diff(id: string, olds: Props, news: Props) {
 
 async function refuseReplaceIfInUse(id: string, olds: Props, newGroupId: unknown): Promise<void> {
   const { groupId, roleId } = parseRoleId(id);
-  const entry = await findInList(groupId, roleId, `replacing role "${String(olds.name)}" (id ${id}): checking whether it is in use`);
+  const entry = await findInList(
+    groupId,
+    roleId,
+    `replacing role "${String(olds.name)}" (id ${id}): checking whether it is in use`,
+  );
   if (entry?.inUse) {
     throw new RoleInUseError(inUseReplaceMessage({ ...entry, groupId }, newGroupId));
   }
@@ -114,7 +117,10 @@ async function findInList(groupId: number, roleId: number, what: string): Promis
 
 // ---- read --------------------------------------------------------------------------------------------
 
-export async function read(id: string, props: Props = {}): Promise<{ id: string; props?: RoleOutputs; inputs?: RoleInputs }> {
+export async function read(
+  id: string,
+  props: Props = {},
+): Promise<{ id: string; props?: RoleOutputs; inputs?: RoleInputs }> {
   const unconfirmed = unconfirmedGroup(id);
   if (unconfirmed !== undefined) return readUnconfirmed(unconfirmed, props);
   const { groupId, roleId } = parseRoleId(id);
@@ -157,7 +163,11 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
   // A resource of this deployment adopted this role (a renamed resource with `import`, an unconfirmed
   // create settled by its replacement): it is theirs now, not this resource's to delete.
   if (deploymentLedger().isClaimed(groupId, roleId)) return;
-  const entry = await findInList(groupId, roleId, `deleting role "${String(props.name)}" (id ${id}): checking whether it is in use`);
+  const entry = await findInList(
+    groupId,
+    roleId,
+    `deleting role "${String(props.name)}" (id ${id}): checking whether it is in use`,
+  );
   if (!entry) return; // already gone: nothing to do
   if (entry.inUse) throw new RoleInUseError(inUseDeleteMessage({ ...entry, groupId }));
   try {
@@ -166,7 +176,10 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
     if (error instanceof NotFoundError) return;
     if (error instanceof ConflictError) {
       // Assigned between our check and the delete (the only conflict a delete can meet).
-      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }), { cause: error, status: 409 });
+      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }), {
+        cause: error,
+        status: 409,
+      });
     }
     throw inContext(error, `deleting role "${entry.name}" (id ${id})`);
   }

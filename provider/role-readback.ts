@@ -12,7 +12,11 @@ import { services } from "./role-services";
  * The role as the service holds it now. `declared` says which settings keys the program manages;
  * without it (import, `Role.get`) every setting the service reports is returned.
  */
-export async function readBack(groupId: number, roleId: number, declared: RoleInputs | undefined): Promise<RoleOutputs> {
+export async function readBack(
+  groupId: number,
+  roleId: number,
+  declared: RoleInputs | undefined,
+): Promise<RoleOutputs> {
   const [details, listed] = await Promise.all([
     services().client.roles.get(groupId, roleId),
     listedEntry(groupId, roleId).catch((e: unknown) => e as Error),
@@ -28,7 +32,8 @@ export async function readBack(groupId: number, roleId: number, declared: RoleIn
     userCount: entry.userCount ?? (entry.inUse ? 1 : 0),
   };
   const description = entry.description ?? details.description;
-  if (description !== undefined && (description !== "" || declared?.description !== undefined)) outs.description = description;
+  if (description !== undefined && (description !== "" || declared?.description !== undefined))
+    outs.description = description;
   const settings: Record<string, boolean> = {};
   const keys = declared ? Object.keys(declared.settings ?? {}) : Object.keys(details.settings);
   for (const key of keys) {
@@ -49,9 +54,13 @@ export async function listedEntry(groupId: number, roleId: number): Promise<Role
   const shared = (await writer.list(groupId)).find((r) => r.roleId === roleId);
   const entry = shared ?? (await client.roles.list(groupId)).find((r) => r.roleId === roleId);
   if (entry) return entry;
-  throw new UnexpectedReplyError(`role ${roleId} has details but is missing from the list of group ${groupId}`, undefined, {
-    request: { method: ROUTES.listRoles.method, path: pathOf(ROUTES.listRoles, { groupId }) },
-  });
+  throw new UnexpectedReplyError(
+    `role ${roleId} has details but is missing from the list of group ${groupId}`,
+    undefined,
+    {
+      request: { method: ROUTES.listRoles.method, path: pathOf(ROUTES.listRoles, { groupId }) },
+    },
+  );
 }
 
 /**
@@ -66,7 +75,13 @@ export async function afterWrite(groupId: number, roleId: number, inputs: RoleIn
   const entry = (await services().writer.list(groupId)).find((r) => r.roleId === roleId);
   // Not listed yet, or a list without descriptions: the details have what is missing.
   if (!entry || entry.description === undefined) return readBack(groupId, roleId, inputs);
-  const outs: RoleOutputs = { groupId, roleId, name: entry.name, inUse: entry.inUse, userCount: entry.userCount ?? (entry.inUse ? 1 : 0) };
+  const outs: RoleOutputs = {
+    groupId,
+    roleId,
+    name: entry.name,
+    inUse: entry.inUse,
+    userCount: entry.userCount ?? (entry.inUse ? 1 : 0),
+  };
   if (entry.description !== "" || inputs.description !== undefined) outs.description = entry.description;
   if (inputs.settings !== undefined) outs.settings = { ...inputs.settings };
   return outs;
@@ -79,7 +94,8 @@ export function notApplied(inputs: RoleInputs, outs: RoleOutputs): string[] {
   if ((inputs.description ?? "") !== (outs.description ?? "")) missing.push(`description`);
   for (const [key, value] of Object.entries(inputs.settings ?? {})) {
     const held = outs.settings && Object.hasOwn(outs.settings, key) ? outs.settings[key] : undefined;
-    if (held !== value) missing.push(`settings.${key} (sent ${value}, service has ${held === undefined ? "nothing" : held})`);
+    if (held !== value)
+      missing.push(`settings.${key} (sent ${value}, service has ${held === undefined ? "nothing" : held})`);
   }
   return missing;
 }

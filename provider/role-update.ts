@@ -65,7 +65,13 @@ export async function sendUpdate(
 }
 
 /** Gives back a role its name after it stepped aside for a swap that did not complete; best effort. */
-async function restoreName(groupId: number, roleId: number, name: string, description: string, temporary: string): Promise<string> {
+async function restoreName(
+  groupId: number,
+  roleId: number,
+  name: string,
+  description: string,
+  temporary: string,
+): Promise<string> {
   try {
     await services().client.roles.update(groupId, [{ roleId, name, description }]);
     return name;
@@ -85,7 +91,13 @@ export async function update(id: string, olds: Props, news: Props) {
   const inputs = toRoleInputs({ ...news, groupId });
   const what = `updating role "${inputs.name}" (id ${id})`;
   try {
-    await sendUpdate(groupId, roleId, inputs, (olds.settings ?? undefined) as Record<string, unknown> | undefined, String(olds.name));
+    await sendUpdate(
+      groupId,
+      roleId,
+      inputs,
+      (olds.settings ?? undefined) as Record<string, unknown> | undefined,
+      String(olds.name),
+    );
   } catch (error) {
     if (error instanceof NotFoundError) {
       throw error.rephrase(
@@ -104,4 +116,3 @@ export async function update(id: string, olds: Props, news: Props) {
   }
   return { outs };
 }
-

@@ -6,7 +6,9 @@ const fs = require("node:fs");
 const report = JSON.parse(fs.readFileSync(process.argv[2] || "reports/mutation/mutation.json", "utf8"));
 const rows = [];
 const total = { killed: 0, survived: 0, noCoverage: 0 };
-const add = (into, from) => Object.keys(total).forEach((k) => (into[k] += from[k]));
+const add = (into, from) => {
+  for (const k of Object.keys(total)) into[k] += from[k];
+};
 const dirs = {};
 for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
   const n = { killed: 0, survived: 0, noCoverage: 0 };
@@ -18,7 +20,8 @@ for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) =
   rows.push([file, n]);
   add(total, n);
   const dir = file.startsWith("provider/client/") ? "provider/client/" : "provider/ (without client/)";
-  add((dirs[dir] ??= { killed: 0, survived: 0, noCoverage: 0 }), n);
+  dirs[dir] ??= { killed: 0, survived: 0, noCoverage: 0 };
+  add(dirs[dir], n);
 }
 const score = (n) => {
   const all = n.killed + n.survived + n.noCoverage;

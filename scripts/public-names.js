@@ -24,7 +24,12 @@ function publicNames(root = path.resolve(__dirname, "..")) {
     const source = program.getSourceFile(file);
     if (!source) continue;
     const symbol = checker.getSymbolAtLocation(source);
-    out[entry] = symbol ? checker.getExportsOfModule(symbol).map((s) => s.getName()).sort() : [];
+    out[entry] = symbol
+      ? checker
+          .getExportsOfModule(symbol)
+          .map((s) => s.getName())
+          .sort()
+      : [];
   }
   return out;
 }

@@ -19,7 +19,8 @@ export const isInstalled = (dir: string): boolean => dir.split(/[\\/]/).includes
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const checkoutProviderShim = {
-  configure: (req: pulumi.dynamic.ConfigureRequest) => (require("pulumi-grouproles/provider") as RoleProvider).configure(req),
+  configure: (req: pulumi.dynamic.ConfigureRequest) =>
+    (require("pulumi-grouproles/provider") as RoleProvider).configure(req),
   check: (o: Props, n: Props) => (require("pulumi-grouproles/provider") as RoleProvider).check(o, n),
   diff: (i: string, o: Props, n: Props) => (require("pulumi-grouproles/provider") as RoleProvider).diff(i, o, n),
   create: (p: Props) => (require("pulumi-grouproles/provider") as RoleProvider).create(p),

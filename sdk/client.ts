@@ -50,7 +50,10 @@ export function clientFor(options: ConnectionOptions | undefined, need: "roles" 
   requireSettings(cfg, need);
   const credentials =
     options?.accessToken !== undefined
-      ? { client: { accessToken: options.accessToken }, fingerprint: createHash("sha256").update(options.accessToken).digest("hex") }
+      ? {
+          client: { accessToken: options.accessToken },
+          fingerprint: createHash("sha256").update(options.accessToken).digest("hex"),
+        }
       : resolveCredentials(programConfig);
   const settings = {
     baseUrl: cfg.baseUrl,

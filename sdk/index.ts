@@ -8,16 +8,37 @@
 export { Role, type RoleArgs } from "./role";
 export { GroupRoles, type GroupRolesArgs, type GroupRoleEntry, type GroupRoleState } from "./group-roles";
 export {
-  getRole, getRoleOutput, getRoles, getRolesOutput,
-  type GetRoleArgs, type GetRoleResult, type GetRolesArgs, type GetRolesResult,
+  getRole,
+  getRoleOutput,
+  getRoles,
+  getRolesOutput,
+  type GetRoleArgs,
+  type GetRoleResult,
+  type GetRolesArgs,
+  type GetRolesResult,
 } from "./role-lookups";
 export type { ConnectionOptions } from "./client";
 // Errors the data functions raise; every class, and `code` to branch on, is in `pulumi-grouproles/client`.
 export {
-  GroupRolesError, ConfigurationError, NotFoundError, VisitorNotConnectedError, type GroupRolesErrorCode,
+  GroupRolesError,
+  ConfigurationError,
+  NotFoundError,
+  VisitorNotConnectedError,
+  type GroupRolesErrorCode,
 } from "../client";
 export {
-  getVisitorPresence, getVisitorPresenceOutput, findVisitor, findVisitorOutput, signalVisitor,
-  type GetVisitorPresenceArgs, type GetVisitorPresenceResult, type FindVisitorArgs, type FindVisitorResult,
-  type SignalVisitorArgs, type SignalVisitorResult, type VisitorMessage, type VisitorInvokeMessage, type VisitorSignalMessage,
+  getVisitorPresence,
+  getVisitorPresenceOutput,
+  findVisitor,
+  findVisitorOutput,
+  signalVisitor,
+  type GetVisitorPresenceArgs,
+  type GetVisitorPresenceResult,
+  type FindVisitorArgs,
+  type FindVisitorResult,
+  type SignalVisitorArgs,
+  type SignalVisitorResult,
+  type VisitorMessage,
+  type VisitorInvokeMessage,
+  type VisitorSignalMessage,
 } from "./presence";

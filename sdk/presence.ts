@@ -84,7 +84,8 @@ export interface SignalVisitorResult {
 type InputArgs<T> = pulumi.Input<T> | { [K in keyof T]: pulumi.Input<T[K]> };
 
 function checkArgs(args: { groupId: number; visitorId: string } | undefined): void {
-  if (typeof args !== "object" || args === null) throw new ConfigurationError("args must be an object { groupId, visitorId }");
+  if (typeof args !== "object" || args === null)
+    throw new ConfigurationError("args must be an object { groupId, visitorId }");
   checkVisitorRef(args.groupId, args.visitorId);
 }
 
@@ -103,7 +104,10 @@ function checkArgs(args: { groupId: number; visitorId: string } | undefined): vo
  * ```
  * @throws ConfigurationError for a bad groupId or visitorId (before any request) or missing settings.
  */
-export async function getVisitorPresence(args: GetVisitorPresenceArgs, options?: ConnectionOptions): Promise<GetVisitorPresenceResult> {
+export async function getVisitorPresence(
+  args: GetVisitorPresenceArgs,
+  options?: ConnectionOptions,
+): Promise<GetVisitorPresenceResult> {
   checkArgs(args);
   const record = await clientFor(options, "presence").presence.lookupVisitor(args.groupId, args.visitorId);
   const { present, groupId, visitorId, ...rest } = record;
@@ -140,8 +144,13 @@ export async function findVisitor(args: FindVisitorArgs, options?: ConnectionOpt
  * export const visitorPresent = presence.present;
  * ```
  */
-export function getVisitorPresenceOutput(args: InputArgs<GetVisitorPresenceArgs>, options?: ConnectionOptions): pulumi.Output<GetVisitorPresenceResult> {
-  return pulumi.output(args as pulumi.Input<GetVisitorPresenceArgs>).apply((a) => getVisitorPresence(a as GetVisitorPresenceArgs, options));
+export function getVisitorPresenceOutput(
+  args: InputArgs<GetVisitorPresenceArgs>,
+  options?: ConnectionOptions,
+): pulumi.Output<GetVisitorPresenceResult> {
+  return pulumi
+    .output(args as pulumi.Input<GetVisitorPresenceArgs>)
+    .apply((a) => getVisitorPresence(a as GetVisitorPresenceArgs, options));
 }
 
 /**
@@ -154,7 +163,10 @@ export function getVisitorPresenceOutput(args: InputArgs<GetVisitorPresenceArgs>
  * export const visitorServer = where.direct;
  * ```
  */
-export function findVisitorOutput(args: InputArgs<FindVisitorArgs>, options?: ConnectionOptions): pulumi.Output<FindVisitorResult> {
+export function findVisitorOutput(
+  args: InputArgs<FindVisitorArgs>,
+  options?: ConnectionOptions,
+): pulumi.Output<FindVisitorResult> {
   return pulumi.output(args as pulumi.Input<FindVisitorArgs>).apply((a) => findVisitor(a as FindVisitorArgs, options));
 }
 
@@ -175,7 +187,10 @@ export function findVisitorOutput(args: InputArgs<FindVisitorArgs>, options?: Co
  * @throws ConfigurationError for a bad groupId, visitorId or message (before any request) or missing settings.
  * @throws VisitorNotConnectedError when the visitor is not connected (or leaves before the message arrives).
  */
-export async function signalVisitor(args: SignalVisitorArgs, options?: ConnectionOptions): Promise<SignalVisitorResult> {
+export async function signalVisitor(
+  args: SignalVisitorArgs,
+  options?: ConnectionOptions,
+): Promise<SignalVisitorResult> {
   checkArgs(args);
   const message = checkVisitorMessage(args.message);
   const client = clientFor(options, "presence");

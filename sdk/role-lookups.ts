@@ -62,7 +62,9 @@ export async function getRole(args: GetRoleArgs, options?: ConnectionOptions): P
   const list = await client.roles.list(args.groupId);
   const entry = list.find((r) => (hasName ? r.name === args.name : r.roleId === args.roleId));
   if (!entry) {
-    throw new NotFoundError(`group ${args.groupId} has no role ${hasName ? `named "${args.name}"` : `with id ${args.roleId}`}`);
+    throw new NotFoundError(
+      `group ${args.groupId} has no role ${hasName ? `named "${args.name}"` : `with id ${args.roleId}`}`,
+    );
   }
   const details = await client.roles.get(args.groupId, entry.roleId);
   const result: GetRoleResult = {
@@ -86,11 +88,17 @@ export async function getRoles(args: GetRolesArgs, options?: ConnectionOptions):
 }
 
 /** {@link getRole} taking Inputs and returning an Output. */
-export function getRoleOutput(args: pulumi.Input<GetRoleArgs> | { [K in keyof GetRoleArgs]: pulumi.Input<GetRoleArgs[K]> }, options?: ConnectionOptions): pulumi.Output<GetRoleResult> {
+export function getRoleOutput(
+  args: pulumi.Input<GetRoleArgs> | { [K in keyof GetRoleArgs]: pulumi.Input<GetRoleArgs[K]> },
+  options?: ConnectionOptions,
+): pulumi.Output<GetRoleResult> {
   return pulumi.output(args as pulumi.Input<GetRoleArgs>).apply((a) => getRole(a as GetRoleArgs, options));
 }
 
 /** {@link getRoles} taking Inputs and returning an Output. */
-export function getRolesOutput(args: pulumi.Input<GetRolesArgs> | { groupId: pulumi.Input<number> }, options?: ConnectionOptions): pulumi.Output<GetRolesResult> {
+export function getRolesOutput(
+  args: pulumi.Input<GetRolesArgs> | { groupId: pulumi.Input<number> },
+  options?: ConnectionOptions,
+): pulumi.Output<GetRolesResult> {
   return pulumi.output(args as pulumi.Input<GetRolesArgs>).apply((a) => getRoles(a as GetRolesArgs, options));
 }

@@ -17,6 +17,8 @@ export const present = presence.present;
 /** The whole presence record: `{ present, groupId, visitorId, direct?, ds?, directServer?, ... }`. */
 export const visitorPresence = presence;
 /** When the visitor was seen present, as an ISO date, or undefined when absent. */
-export const presentSince = presence.apply((p) => (p.visitorPresent === undefined ? undefined : new Date(p.visitorPresent * 1000).toISOString()));
+export const presentSince = presence.apply((p) =>
+  p.visitorPresent === undefined ? undefined : new Date(p.visitorPresent * 1000).toISOString(),
+);
 /** Where the visitor is connected: `{ visitorFound, ds?, direct?, directServer?, tlsPort?, httpsPort? }`. */
 export const location = findVisitorOutput({ groupId, visitorId });

@@ -58,7 +58,7 @@ export function orderPuts<T extends Renamable>(items: readonly T[], max: number)
     const cycle = cycleStart >= 0 ? path.slice(cycleStart) : [];
     const chain = cycleStart >= 0 ? path.slice(0, cycleStart) : path;
     if (cycle.length && cycle.length <= max) {
-      cycle.forEach((c) => state.set(c, "done"));
+      for (const c of cycle) state.set(c, "done");
       units.push({ block: cycle });
     } else if (cycle.length) {
       // Too long for one PUT: its first role steps aside, and the rest follows it as a chain whose

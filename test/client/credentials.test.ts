@@ -4,7 +4,13 @@
  * on a 401. Against the real emulator, counting its authorizations in its request log.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AuthenticationError, ConfigurationError, ForbiddenError, GroupRolesClient, type ClientOptions } from "../../client";
+import {
+  AuthenticationError,
+  ConfigurationError,
+  ForbiddenError,
+  GroupRolesClient,
+  type ClientOptions,
+} from "../../client";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 
 let h: EmulatorHarness;
@@ -26,7 +32,12 @@ const withKeys = (keys = apiKeys, extra: Partial<ClientOptions> = {}) =>
     presenceUrl: h.emu.presenceUrl,
     authorization: {
       authUrl: h.emu.authUrl,
-      credential: { kind: "apiKey", apiKeyFor: (g) => keys[String(g)], partnerUserId: "ci-bot", origin: "grouproles:apiKeys" },
+      credential: {
+        kind: "apiKey",
+        apiKeyFor: (g) => keys[String(g)],
+        partnerUserId: "ci-bot",
+        origin: "grouproles:apiKeys",
+      },
       tokenMinutes: 5,
     },
     ...extra,
@@ -35,7 +46,10 @@ const authorizations = async () => (await h.requests()).counts["POST /authorize"
 
 describe("tokens per group", () => {
   it("accessTokens sends each group its own token; a group without one fails before any request", async () => {
-    const client = new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessTokens: { "41": "static-41", "42": "static-42" } });
+    const client = new GroupRolesClient({
+      baseUrl: h.emu.baseUrl,
+      accessTokens: { "41": "static-41", "42": "static-42" },
+    });
     await client.roles.list(41);
     await client.roles.list(42);
     const err = await client.roles.list(43).catch((e: unknown) => e);
@@ -45,7 +59,11 @@ describe("tokens per group", () => {
   });
 
   it("with accessToken beside accessTokens, the single token serves the other groups", async () => {
-    const client = new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessTokens: { "41": "static-41" }, accessToken: "every-group" });
+    const client = new GroupRolesClient({
+      baseUrl: h.emu.baseUrl,
+      accessTokens: { "41": "static-41" },
+      accessToken: "every-group",
+    });
     await client.roles.list(43);
     expect((await h.requests()).total).toBe(1);
   });
@@ -110,19 +128,32 @@ describe("tokens from the authorization service", () => {
 
   it.each([
     ["a wrong API key", () => withKeys({ ...apiKeys, "42": "not-the-api-key-of-42" }), /signature does not match/],
-    ["an expired login key (a clock 10 minutes behind)", () => withKeys(apiKeys, { now: () => Date.now() - 600_000 }), /login key has expired/],
+    [
+      "an expired login key (a clock 10 minutes behind)",
+      () => withKeys(apiKeys, { now: () => Date.now() - 600_000 }),
+      /login key has expired/,
+    ],
     ["an unknown user", () => withUser("bob", "pa55word"), /unknown user name or wrong password/],
-  ])("%s: one clear error naming the group and credential, one authorization, no retry loop", async (_label, make, reason) => {
-    const err = await make().roles.list(42).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AuthenticationError);
-    expect((err as Error).message).toMatch(/^authorizing for group 42 \(webservices\) with the .* was refused: POST \/authorize\?/);
-    expect((err as Error).message, (err as Error).message).toMatch(reason);
-    expect(await authorizations()).toBe(1);
-    expect((await h.requests()).total).toBe(1);
-  });
+  ])(
+    "%s: one clear error naming the group and credential, one authorization, no retry loop",
+    async (_label, make, reason) => {
+      const err = await make()
+        .roles.list(42)
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AuthenticationError);
+      expect((err as Error).message).toMatch(
+        /^authorizing for group 42 \(webservices\) with the .* was refused: POST \/authorize\?/,
+      );
+      expect((err as Error).message, (err as Error).message).toMatch(reason);
+      expect(await authorizations()).toBe(1);
+      expect((await h.requests()).total).toBe(1);
+    },
+  );
 
   it("a user is granted only its own group", async () => {
-    const err = await withUser("ana", "pa55word").roles.list(41).catch((e: unknown) => e);
+    const err = await withUser("ana", "pa55word")
+      .roles.list(41)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ForbiddenError);
     expect((err as Error).message).toContain('the user "ana" (grouproles:password) belongs to group 42, not group 41');
     await withUser("ana", "pa55word").roles.list(42);
@@ -132,6 +163,9 @@ describe("tokens from the authorization service", () => {
 function withUser(username: string, password: string) {
   return new GroupRolesClient({
     baseUrl: h.emu.baseUrl,
-    authorization: { authUrl: h.emu.authUrl, credential: { kind: "user", username, password, origin: "grouproles:password" } },
+    authorization: {
+      authUrl: h.emu.authUrl,
+      credential: { kind: "user", username, password, origin: "grouproles:password" },
+    },
   });
 }

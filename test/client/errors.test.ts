@@ -1,8 +1,18 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  AuthenticationError, ConflictError, ConnectionError, ForbiddenError, GroupRolesClient, GroupRolesError, HttpStatusError, NotFoundError,
-  RateLimitedError, RoleInUseError, ServerError, ValidationError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  ForbiddenError,
+  GroupRolesClient,
+  GroupRolesError,
+  HttpStatusError,
+  NotFoundError,
+  RateLimitedError,
+  RoleInUseError,
+  ServerError,
+  ValidationError,
 } from "../../client";
 import { redact, registerSecret } from "../../client/redact";
 import { allText } from "../support/error-text";
@@ -28,8 +38,12 @@ describe("error classes", () => {
     [500, ServerError, "ERR_SERVER", "internal oops"],
     [503, ServerError, "ERR_SERVER", { message: "maintenance" }],
   ])("%i becomes %o", async (status, cls, code, body) => {
-    server = await startScriptedServer((_req, res) => reply(res, status, body, status === 429 ? { "retry-after": "7" } : {}));
-    const err = await client(server.url).roles.list(7, noRetry).catch((e) => e);
+    server = await startScriptedServer((_req, res) =>
+      reply(res, status, body, status === 429 ? { "retry-after": "7" } : {}),
+    );
+    const err = await client(server.url)
+      .roles.list(7, noRetry)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(cls);
     expect(err).toBeInstanceOf(GroupRolesError);
     expect(err.code).toBe(code);
@@ -49,7 +63,9 @@ describe("error classes", () => {
 
   it("a dropped connection is a ConnectionError with the request marked as sent", async () => {
     server = await startScriptedServer((_req, res) => res.socket?.destroy());
-    const err = await client(server.url).roles.list(7, noRetry).catch((e) => e);
+    const err = await client(server.url)
+      .roles.list(7, noRetry)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.code).toBe("ERR_CONNECTION");
     expect(err.requestSent).toBe(true);
@@ -60,7 +76,9 @@ describe("error classes", () => {
     await new Promise<void>((r) => free.listen(0, "127.0.0.1", r));
     const port = (free.address() as net.AddressInfo).port;
     await new Promise<void>((r) => free.close(() => r()));
-    const err = await client(`http://127.0.0.1:${port}`).roles.list(7, noRetry).catch((e) => e);
+    const err = await client(`http://127.0.0.1:${port}`)
+      .roles.list(7, noRetry)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.requestSent).toBe(false);
     expect(err.message).toContain("ECONNREFUSED");
@@ -70,9 +88,14 @@ describe("error classes", () => {
 describe("redaction", () => {
   it("never shows the token, even when the service echoes it", async () => {
     server = await startScriptedServer((req, res) =>
-      reply(res, 401, { code: "unauthorized", message: `token ${CANARY} rejected; got header ${req.headers.authorization}` }),
+      reply(res, 401, {
+        code: "unauthorized",
+        message: `token ${CANARY} rejected; got header ${req.headers.authorization}`,
+      }),
     );
-    const err = await client(server.url).roles.list(7, noRetry).catch((e) => e);
+    const err = await client(server.url)
+      .roles.list(7, noRetry)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(AuthenticationError);
     expect(allText(err)).not.toContain(CANARY);
     expect(err.message).toContain("[REDACTED]");
@@ -82,7 +105,9 @@ describe("redaction", () => {
 
   it("never shows the token in a cause chain", async () => {
     server = await startScriptedServer((_req, res) => res.socket?.destroy());
-    const err = await client(server.url).roles.list(7, noRetry).catch((e) => e);
+    const err = await client(server.url)
+      .roles.list(7, noRetry)
+      .catch((e) => e);
     expect(err.cause).toBeInstanceOf(Error);
     expect(allText(err)).not.toContain(CANARY);
   });
@@ -142,9 +167,12 @@ describe("redaction", () => {
     const source = Object.assign(new TypeError("bad thing"), { code: 5 });
     const copy = new HttpStatusError("plain", { cause: source }).cause as Error & { code?: unknown };
     expect(copy).not.toBe(source);
-    expect([copy.name, copy.message, copy.stack, copy.code]).toEqual(
-      ["TypeError", "bad thing", "TypeError: bad thing", undefined],
-    );
+    expect([copy.name, copy.message, copy.stack, copy.code]).toEqual([
+      "TypeError",
+      "bad thing",
+      "TypeError: bad thing",
+      undefined,
+    ]);
   });
 
   it("redacts a token supplied by a function, read at call time", async () => {

@@ -42,7 +42,11 @@ const client = (options: Partial<ClientOptions> = {}) =>
 /** Makes every /findvisitor reply say the visitor is on the server `fields` name. */
 const hostileFind = (fields: Record<string, unknown>) =>
   h.fault({
-    server: "presence", path: "/findvisitor", action: "override", fields: { visitorfound: true, ...fields }, times: 0,
+    server: "presence",
+    path: "/findvisitor",
+    action: "override",
+    fields: { visitorfound: true, ...fields },
+    times: 0,
   });
 
 /** What the emulator saw: requests per route, and whether any reached a named server. */
@@ -61,7 +65,9 @@ describe("a hostile /findvisitor reply is refused before anything is sent", () =
   const directRule = "direct must be <host>:<port> ([<IPv6>]:<port> for IPv6) with a port from 1 to 65535, got";
   const lb = (fields: Record<string, unknown>) => ({ directserver: "127.0.0.1", ...fields });
   /** A reply naming `directserver`, with the attacker's port as `httpsport` unless `port` is false. */
-  const named = (directserver: string, port = true) => () => ({ directserver, ...(port ? { httpsport: a() } : {}) });
+  const named =
+    (directserver: string, port = true) =>
+    () => ({ directserver, ...(port ? { httpsport: a() } : {}) });
   /** [case, the reply's named-server fields, a part of the error message] */
   const cases: Array<[string, () => Record<string, unknown>, string]> = [
     ["another domain", named("pr1.evil.example", false), `directserver "pr1.evil.example" ${onlyLb}; ${sent}`],
@@ -91,7 +97,9 @@ describe("a hostile /findvisitor reply is refused before anything is sent", () =
   it.each(cases)("%s: UnexpectedReplyError naming field and rule; only /findvisitor", async (_, fields, message) => {
     await hostileFind(fields());
     const connectionsBefore = [attacker.connections, attacker6.connections];
-    const err = await client().presence.signalVisitor(GROUP, "v-hostile", SIGNAL).catch((e: unknown) => e);
+    const err = await client()
+      .presence.signalVisitor(GROUP, "v-hostile", SIGNAL)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnexpectedReplyError);
     expect(err).toMatchObject({ code: "ERR_UNEXPECTED_REPLY" });
     expect((err as Error).message).toContain(message);
@@ -106,7 +114,10 @@ describe("allowed named servers still receive the signal", () => {
   it("the emulator's own named servers (127.0.0.1, the load balancer's address, on other ports)", async () => {
     const received: unknown[] = [];
     const visitor = await connectVisitor({
-      presenceUrl: h.emu.presenceUrl, groupId: GROUP, visitorId: "v-real", onSignal: (m) => received.push(m),
+      presenceUrl: h.emu.presenceUrl,
+      groupId: GROUP,
+      visitorId: "v-real",
+      onSignal: (m) => received.push(m),
     });
     try {
       await h.clearRequests(); // the visitor's own /assign

@@ -7,20 +7,47 @@ import { describe, expect, it } from "vitest";
 import { ConfigurationError, UnexpectedReplyError, type VisitorLocation } from "../../client";
 import { checkNamedServer } from "../../client/presence";
 import {
-  describeAllowedPresenceServers, isAllowedPresenceServer, isIpLiteral, isPlainHostName, parsePresenceServerDomains,
+  describeAllowedPresenceServers,
+  isAllowedPresenceServer,
+  isIpLiteral,
+  isPlainHostName,
+  parsePresenceServerDomains,
 } from "../../client/presence-hosts";
 import { parseServiceUrl } from "../../client/urls";
 
 describe("isPlainHostName", () => {
   const good = [
-    "pr0016.example.com", "localhost", "xn--bcher-kva.example", "A-1.Example.COM", `${"a".repeat(63)}.example.com`,
+    "pr0016.example.com",
+    "localhost",
+    "xn--bcher-kva.example",
+    "A-1.Example.COM",
+    `${"a".repeat(63)}.example.com`,
   ];
   it.each(good)("accepts %s", (host) => expect(isPlainHostName(host)).toBe(true));
 
   it.each([
-    "", "a..b", ".example.com", "example.com.", "-a.example.com", "a-.example.com", "a@b", "a:b@example.com",
-    "example.com/x", "example.com?x", "example.com#x", "example.com:443", "a b.com", "a%41.com", "a_b.com", "ä.com",
-    "a\\b.com", "[::1]", "127.0.0.01", "0x7f.0.0.1", "evil.123", `${"a".repeat(64)}.com`,
+    "",
+    "a..b",
+    ".example.com",
+    "example.com.",
+    "-a.example.com",
+    "a-.example.com",
+    "a@b",
+    "a:b@example.com",
+    "example.com/x",
+    "example.com?x",
+    "example.com#x",
+    "example.com:443",
+    "a b.com",
+    "a%41.com",
+    "a_b.com",
+    "ä.com",
+    "a\\b.com",
+    "[::1]",
+    "127.0.0.01",
+    "0x7f.0.0.1",
+    "evil.123",
+    `${"a".repeat(64)}.com`,
     `${"abcdefghi.".repeat(26)}com`,
   ])("refuses %j", (host) => expect(isPlainHostName(host)).toBe(false));
 });
@@ -95,14 +122,23 @@ describe("describeAllowedPresenceServers", () => {
 describe("parsePresenceServerDomains", () => {
   it("reads a comma-separated setting or a list, trimmed, lower case, leading dot dropped", () => {
     expect(parsePresenceServerDomains(" example.net , .Example.ORG,,10.0.0.5, 0:0::1 ", "f")).toEqual([
-      "example.net", "example.org", "10.0.0.5", "::1",
+      "example.net",
+      "example.org",
+      "10.0.0.5",
+      "::1",
     ]);
     expect(parsePresenceServerDomains(["pr.example.net"], "f")).toEqual(["pr.example.net"]);
     expect(parsePresenceServerDomains(undefined, "f")).toEqual([]);
   });
 
   const bad = [
-    "com", "localhost", "*.example.com", "example.com/x", "https://example.com", "a@example.com", "example.com:443",
+    "com",
+    "localhost",
+    "*.example.com",
+    "example.com/x",
+    "https://example.com",
+    "a@example.com",
+    "example.com:443",
     "[::1]",
   ];
   it.each(bad)("refuses %j, naming the field and the rule", (entry) => {
@@ -132,29 +168,32 @@ describe("checkNamedServer", () => {
 
   it.each<[string, Partial<VisitorLocation>, string]>([
     [
-      "direct with a path", { direct: "pr0016.example.com:443/x" },
-      'findvisitor reply: direct must be <host>:<port> ([<IPv6>]:<port> for IPv6) with a port from 1 to 65535, ' +
+      "direct with a path",
+      { direct: "pr0016.example.com:443/x" },
+      "findvisitor reply: direct must be <host>:<port> ([<IPv6>]:<port> for IPv6) with a port from 1 to 65535, " +
         'got "pr0016.example.com:443/x"',
     ],
-    ["direct without a port", { direct: "pr0016.example.com" }, 'direct must be <host>:<port>'],
-    ["direct with port 0", { direct: "pr0016.example.com:0" }, 'direct must be <host>:<port>'],
-    ["direct with port 65536", { direct: "pr0016.example.com:65536" }, 'direct must be <host>:<port>'],
+    ["direct without a port", { direct: "pr0016.example.com" }, "direct must be <host>:<port>"],
+    ["direct with port 0", { direct: "pr0016.example.com:0" }, "direct must be <host>:<port>"],
+    ["direct with port 65536", { direct: "pr0016.example.com:65536" }, "direct must be <host>:<port>"],
     ["direct with a port of letters", { direct: "pr0016.example.com:443abc" }, 'got "pr0016.example.com:443abc"'],
     ["direct with a leading-zero port", { direct: "pr0016.example.com:0443" }, 'got "pr0016.example.com:0443"'],
     ["direct with unbracketed IPv6", { direct: "::1:443" }, 'got "::1:443"'],
     ["direct with an IPv4 in brackets", { direct: "[127.0.0.1]:443" }, 'got "[127.0.0.1]:443"'],
     [
-      "direct with user info", { direct: "a@pr0016.example.com:443" },
+      "direct with user info",
+      { direct: "a@pr0016.example.com:443" },
       "the host of direct must be a plain host name or IP address, with no port, path, user info or other URL " +
         'syntax, got "a@pr0016.example.com"',
     ],
     ["direct on another domain", { direct: "pr1.evil.net:443" }, 'the host of direct "pr1.evil.net" is not an allowed'],
     [
-      "directserver fine but direct hostile", { directServer: "pr0016.example.com", direct: "evil.net:443" },
+      "directserver fine but direct hostile",
+      { directServer: "pr0016.example.com", direct: "evil.net:443" },
       'the host of direct "evil.net" is not an allowed presence server',
     ],
     ["directserver with a port", { directServer: "pr0016.example.com:8443" }, "directserver must be a plain host name"],
-    ["directserver in brackets", { directServer: "[::1]" }, 'directserver must be a plain host name or IP address'],
+    ["directserver in brackets", { directServer: "[::1]" }, "directserver must be a plain host name or IP address"],
     ["httpsport 0", { directServer: "pr0016.example.com", httpsPort: 0 }, "httpsport must be an integer from 1 to"],
     ["httpsport 65536", { directServer: "pr0016.example.com", httpsPort: 65536 }, "from 1 to 65535, got 65536"],
     ["httpsport fractional", { directServer: "pr0016.example.com", httpsPort: 443.5 }, "from 1 to 65535, got 443.5"],

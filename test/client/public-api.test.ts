@@ -22,7 +22,10 @@ function documented(): Record<string, string[]> {
     const heading = /^## `pulumi-grouproles((?:\/[a-z-]+)*)`/.exec(line);
     if (heading) entry = heading[1] ? `.${heading[1]}` : ".";
     const row = /^\| `([A-Za-z_$][\w$]*)` \|/.exec(line);
-    if (entry && row) (out[entry] ??= []).push(row[1]!);
+    if (entry && row) {
+      out[entry] ??= [];
+      out[entry].push(row[1]!);
+    }
   }
   for (const names of Object.values(out)) names.sort();
   return out;

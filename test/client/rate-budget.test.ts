@@ -92,7 +92,13 @@ describe("maxRequestsPerSecond", () => {
   it("starts requests at an even pace: one now, then one per 1/rate seconds of the injected clock", async () => {
     server = await startScriptedServer((_req, res) => reply(res, 200, []));
     const clock = fakeClock();
-    const client = new GroupRolesClient({ baseUrl: server.url, accessToken: "tok-budget-2", maxRequestsPerSecond: 4, now: clock.now, sleep: clock.sleep });
+    const client = new GroupRolesClient({
+      baseUrl: server.url,
+      accessToken: "tok-budget-2",
+      maxRequestsPerSecond: 4,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     const calls = [1, 2, 3, 4].map((g) => client.roles.list(g));
     const seen: Array<[number, number]> = [];
     for (let k = 1; k <= 4; k++) {
@@ -107,7 +113,12 @@ describe("maxRequestsPerSecond", () => {
       }
     }
     await Promise.all(calls);
-    expect(seen).toEqual([[0, 1], [250, 2], [500, 3], [750, 4]]);
+    expect(seen).toEqual([
+      [0, 1],
+      [250, 2],
+      [500, 3],
+      [750, 4],
+    ]);
   });
 
   it("a 429 with Retry-After holds the whole queue, not just the request that got it", async () => {
@@ -115,7 +126,13 @@ describe("maxRequestsPerSecond", () => {
       i === 0 ? reply(res, 429, { message: "slow down" }, { "retry-after": "3" }) : reply(res, 200, []),
     );
     const clock = fakeClock();
-    const client = new GroupRolesClient({ baseUrl: server.url, accessToken: "tok-budget-3", maxConcurrentRequests: 1, now: clock.now, sleep: clock.sleep });
+    const client = new GroupRolesClient({
+      baseUrl: server.url,
+      accessToken: "tok-budget-3",
+      maxConcurrentRequests: 1,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     const a = client.roles.list(1);
     const b = client.roles.list(2);
     await until(() => clock.pending().length === 2);
@@ -152,8 +169,14 @@ describe("config", () => {
   });
 
   it("an invalid limit fails naming the key and its environment variable", () => {
-    const config: Record<string, string> = { "grouproles:baseUrl": "http://127.0.0.1:1", "grouproles:accessToken": "tok-budget-5", "grouproles:maxRequestsPerSecond": "0" };
+    const config: Record<string, string> = {
+      "grouproles:baseUrl": "http://127.0.0.1:1",
+      "grouproles:accessToken": "tok-budget-5",
+      "grouproles:maxRequestsPerSecond": "0",
+    };
     setStackConfig({ get: (k) => config[k] });
-    expect(() => clientFromConfig()).toThrow(/grouproles:maxRequestsPerSecond \(or GROUPROLES_MAX_REQUESTS_PER_SECOND\) must be a positive number, got "0"/);
+    expect(() => clientFromConfig()).toThrow(
+      /grouproles:maxRequestsPerSecond \(or GROUPROLES_MAX_REQUESTS_PER_SECOND\) must be a positive number, got "0"/,
+    );
   });
 });

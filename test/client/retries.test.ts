@@ -50,7 +50,9 @@ describe("retries", () => {
   it("gives up after maxAttempts with the last error and the attempt count", async () => {
     server = await startScriptedServer((_req, res) => reply(res, 503, { message: "down" }));
     const delays: number[] = [];
-    const err = await client(server.url, delays).roles.list(1).catch((e) => e);
+    const err = await client(server.url, delays)
+      .roles.list(1)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ServerError);
     expect(err.attempts).toBe(4);
     expect(server.requests).toHaveLength(4);
@@ -58,19 +60,34 @@ describe("retries", () => {
 
   it("does not wait for a Retry-After above the cap", async () => {
     server = await startScriptedServer((_req, res) => reply(res, 429, {}, { "retry-after": "3600" }));
-    const err = await client(server.url, []).roles.list(1).catch((e) => e);
+    const err = await client(server.url, [])
+      .roles.list(1)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(RateLimitedError);
     expect(server.requests).toHaveLength(1);
   });
 
   it("retries PUT and delete-roles after a dropped connection", async () => {
-    server = await startScriptedServer(sequence((res) => res.socket?.destroy(), (res) => reply(res, 200, { status: "ok" })));
+    server = await startScriptedServer(
+      sequence(
+        (res) => res.socket?.destroy(),
+        (res) => reply(res, 200, { status: "ok" }),
+      ),
+    );
     await client(server.url, []).roles.update(1, [{ roleId: 2, name: "x" }]);
     expect(server.requests.map((r) => r.method)).toEqual(["PUT", "PUT"]);
     await server.close();
-    server = await startScriptedServer(sequence((res) => res.socket?.destroy(), (res) => reply(res, 200, { status: "ok" })));
+    server = await startScriptedServer(
+      sequence(
+        (res) => res.socket?.destroy(),
+        (res) => reply(res, 200, { status: "ok" }),
+      ),
+    );
     await client(server.url, []).roles.delete(1, [2]);
-    expect(server.requests.map((r) => r.url)).toEqual(["/api/v0/groups/1/delete-roles", "/api/v0/groups/1/delete-roles"]);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/api/v0/groups/1/delete-roles",
+      "/api/v0/groups/1/delete-roles",
+    ]);
   });
 
   it("never retries a create after a 503 or a dropped connection", async () => {
@@ -87,7 +104,16 @@ describe("retries", () => {
     server = await startScriptedServer(
       sequence(
         (res) => reply(res, 429, {}, { "retry-after": "1" }),
-        (res, req) => reply(res, 200, (JSON.parse(req.body) as Array<{ name: string }>).map((r, i) => ({ roleId: i + 1, name: r.name, inUse: false }))),
+        (res, req) =>
+          reply(
+            res,
+            200,
+            (JSON.parse(req.body) as Array<{ name: string }>).map((r, i) => ({
+              roleId: i + 1,
+              name: r.name,
+              inUse: false,
+            })),
+          ),
       ),
     );
     const created = await client(server.url, []).roles.create(1, [{ name: "a" }]);
@@ -97,7 +123,9 @@ describe("retries", () => {
 
   it("per-call options override client-wide ones", async () => {
     server = await startScriptedServer((_req, res) => reply(res, 503, {}));
-    await expect(client(server.url, []).roles.list(1, { retry: { maxAttempts: 2 } })).rejects.toBeInstanceOf(ServerError);
+    await expect(client(server.url, []).roles.list(1, { retry: { maxAttempts: 2 } })).rejects.toBeInstanceOf(
+      ServerError,
+    );
     expect(server.requests).toHaveLength(2);
   });
 });

@@ -40,7 +40,10 @@ describe("shouldRetry", () => {
       { kind: "connection", requestSent: false },
       { kind: "timeout", phase: "connect" },
     ] as const) {
-      expect(shouldRetry({ outcome, attempt: 1, idempotent: false, random: fixed }).retry, JSON.stringify(outcome)).toBe(true);
+      expect(
+        shouldRetry({ outcome, attempt: 1, idempotent: false, random: fixed }).retry,
+        JSON.stringify(outcome),
+      ).toBe(true);
     }
   });
 
@@ -55,7 +58,12 @@ describe("shouldRetry", () => {
   });
 
   it("honours Retry-After over the computed backoff", () => {
-    const d = shouldRetry({ outcome: { kind: "status", status: 429, retryAfterMs: 3000 }, attempt: 1, idempotent: true, random: fixed });
+    const d = shouldRetry({
+      outcome: { kind: "status", status: 429, retryAfterMs: 3000 },
+      attempt: 1,
+      idempotent: true,
+      random: fixed,
+    });
     expect(d).toEqual({ retry: true, delayMs: 3000 });
   });
 

@@ -28,7 +28,9 @@ describe("roles endpoints", () => {
     expect(req.url).toBe("/api/v0/groups/7/roles");
     expect(req.headers.authorization).toBe("Bearer tok-roles-1234");
     expect(req.headers.accept).toBe("application/json");
-    expect(req.headers["user-agent"]).toMatch(new RegExp(`^pulumi-grouproles/${PACKAGE_VERSION.replace(/\./g, "\\.")} `));
+    expect(req.headers["user-agent"]).toMatch(
+      new RegExp(`^pulumi-grouproles/${PACKAGE_VERSION.replace(/\./g, "\\.")} `),
+    );
   });
 
   it("keeps a base path prefix", async () => {
@@ -41,7 +43,11 @@ describe("roles endpoints", () => {
   it("creates roles with a JSON array and checks the reply matches", async () => {
     server = await startScriptedServer((req, res) => {
       const items = JSON.parse(req.body) as Array<{ name: string }>;
-      reply(res, 200, items.map((r, i) => ({ roleId: 50 + i, name: r.name, inUse: false })));
+      reply(
+        res,
+        200,
+        items.map((r, i) => ({ roleId: 50 + i, name: r.name, inUse: false })),
+      );
     });
     const created = await client(server.url).roles.create(7, [
       { name: "Support", description: "d", settings: { viewVideo: true } },
@@ -55,16 +61,23 @@ describe("roles endpoints", () => {
     expect(req.method).toBe("POST");
     expect(req.url).toBe("/api/v0/groups/7/roles");
     expect(req.headers["content-type"]).toBe("application/json");
-    expect(JSON.parse(req.body)).toEqual([{ name: "Support", description: "d", settings: { viewVideo: true } }, { name: "Sales" }]);
+    expect(JSON.parse(req.body)).toEqual([
+      { name: "Support", description: "d", settings: { viewVideo: true } },
+      { name: "Sales" },
+    ]);
   });
 
   it("detects a create reply of the wrong length or with other names", async () => {
     server = await startScriptedServer((_req, res) => reply(res, 200, [{ roleId: 1, name: "A", inUse: false }]));
-    const err = await client(server.url).roles.create(7, [{ name: "A" }, { name: "B" }]).catch((e) => e);
+    const err = await client(server.url)
+      .roles.create(7, [{ name: "A" }, { name: "B" }])
+      .catch((e) => e);
     expect(err).toBeInstanceOf(UnexpectedReplyError);
     expect(err.code).toBe("ERR_UNEXPECTED_REPLY");
     expect(err.message).toContain("1 roles for 2 requested");
-    const err2 = await client(server.url).roles.create(7, [{ name: "Z" }]).catch((e) => e);
+    const err2 = await client(server.url)
+      .roles.create(7, [{ name: "Z" }])
+      .catch((e) => e);
     expect(err2.message).toContain("another name");
     // a create is never retried after the service may have acted
     expect(server.requests).toHaveLength(2);
@@ -99,21 +112,29 @@ describe("roles endpoints", () => {
 
   it("treats a status other than ok as not applied", async () => {
     server = await startScriptedServer((_req, res) => reply(res, 200, { status: "partial" }));
-    const err = await client(server.url).roles.delete(7, [9]).catch((e) => e);
+    const err = await client(server.url)
+      .roles.delete(7, [9])
+      .catch((e) => e);
     expect(err).toBeInstanceOf(UnexpectedReplyError);
     expect(err.message).toContain('"partial"');
   });
 
   it("rejects a reply of the wrong shape with the zod issues", async () => {
     server = await startScriptedServer((_req, res) => reply(res, 200, [{ roleId: "x", name: 3 }]));
-    const err = await client(server.url).roles.list(7, { retry: { maxAttempts: 1 } }).catch((e) => e);
+    const err = await client(server.url)
+      .roles.list(7, { retry: { maxAttempts: 1 } })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(UnexpectedReplyError);
-    expect(err.issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(["0.roleId", "0.name", "0.inUse"]));
+    expect(err.issues.map((i: { path: string }) => i.path)).toEqual(
+      expect.arrayContaining(["0.roleId", "0.name", "0.inUse"]),
+    );
   });
 
   it("rejects a reply that is not JSON", async () => {
-    server = await startScriptedServer((_req, res) => reply(res, 200, "[{\"roleId\": 1,"));
-    const err = await client(server.url).roles.list(7, { retry: { maxAttempts: 1 } }).catch((e) => e);
+    server = await startScriptedServer((_req, res) => reply(res, 200, '[{"roleId": 1,'));
+    const err = await client(server.url)
+      .roles.list(7, { retry: { maxAttempts: 1 } })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(UnexpectedReplyError);
     expect(err.message).toContain("not JSON");
   });
@@ -121,7 +142,12 @@ describe("roles endpoints", () => {
   it("refuses bad ids before sending anything", async () => {
     server = await startScriptedServer((_req, res) => reply(res, 200, []));
     const c = client(server.url);
-    for (const call of [() => c.roles.list(0), () => c.roles.list(1.5), () => c.roles.get(7, -1), () => c.roles.delete(7, [1, 0])]) {
+    for (const call of [
+      () => c.roles.list(0),
+      () => c.roles.list(1.5),
+      () => c.roles.get(7, -1),
+      () => c.roles.delete(7, [1, 0]),
+    ]) {
       await expect(call()).rejects.toBeInstanceOf(ConfigurationError);
     }
     expect(server.requests).toHaveLength(0);

@@ -46,7 +46,7 @@ describe("timeouts", () => {
     const port = (tcp.address() as net.AddressInfo).port;
     const c = new GroupRolesClient({ ...opts, baseUrl: `https://127.0.0.1:${port}`, timeouts: { connectMs: 200 } });
     const err = await c.roles.list(1).catch((e) => e);
-    sockets.forEach((s) => s.destroy());
+    for (const s of sockets) s.destroy();
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err.phase).toBe("connect");
     expect(err.code).toBe("ERR_CONNECT_TIMEOUT");
@@ -54,14 +54,22 @@ describe("timeouts", () => {
 
   it("grouproles:timeoutMs (or GROUPROLES_TIMEOUT_MS) sets the provider's reply timeout", async () => {
     server = await startScriptedServer(() => {});
-    const config: Record<string, string> = { "grouproles:baseUrl": server.url, "grouproles:accessToken": "tok-timeout-2", "grouproles:timeoutMs": "150" };
+    const config: Record<string, string> = {
+      "grouproles:baseUrl": server.url,
+      "grouproles:accessToken": "tok-timeout-2",
+      "grouproles:timeoutMs": "150",
+    };
     setStackConfig({ get: (k) => config[k] });
     try {
-      const err = await clientFromConfig().roles.list(1, { retry: { maxAttempts: 1 } }).catch((e) => e);
+      const err = await clientFromConfig()
+        .roles.list(1, { retry: { maxAttempts: 1 } })
+        .catch((e) => e);
       expect(err).toBeInstanceOf(TimeoutError);
       expect(err.message).toContain("150 ms");
       config["grouproles:timeoutMs"] = "1.5";
-      expect(() => clientFromConfig()).toThrow(/grouproles:timeoutMs \(or GROUPROLES_TIMEOUT_MS\) must be a positive integer, got "1.5"/);
+      expect(() => clientFromConfig()).toThrow(
+        /grouproles:timeoutMs \(or GROUPROLES_TIMEOUT_MS\) must be a positive integer, got "1.5"/,
+      );
     } finally {
       setStackConfig(undefined);
     }

@@ -5,16 +5,28 @@ import { isLoopbackHost, parseServiceUrl } from "../../client/urls";
 describe("service URLs", () => {
   it("accepts https anywhere and http on loopback", () => {
     expect(parseServiceUrl("https://api.example.com/", "baseUrl")).toEqual({
-      origin: "https://api.example.com", hostname: "api.example.com", basePath: "", secure: true, loopback: false,
+      origin: "https://api.example.com",
+      hostname: "api.example.com",
+      basePath: "",
+      secure: true,
+      loopback: false,
     });
-    expect(parseServiceUrl("http://127.0.0.1:8080/x/", "baseUrl")).toMatchObject({ origin: "http://127.0.0.1:8080", basePath: "/x", loopback: true });
+    expect(parseServiceUrl("http://127.0.0.1:8080/x/", "baseUrl")).toMatchObject({
+      origin: "http://127.0.0.1:8080",
+      basePath: "/x",
+      loopback: true,
+    });
     expect(parseServiceUrl("http://localhost:1", "baseUrl").loopback).toBe(true);
     expect(parseServiceUrl("http://[::1]:1", "baseUrl").loopback).toBe(true);
   });
 
   it("refuses http for a non-loopback host unless allowed, naming the field", () => {
-    expect(() => new GroupRolesClient({ baseUrl: "http://api.example.com", accessToken: "t" })).toThrow(ConfigurationError);
-    expect(() => parseServiceUrl("http://api.example.com", "presenceUrl")).toThrow(/presenceUrl: plain http is refused/);
+    expect(() => new GroupRolesClient({ baseUrl: "http://api.example.com", accessToken: "t" })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => parseServiceUrl("http://api.example.com", "presenceUrl")).toThrow(
+      /presenceUrl: plain http is refused/,
+    );
     expect(parseServiceUrl("http://api.example.com", "baseUrl", true).secure).toBe(false);
   });
 

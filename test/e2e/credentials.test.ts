@@ -5,7 +5,16 @@
  * naming the group and the credential; a no-op preview sending nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rolePlan, runMixed, runSpec, specProgram, stackFor, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
+import {
+  rolePlan,
+  runMixed,
+  runSpec,
+  specProgram,
+  stackFor,
+  type GroupRolesSpec,
+  type RoleSpec,
+  type Stack,
+} from "./harness";
 
 const KEYS = { "41": "api-key-41-7f2e", "42": "api-key-42-91ab", "43": "api-key-43-c3d0" };
 let s: Stack;
@@ -14,15 +23,21 @@ beforeAll(async () => {
     specProgram,
     "roles-spec",
     { "grouproles:partnerUserId": "ci-pipeline" },
-    { tokens: ["test-admin-every-group", "admin-only-token:1"], apiKeys: Object.entries(KEYS).map(([g, k]) => `${g}:${k}`) },
-    (h) => ({ "grouproles:apiKeys": JSON.stringify(KEYS) }),
+    {
+      tokens: ["test-admin-every-group", "admin-only-token:1"],
+      apiKeys: Object.entries(KEYS).map(([g, k]) => `${g}:${k}`),
+    },
+    (_h) => ({ "grouproles:apiKeys": JSON.stringify(KEYS) }),
   );
 });
 afterAll(() => s?.close());
 
 const withAuthUrl = () => ({ "grouproles:authUrl": s.h.emu.authUrl });
 const roles = (suffix = ""): RoleSpec[] =>
-  [41, 42, 43].map((g) => ({ name: `support-${g}`, args: { groupId: g, name: `Support${suffix}`, settings: { viewVideo: true } } }));
+  [41, 42, 43].map((g) => ({
+    name: `support-${g}`,
+    args: { groupId: g, name: `Support${suffix}`, settings: { viewVideo: true } },
+  }));
 const names = async (g: number) => (await s.h.listRoles(g)).map((r) => r.name);
 
 describe("a program managing three groups with an API key per group", () => {
@@ -33,7 +48,9 @@ describe("a program managing three groups with an API key per group", () => {
     for (const g of [41, 42, 43]) expect(await names(g)).toEqual(["Support"]);
     let log = await s.h.requests();
     expect(log.counts["POST /authorize"]).toBe(3);
-    const asked = log.entries.filter((e) => e.route === "/authorize").map((e) => JSON.parse(e.body).partnerId as number);
+    const asked = log.entries
+      .filter((e) => e.route === "/authorize")
+      .map((e) => JSON.parse(e.body).partnerId as number);
     expect(asked.sort()).toEqual([41, 42, 43]);
 
     await s.h.clearRequests();
@@ -67,15 +84,25 @@ describe("credentials fail in the preview, naming the group and the credential",
     expect(preview.ok).toBe(false);
     const message = preview.errors.join("\n");
     expect(message).toContain("Role::support-42");
-    expect(message).toContain("the credentials are not accepted for group 42: authorizing for group 42 (webservices) with the API key of group 42 (grouproles:apiKeys) was refused");
+    expect(message).toContain(
+      "the credentials are not accepted for group 42: authorizing for group 42 (webservices) with the API key of group 42 (grouproles:apiKeys) was refused",
+    );
     expect(message).not.toContain("not-the-key-of-42");
     expect(preview.errors.some((e) => e.includes("support-41") || e.includes("support-43"))).toBe(false);
-    const writes = Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET") && k !== "POST /authorize");
+    const writes = Object.keys((await s.h.requests()).counts).filter(
+      (k) => !k.startsWith("GET") && k !== "POST /authorize",
+    );
     expect(writes).toEqual([]);
   });
 
   it("a static token not granted the group: the preview names the group and the credential", async () => {
-    const preview = await runSpec(s, "preview", roles().slice(1, 2), {}, { "grouproles:accessToken": "admin-only-token" });
+    const preview = await runSpec(
+      s,
+      "preview",
+      roles().slice(1, 2),
+      {},
+      { "grouproles:accessToken": "admin-only-token" },
+    );
     expect(preview.ok).toBe(false);
     expect(preview.errors.join("\n")).toContain(
       "the credentials are not accepted for group 42: GET /api/v0/groups/42/roles: service answered 403 forbidden: access token is not granted group 42: the access token (grouproles:accessToken) is not granted group 42",
@@ -84,9 +111,13 @@ describe("credentials fail in the preview, naming the group and the credential",
 });
 
 describe("a GroupRoles catalogue checks its credentials in the preview the same way", () => {
-  const catalogue = (roles: GroupRolesSpec["args"]["roles"]): GroupRolesSpec => ({ name: "catalogue", args: { groupId: 42, roles } });
+  const catalogue = (roles: GroupRolesSpec["args"]["roles"]): GroupRolesSpec => ({
+    name: "catalogue",
+    args: { groupId: 42, roles },
+  });
   const wrong = { "grouproles:apiKeys": JSON.stringify({ ...KEYS, "42": "not-the-key-of-42" }) };
-  const refused = "the credentials are not accepted for group 42: authorizing for group 42 (webservices) with the API key of group 42 (grouproles:apiKeys) was refused";
+  const refused =
+    "the credentials are not accepted for group 42: authorizing for group 42 (webservices) with the API key of group 42 (grouproles:apiKeys) was refused";
 
   it("a create, a rename and a removal previewed with a key not of the group fail, naming it; nothing is written", async () => {
     const two = { a: { name: "Agents" }, b: { name: "Billing" } };
@@ -96,15 +127,26 @@ describe("a GroupRoles catalogue checks its credentials in the preview the same 
 
     expect((await runMixed(s, "up", [catalogue(two)], [], withAuthUrl())).ok).toBe(true);
     await s.h.clearRequests();
-    const rename = await runMixed(s, "preview", [catalogue({ ...two, b: { name: "Invoices" } })], [], withAuthUrl(), wrong);
+    const rename = await runMixed(
+      s,
+      "preview",
+      [catalogue({ ...two, b: { name: "Invoices" } })],
+      [],
+      withAuthUrl(),
+      wrong,
+    );
     expect(rename.ok).toBe(false);
     expect(rename.errors.join("\n")).toContain(refused);
     // The removal's in-use list is refused the same way (it is the group's list, asked with the same key).
     const removal = await runMixed(s, "preview", [catalogue({ a: two.a })], [], withAuthUrl(), wrong);
     expect(removal.ok).toBe(false);
-    expect(removal.errors.join("\n")).toContain("authorizing for group 42 (webservices) with the API key of group 42 (grouproles:apiKeys) was refused");
+    expect(removal.errors.join("\n")).toContain(
+      "authorizing for group 42 (webservices) with the API key of group 42 (grouproles:apiKeys) was refused",
+    );
     expect(removal.errors.join("\n")).not.toContain("not-the-key-of-42");
-    const writes = Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET") && k !== "POST /authorize");
+    const writes = Object.keys((await s.h.requests()).counts).filter(
+      (k) => !k.startsWith("GET") && k !== "POST /authorize",
+    );
     expect(writes).toEqual([]);
     expect((await s.h.listRoles(42)).map((r) => r.name).sort()).toEqual(["Agents", "Billing"]);
     expect((await runSpec(s, "destroy", [], withAuthUrl())).ok).toBe(true);

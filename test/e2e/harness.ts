@@ -41,13 +41,23 @@ export async function stackFor(
     h,
     work,
     stateFile,
-    run: (operation, config = {}, dir = programDir, secretConfig = secrets?.(h) ?? { "grouproles:accessToken": h.emu.token }) =>
+    run: (
+      operation,
+      config = {},
+      dir = programDir,
+      secretConfig = secrets?.(h) ?? { "grouproles:accessToken": h.emu.token },
+    ) =>
       runEngine({
         operation,
         programDir: dir,
         stack: "dev",
         stateFile,
-        config: { "grouproles:baseUrl": h.emu.baseUrl, "grouproles:presenceUrl": h.emu.presenceUrl, ...baseConfig, ...config },
+        config: {
+          "grouproles:baseUrl": h.emu.baseUrl,
+          "grouproles:presenceUrl": h.emu.presenceUrl,
+          ...baseConfig,
+          ...config,
+        },
         secretConfig,
       }),
     close: async () => {

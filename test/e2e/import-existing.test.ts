@@ -7,13 +7,18 @@ let config: Record<string, string>;
 let agentsId: number;
 beforeAll(async () => {
   s = await stackFor(exampleDir("import-existing"), "import-existing", { "import-existing:groupId": "42" });
-  const made = (await s.h.api("POST", "/groups/42/roles", [
-    { name: "Agents", description: "Created by hand in 2024", settings: { viewVideo: true } },
-    { name: "Auditors", settings: { reportProblem: true } },
-  ])).json as Array<{ roleId: number }>;
+  const made = (
+    await s.h.api("POST", "/groups/42/roles", [
+      { name: "Agents", description: "Created by hand in 2024", settings: { viewVideo: true } },
+      { name: "Auditors", settings: { reportProblem: true } },
+    ])
+  ).json as Array<{ roleId: number }>;
   agentsId = made[0].roleId;
   await s.h.setUsers(42, agentsId, 5);
-  config = { "import-existing:agentsRoleId": `42/${made[0].roleId}`, "import-existing:auditorsRoleId": `42/${made[1].roleId}` };
+  config = {
+    "import-existing:agentsRoleId": `42/${made[0].roleId}`,
+    "import-existing:auditorsRoleId": `42/${made[1].roleId}`,
+  };
 });
 afterAll(() => s?.close());
 
@@ -31,7 +36,12 @@ describe("examples/import-existing", () => {
     expect(r.ok, r.errors.join("\n") + r.stderr).toBe(true);
     expect((await s.h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBeUndefined();
     expect(await s.h.listRoles(42)).toHaveLength(2);
-    expect(r.outputs).toMatchObject({ agentsRoleId: agentsId, agentsUserCount: 5, auditorsName: "Auditors", auditorsSettings: { reportProblem: true } });
+    expect(r.outputs).toMatchObject({
+      agentsRoleId: agentsId,
+      agentsUserCount: 5,
+      auditorsName: "Auditors",
+      auditorsSettings: { reportProblem: true },
+    });
     const agents = r.resources.find((x) => x.urn.endsWith("::agents"))!;
     expect(agents.id).toBe(`42/${agentsId}`);
   });
@@ -46,9 +56,13 @@ describe("examples/import-existing", () => {
   it("a change to the adopted role is an update; refresh sees a hand edit", async () => {
     const r = await s.run("refresh", config);
     expect(r.ok, r.errors.join("\n")).toBe(true);
-    await s.h.api("PUT", "/groups/42/roles", [{ roleId: agentsId, name: "Agents", description: "edited by hand", settings: { viewVideo: true } }]);
+    await s.h.api("PUT", "/groups/42/roles", [
+      { roleId: agentsId, name: "Agents", description: "edited by hand", settings: { viewVideo: true } },
+    ]);
     const refreshed = await s.run("refresh", config);
-    expect(refreshed.resources.find((x) => x.urn.endsWith("::agents"))!.outputs).toMatchObject({ description: "edited by hand" });
+    expect(refreshed.resources.find((x) => x.urn.endsWith("::agents"))!.outputs).toMatchObject({
+      description: "edited by hand",
+    });
     const up = await s.run("up", config);
     expect(rolePlan(up)).toContain("~ update agents");
     const details = (await s.h.api("GET", `/groups/42/roles/${agentsId}`)).json as { description: string };
@@ -66,11 +80,18 @@ describe("examples/import-existing", () => {
   });
 
   it("a program that does not match the hand-made role fails the import and changes nothing", async () => {
-    const [made] = (await s.h.api("POST", "/groups/42/roles", [{ name: "Agents", description: "other", settings: { viewVideo: false } }])).json as Array<{ roleId: number }>;
+    const [made] = (
+      await s.h.api("POST", "/groups/42/roles", [
+        { name: "Agents", description: "other", settings: { viewVideo: false } },
+      ])
+    ).json as Array<{ roleId: number }>;
     const r = await s.run("up", { ...config, "import-existing:agentsRoleId": `42/${made.roleId}` });
     expect(r.ok).toBe(false);
     expect(r.errors.join("\n")).toContain("inputs to import do not match the existing role");
-    const details = (await s.h.api("GET", `/groups/42/roles/${made.roleId}`)).json as { description: string; settings: object };
+    const details = (await s.h.api("GET", `/groups/42/roles/${made.roleId}`)).json as {
+      description: string;
+      settings: object;
+    };
     expect(details).toMatchObject({ description: "other", settings: { viewVideo: false } });
   });
 });

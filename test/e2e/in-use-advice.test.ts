@@ -75,6 +75,9 @@ describe("removing an in-use role from the program", () => {
 
     await up([agents(42, { retainOnDelete: true }), { name: "other", args: { groupId: 42, name: "Other" } }]);
     await up([{ name: "other", args: { groupId: 42, name: "Other" } }]);
-    expect((await s.h.listRoles(42)).find((r) => r.roleId === held!.roleId)).toMatchObject({ name: "Agents", userCount: 3 });
+    expect((await s.h.listRoles(42)).find((r) => r.roleId === held!.roleId)).toMatchObject({
+      name: "Agents",
+      userCount: 3,
+    });
   });
 });

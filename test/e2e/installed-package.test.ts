@@ -18,7 +18,19 @@ beforeAll(async () => {
   for (const dir of [first, second]) {
     cpSync(exampleDir("roles-from-file"), dir, { recursive: true });
     // a standalone project needs no rootDir (the in-repo example has one to import its own package)
-    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "node16", moduleResolution: "node16", skipLibCheck: true }, files: ["index.ts"] }));
+    writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: "ES2022",
+          module: "node16",
+          moduleResolution: "node16",
+          skipLibCheck: true,
+        },
+        files: ["index.ts"],
+      }),
+    );
   }
   s = await stackFor(first, "roles-from-file");
 });
@@ -49,7 +61,9 @@ describe("installed package, two directories", () => {
     const refresh = await s.run("refresh", {}, second);
     expect(refresh.ok, refresh.errors.join("\n")).toBe(true);
     // the protected role must be released first, as in real life
-    const catalogue = JSON.parse(readFileSync(path.join(second, "roles.json"), "utf8")) as { roles: Array<{ protect?: boolean }> };
+    const catalogue = JSON.parse(readFileSync(path.join(second, "roles.json"), "utf8")) as {
+      roles: Array<{ protect?: boolean }>;
+    };
     for (const r of catalogue.roles) delete r.protect;
     writeFileSync(path.join(second, "roles.json"), JSON.stringify(catalogue));
     expect((await s.run("up", {}, second)).ok).toBe(true);

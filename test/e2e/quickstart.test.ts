@@ -58,7 +58,9 @@ describe("examples/quickstart", () => {
 
   it("refresh picks up an out-of-band change; the next preview shows the drift", async () => {
     const viewers = (await s.h.listRoles(42)).find((x) => x.name === "Viewers")!;
-    await s.h.api("PUT", "/groups/42/roles", [{ roleId: viewers.roleId, name: "Viewers", settings: { viewVideo: false } }]);
+    await s.h.api("PUT", "/groups/42/roles", [
+      { roleId: viewers.roleId, name: "Viewers", settings: { viewVideo: false } },
+    ]);
     const r = await s.run("refresh", { "quickstart:supportName": "Support Tier 1" });
     expect(r.ok, r.errors.join("\n")).toBe(true);
     const state = r.resources.find((x) => x.urn.endsWith("::viewers"))!;

@@ -39,7 +39,7 @@ describe("a resource renamed in code", () => {
     expect(renamed.ok).toBe(false);
     const message = renamed.errors.join("\n");
     expect(message).toContain(`already has a role named "Y" (id 42/${before!.roleId})`);
-    expect(message.indexOf("aliases: [{ name: \"<old resource name>\" }]")).toBeGreaterThan(0);
+    expect(message.indexOf('aliases: [{ name: "<old resource name>" }]')).toBeGreaterThan(0);
     expect(message.indexOf("aliases:")).toBeLessThan(message.indexOf(`import: "42/${before!.roleId}"`));
     expect(await s.h.listRoles(42)).toEqual([before]);
 
@@ -106,7 +106,9 @@ describe("renames one up cannot apply", () => {
     const before = await names();
     const r = await runSpec(s, "up", [role("a", "Taken")]);
     expect(r.ok).toBe(false);
-    expect(r.errors.join("\n")).toMatch(/updating role "Taken" \(id 42\/\d+\): the name "Taken" is held by role "Taken" \(id 42\/\d+\), which this deployment does not declare/);
+    expect(r.errors.join("\n")).toMatch(
+      /updating role "Taken" \(id 42\/\d+\): the name "Taken" is held by role "Taken" \(id 42\/\d+\), which this deployment does not declare/,
+    );
     expect(r.errors.join("\n")).toContain("not managed by this program, choose another name");
     expect(await names()).toEqual(before);
   });
@@ -133,10 +135,16 @@ describe("renames one up cannot apply", () => {
 describe("two resources of one program that declare the same role name", () => {
   it("fail in the preview, naming both resources, before any write", async () => {
     await s.h.clearRequests();
-    const preview = await runSpec(s, "preview", [role("first", "Support"), role("other", "Sales"), role("second", "Support")]);
+    const preview = await runSpec(s, "preview", [
+      role("first", "Support"),
+      role("other", "Sales"),
+      role("second", "Support"),
+    ]);
     expect(preview.ok).toBe(false);
     const message = preview.errors.join("\n");
-    expect(message).toMatch(/resource '(first|second)': property name value \{"Support"\} has a problem: Role resource "(first|second)" of this program already declares a role named "Support" in group 42/);
+    expect(message).toMatch(
+      /resource '(first|second)': property name value \{"Support"\} has a problem: Role resource "(first|second)" of this program already declares a role named "Support" in group 42/,
+    );
     expect(message).toMatch(/first/);
     expect(message).toMatch(/second/);
     // Nothing written: the one request is the preview's credential check of group 42 (a list).

@@ -7,21 +7,36 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleDir, rolePlan, stackFor, type Stack } from "./harness";
 
-interface Entry { key: string; name: string; description?: string; settings?: Record<string, boolean>; protect?: boolean; retainOnDelete?: boolean }
-const original = JSON.parse(readFileSync(path.join(exampleDir("roles-from-file"), "roles.json"), "utf8")) as { groupId: number; roles: Entry[] };
+interface Entry {
+  key: string;
+  name: string;
+  description?: string;
+  settings?: Record<string, boolean>;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+}
+const original = JSON.parse(readFileSync(path.join(exampleDir("roles-from-file"), "roles.json"), "utf8")) as {
+  groupId: number;
+  roles: Entry[];
+};
 
 let s: Stack;
 let catalogue: string;
 const write = (roles: Entry[]) => writeFileSync(catalogue, JSON.stringify({ groupId: original.groupId, roles }));
 const byKey = (...keys: string[]) => keys.map((k) => original.roles.find((r) => r.key === k)!);
 /** URNs in the state file as it is on disk. */
-const stateUrns = () => (JSON.parse(readFileSync(s.stateFile, "utf8")) as { resources: Array<{ urn: string }> }).resources.map((r) => r.urn);
+const stateUrns = () =>
+  (JSON.parse(readFileSync(s.stateFile, "utf8")) as { resources: Array<{ urn: string }> }).resources.map((r) => r.urn);
 const roleIdOf = async (name: string) => (await s.h.listRoles(42)).find((r) => r.name === name)!.roleId;
 
 beforeAll(async () => {
   s = await stackFor(exampleDir("roles-from-file"), "roles-from-file");
   catalogue = path.join(s.work, "roles.json");
-  s.run = ((run) => (op, config = {}, dir) => run(op, { "roles-from-file:catalogue": catalogue, ...config }, dir))(s.run);
+  s.run = (
+    (run) =>
+    (op, config = {}, dir) =>
+      run(op, { "roles-from-file:catalogue": catalogue, ...config }, dir)
+  )(s.run);
 });
 afterAll(() => s?.close());
 
@@ -29,7 +44,12 @@ describe("examples/roles-from-file", () => {
   it("preview plans one create per catalogue entry and sends no write", async () => {
     write(original.roles);
     const preview = await s.run("preview");
-    expect(rolePlan(preview).sort()).toEqual(["+ create admins", "+ create billing", "+ create sales", "+ create support"]);
+    expect(rolePlan(preview).sort()).toEqual([
+      "+ create admins",
+      "+ create billing",
+      "+ create sales",
+      "+ create support",
+    ]);
     expect(Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET"))).toEqual([]);
   });
 
@@ -37,7 +57,12 @@ describe("examples/roles-from-file", () => {
     write(original.roles);
     const r = await s.run("up");
     expect(r.ok, r.errors.join("\n")).toBe(true);
-    expect((await s.h.listRoles(42)).map((x) => x.name).sort()).toEqual(["Administrators", "Billing", "Sales", "Support"]);
+    expect((await s.h.listRoles(42)).map((x) => x.name).sort()).toEqual([
+      "Administrators",
+      "Billing",
+      "Sales",
+      "Support",
+    ]);
   });
 
   it("a second up with no change plans nothing and sends no HTTP request", async () => {
@@ -50,13 +75,23 @@ describe("examples/roles-from-file", () => {
 
   it("preview of an edited catalogue shows the exact plan, and up applies it", async () => {
     const [support, billing, sales, admins] = byKey("support", "billing", "sales", "admins");
-    const edited = [{ ...support, settings: { remoteAssist: true, viewVideo: false } }, { ...billing, name: "Billing & Invoices" }, sales, admins];
+    const edited = [
+      { ...support, settings: { remoteAssist: true, viewVideo: false } },
+      { ...billing, name: "Billing & Invoices" },
+      sales,
+      admins,
+    ];
     write(edited);
     const preview = await s.run("preview");
     expect(rolePlan(preview).sort()).toEqual(["~ update billing [name]", "~ update support [settings]"]);
     const up = await s.run("up");
     expect(up.ok, up.errors.join("\n")).toBe(true);
-    expect((await s.h.listRoles(42)).map((x) => x.name).sort()).toEqual(["Administrators", "Billing & Invoices", "Sales", "Support"]);
+    expect((await s.h.listRoles(42)).map((x) => x.name).sort()).toEqual([
+      "Administrators",
+      "Billing & Invoices",
+      "Sales",
+      "Support",
+    ]);
     write(original.roles);
     expect((await s.run("up")).ok).toBe(true);
   });

@@ -48,7 +48,9 @@ describe("tokens that expire during a long up", () => {
     const operations = entries.filter((e) => e.server === "api").length;
     const refused = entries.filter((e) => e.status === 401).length;
     const failed = entries.filter((e) => e.server === "api" && e.status >= 400 && e.status !== 401).length;
-    const perGroup = GROUPS.map((g) => entries.filter((e) => e.route === "/authorize" && JSON.parse(e.body).partnerId === g).length);
+    const perGroup = GROUPS.map(
+      (g) => entries.filter((e) => e.route === "/authorize" && JSON.parse(e.body).partnerId === g).length,
+    );
     const bound = Math.floor(seconds / LIFETIME_S) + 2;
     console.log(
       `token expiry run: ${seconds.toFixed(1)} s, ${operations} requests to the roles API, ` +

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSpec, specProgram, stackFor, type RoleSpec, type Stack } from "./harness";
 
 const details = async (s: Stack, roleId: number) =>
-  (await s.h.api("GET", `/groups/42/roles/${roleId}`)).json as { settings: Record<string, boolean>; description: string };
+  (await s.h.api("GET", `/groups/42/roles/${roleId}`)).json as {
+    settings: Record<string, boolean>;
+    description: string;
+  };
 const roleIdOf = async (s: Stack, name: string) => (await s.h.listRoles(42)).find((r) => r.name === name)!.roleId;
 
 describe.each(["replace", "merge"] as const)("settings not listed survive updates (service %s)", (mode) => {
@@ -26,11 +29,16 @@ describe.each(["replace", "merge"] as const)("settings not listed survive update
     expect(up.ok, up.errors.join("\n")).toBe(true);
     const roleId = await roleIdOf(s, "Support");
     // A hand edit as an admin would make it: the full map, so it holds under either service behaviour.
-    await s.h.api("PUT", "/groups/42/roles", [{ roleId, name: "Support", settings: { viewVideo: true, inviteGuest: true } }]);
+    await s.h.api("PUT", "/groups/42/roles", [
+      { roleId, name: "Support", settings: { viewVideo: true, inviteGuest: true } },
+    ]);
 
     const described = await runSpec(s, "up", support({ description: "First line" }));
     expect(described.ok, described.errors.join("\n")).toBe(true);
-    expect(await details(s, roleId)).toMatchObject({ description: "First line", settings: { viewVideo: true, inviteGuest: true } });
+    expect(await details(s, roleId)).toMatchObject({
+      description: "First line",
+      settings: { viewVideo: true, inviteGuest: true },
+    });
 
     const changed = await runSpec(s, "up", support({ description: "First line", settings: { viewVideo: false } }));
     expect(changed.ok, changed.errors.join("\n")).toBe(true);
@@ -47,11 +55,16 @@ describe.each(["replace", "merge"] as const)("settings not listed survive update
       { name: "Billing", settings: { viewVideo: true, inviteGuest: true, remoteAssist: false } },
     ]);
     const roleId = (made.json as Array<{ roleId: number }>)[0].roleId;
-    const declared: RoleSpec = { name: "billing", args: { groupId: 42, name: "Billing", settings: { viewVideo: true } } };
+    const declared: RoleSpec = {
+      name: "billing",
+      args: { groupId: 42, name: "Billing", settings: { viewVideo: true } },
+    };
     const imported = await runSpec(s, "up", [{ ...declared, opts: { import: `42/${roleId}` } }]);
     expect(imported.ok, imported.errors.join("\n")).toBe(true);
 
-    const changed = await runSpec(s, "up", [{ ...declared, args: { ...declared.args, settings: { viewVideo: false } } }]);
+    const changed = await runSpec(s, "up", [
+      { ...declared, args: { ...declared.args, settings: { viewVideo: false } } },
+    ]);
     expect(changed.ok, changed.errors.join("\n")).toBe(true);
     expect((await details(s, roleId)).settings).toEqual({ viewVideo: false, inviteGuest: true, remoteAssist: false });
     expect((await runSpec(s, "destroy", [])).ok).toBe(true);
@@ -66,7 +79,9 @@ describe("settings named like members of Object.prototype", () => {
   afterAll(() => s?.close());
 
   it("toString and constructor are setting names like any other, end to end; a removed one is reset", async () => {
-    const odd = (settings: Record<string, boolean>): RoleSpec[] => [{ name: "odd", args: { groupId: 42, name: "Odd", settings } }];
+    const odd = (settings: Record<string, boolean>): RoleSpec[] => [
+      { name: "odd", args: { groupId: 42, name: "Odd", settings } },
+    ];
     const up = await runSpec(s, "up", odd({ toString: true, constructor: false, viewVideo: true }));
     expect(up.ok, up.errors.join("\n")).toBe(true);
     const roleId = await roleIdOf(s, "Odd");

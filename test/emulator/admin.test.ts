@@ -10,14 +10,20 @@ beforeAll(async () => {
 });
 afterAll(() => h.emu.close());
 
-const readLog = async (): Promise<RequestLogView> => (await http("GET", h.adminUrl("/requests"))).json as RequestLogView;
+const readLog = async (): Promise<RequestLogView> =>
+  (await http("GET", h.adminUrl("/requests"))).json as RequestLogView;
 
 describe("admin surface", () => {
   it("user counts: 404 for an unknown role, 400 for a bad body", async () => {
-    expect((await http("PUT", h.adminUrl("/groups/30/roles/999999/users"), { body: { userCount: 1 } })).status).toBe(404);
+    expect((await http("PUT", h.adminUrl("/groups/30/roles/999999/users"), { body: { userCount: 1 } })).status).toBe(
+      404,
+    );
     const [r] = await h.create(30, [{ name: "r" }]);
     for (const body of [{ userCount: -1 }, { userCount: 1.5 }, { count: 1 }, "x"]) {
-      expect((await http("PUT", h.adminUrl(`/groups/30/roles/${r?.roleId}/users`), { body })).status, JSON.stringify(body)).toBe(400);
+      expect(
+        (await http("PUT", h.adminUrl(`/groups/30/roles/${r?.roleId}/users`), { body })).status,
+        JSON.stringify(body),
+      ).toBe(400);
     }
   });
 
@@ -28,7 +34,9 @@ describe("admin surface", () => {
     await h.list(32);
     await http("GET", `${h.rolesUrl(31)}/1`);
     await http("GET", `${h.emu.presenceUrl}/findvisitor?groupid=31&visitorid=v`);
-    await http("POST", `${h.emu.directServers[0]}/signalvisitor?groupid=31&visitorid=v`, { body: { mtype: "signal", data: {} } });
+    await http("POST", `${h.emu.directServers[0]}/signalvisitor?groupid=31&visitorid=v`, {
+      body: { mtype: "signal", data: {} },
+    });
     await http("GET", `${h.emu.baseUrl}/nowhere`);
     await http("GET", h.adminUrl("/faults"));
     const log = await readLog();
@@ -59,7 +67,9 @@ describe("admin surface", () => {
   it("reset clears roles, assignments, faults and the log, but not connected visitors", async () => {
     const [r] = await h.create(33, [{ name: "gone soon" }]);
     await http("PUT", h.adminUrl(`/groups/33/roles/${r?.roleId}/users`), { body: { userCount: 1 } });
-    await http("POST", h.adminUrl("/faults"), { body: { path: "/api/v0/groups/34/roles", action: "status", status: 500, times: 0 } });
+    await http("POST", h.adminUrl("/faults"), {
+      body: { path: "/api/v0/groups/34/roles", action: "status", status: 500, times: 0 },
+    });
     const visitor = await connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: 33, visitorId: "stays" });
     try {
       const reset = await http("POST", h.adminUrl("/reset"));
@@ -71,7 +81,9 @@ describe("admin surface", () => {
       expect((await http("GET", h.rolesUrl(34))).status).toBe(200);
       const [again] = await h.create(33, [{ name: "gone soon" }]);
       expect(again?.roleId).toBeGreaterThan(r?.roleId ?? Infinity); // ids are never reused
-      expect((await http("GET", `${h.emu.presenceUrl}/findvisitor?groupid=33&visitorid=stays`)).json).toMatchObject({ visitorfound: true });
+      expect((await http("GET", `${h.emu.presenceUrl}/findvisitor?groupid=33&visitorid=stays`)).json).toMatchObject({
+        visitorfound: true,
+      });
     } finally {
       await visitor.close();
     }

@@ -54,7 +54,10 @@ describe("auth", () => {
     expect((await http("GET", `${h.emu.presenceUrl}/findvisitor?${q}`, { token: null })).status).toBe(401);
     expect((await http("GET", `${h.emu.presenceUrl}/lookupvisitor?${q}`, { token: "team-a" })).status).toBe(403);
     expect((await http("GET", `${h.emu.presenceUrl}/findvisitor?${q}`, { token: "team-b" })).status).toBe(200);
-    const sig = await http("POST", `${h.emu.directServers[0]}/signalvisitor?${q}`, { token: "team-a", body: { mtype: "signal", data: {} } });
+    const sig = await http("POST", `${h.emu.directServers[0]}/signalvisitor?${q}`, {
+      token: "team-a",
+      body: { mtype: "signal", data: {} },
+    });
     expect(sig.status).toBe(403);
     expect((await http("GET", h.adminUrl("/requests"), { token: null })).status).toBe(401);
     expect((await http("POST", h.adminUrl("/reset"), { token: "bad" })).status).toBe(401);

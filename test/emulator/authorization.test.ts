@@ -22,7 +22,11 @@ const authorize = (body: unknown, query = "service=webservices&duration=5") =>
 
 describe("authorization endpoint", () => {
   it("issues a token for the group of a valid login key, for one service, that expires", async () => {
-    const r = await authorize({ partnerId: 42, partnerUserId: "ci-bot", loginKey: loginKey("key-of-42", 42, "ci-bot") });
+    const r = await authorize({
+      partnerId: 42,
+      partnerUserId: "ci-bot",
+      loginKey: loginKey("key-of-42", 42, "ci-bot"),
+    });
     expect(r.status).toBe(200);
     const reply = r.json as { authToken: string; authTokeExp: string; groupId: number };
     expect(reply.groupId).toBe(42);
@@ -38,7 +42,10 @@ describe("authorization endpoint", () => {
   });
 
   it("issues presence tokens that the presence interface accepts", async () => {
-    const r = await authorize({ partnerId: "43", partnerUserId: "ci", loginKey: loginKey("key-of-43", 43, "ci") }, "service=presence&duration=1");
+    const r = await authorize(
+      { partnerId: "43", partnerUserId: "ci", loginKey: loginKey("key-of-43", 43, "ci") },
+      "service=presence&duration=1",
+    );
     const token = (r.json as { authToken: string }).authToken;
     expect((await http("GET", `${h.emu.presenceUrl}/findvisitor?groupid=43&visitorid=v`, { token })).status).toBe(200);
     expect((await http("GET", h.rolesUrl(43), { token })).status).toBe(403);
@@ -51,12 +58,32 @@ describe("authorization endpoint", () => {
   });
 
   it.each([
-    ["a wrong API key", { partnerId: 42, partnerUserId: "ci", loginKey: loginKey("not-the-key", 42, "ci") }, /signature does not match/],
-    ["another user's signature", { partnerId: 42, partnerUserId: "other", loginKey: loginKey("key-of-42", 42, "ci") }, /signature does not match/],
-    ["an expired login key", { partnerId: 42, partnerUserId: "ci", loginKey: loginKey("key-of-42", 42, "ci", nowS() - 1) }, /expired/],
-    ["a login key two days ahead", { partnerId: 42, partnerUserId: "ci", loginKey: loginKey("key-of-42", 42, "ci", nowS() + 172800) }, /one day/],
+    [
+      "a wrong API key",
+      { partnerId: 42, partnerUserId: "ci", loginKey: loginKey("not-the-key", 42, "ci") },
+      /signature does not match/,
+    ],
+    [
+      "another user's signature",
+      { partnerId: 42, partnerUserId: "other", loginKey: loginKey("key-of-42", 42, "ci") },
+      /signature does not match/,
+    ],
+    [
+      "an expired login key",
+      { partnerId: 42, partnerUserId: "ci", loginKey: loginKey("key-of-42", 42, "ci", nowS() - 1) },
+      /expired/,
+    ],
+    [
+      "a login key two days ahead",
+      { partnerId: 42, partnerUserId: "ci", loginKey: loginKey("key-of-42", 42, "ci", nowS() + 172800) },
+      /one day/,
+    ],
     ["a malformed login key", { partnerId: 42, partnerUserId: "ci", loginKey: "$1$abc" }, /malformed/],
-    ["a group without an API key", { partnerId: 44, partnerUserId: "ci", loginKey: loginKey("x", 44, "ci") }, /no API key/],
+    [
+      "a group without an API key",
+      { partnerId: 44, partnerUserId: "ci", loginKey: loginKey("x", 44, "ci") },
+      /no API key/,
+    ],
     ["an unknown user", { username: "bob", password: "s3cret" }, /unknown user name or wrong password/],
     ["a wrong password", { username: "ana", password: "guess" }, /unknown user name or wrong password/],
   ])("refuses %s with 401 and issues nothing", async (_label, body, message) => {
@@ -80,7 +107,10 @@ describe("authorization endpoint", () => {
   it("counts authorizations in the request log, on the auth server", async () => {
     await http("DELETE", h.adminUrl("/requests"));
     await authorize({ username: "ana", password: "s3cret" });
-    const log = (await http("GET", h.adminUrl("/requests"))).json as { counts: Record<string, number>; entries: Array<{ server: string }> };
+    const log = (await http("GET", h.adminUrl("/requests"))).json as {
+      counts: Record<string, number>;
+      entries: Array<{ server: string }>;
+    };
     expect(log.counts["POST /authorize"]).toBe(1);
     expect(log.entries.at(-1)?.server).toBe("auth");
   });

@@ -14,7 +14,11 @@ beforeAll(() => {
   const newest = Math.max(...readdirSync(src).map((f) => statSync(path.join(src, f)).mtimeMs));
   if (!existsSync(cli) || statSync(cli).mtimeMs < newest) {
     try {
-      execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", path.join(root, "tsconfig.json")], { cwd: root, stdio: "pipe" });
+      execFileSync(
+        process.execPath,
+        [path.join(root, "node_modules/typescript/bin/tsc"), "-p", path.join(root, "tsconfig.json")],
+        { cwd: root, stdio: "pipe" },
+      );
     } catch {
       // Type errors elsewhere in the repo must not hide ours: tsc still emits, and the test checks the result.
     }
@@ -61,7 +65,16 @@ describe("grouproles-emulator CLI", () => {
   });
 
   it("honours --token and --port, and SIGINT", async () => {
-    const { ready, stderr, exit } = await start(["--token", "t1:7", "--token", "t2", "--port", "0", "--latency-ms", "1"]);
+    const { ready, stderr, exit } = await start([
+      "--token",
+      "t1:7",
+      "--token",
+      "t2",
+      "--port",
+      "0",
+      "--latency-ms",
+      "1",
+    ]);
     expect((await http("GET", `${ready.baseUrl}/api/v0/groups/7/roles`, { token: "t1" })).status).toBe(200);
     expect((await http("GET", `${ready.baseUrl}/api/v0/groups/8/roles`, { token: "t1" })).status).toBe(403);
     expect((await http("GET", `${ready.baseUrl}/api/v0/groups/8/roles`, { token: "dev-token" })).status).toBe(401);

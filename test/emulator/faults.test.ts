@@ -100,8 +100,13 @@ describe("fault rules", () => {
 
   it("override: merges fields into each object of a 2xx JSON array reply (a create that says inUse)", async () => {
     await addFault({ method: "POST", path: "/api/v0/groups/31/roles", action: "override", fields: { inUse: true } });
-    const created = await http("POST", `${h.emu.baseUrl}/api/v0/groups/31/roles`, { body: [{ name: "A" }, { name: "B" }] });
-    expect((created.json as Array<{ name: string; inUse: boolean }>).map((r) => [r.name, r.inUse])).toEqual([["A", true], ["B", true]]);
+    const created = await http("POST", `${h.emu.baseUrl}/api/v0/groups/31/roles`, {
+      body: [{ name: "A" }, { name: "B" }],
+    });
+    expect((created.json as Array<{ name: string; inUse: boolean }>).map((r) => [r.name, r.inUse])).toEqual([
+      ["A", true],
+      ["B", true],
+    ]);
     // the store is not changed: the roles are made, and nobody holds them
     const listed = await http("GET", `${h.emu.baseUrl}/api/v0/groups/31/roles`);
     expect((listed.json as Array<{ inUse: boolean }>).map((r) => r.inUse)).toEqual([false, false]);
@@ -110,7 +115,12 @@ describe("fault rules", () => {
   it("skip lets the first matching requests through, then the rule applies", async () => {
     await addFault({ method: "POST", path: "/api/v0/groups/32/roles", action: "status", status: 422, skip: 2 });
     const post = (name: string) => http("POST", `${h.emu.baseUrl}/api/v0/groups/32/roles`, { body: [{ name }] });
-    expect([(await post("A")).status, (await post("B")).status, (await post("C")).status, (await post("D")).status]).toEqual([200, 200, 422, 200]);
+    expect([
+      (await post("A")).status,
+      (await post("B")).status,
+      (await post("C")).status,
+      (await post("D")).status,
+    ]).toEqual([200, 200, 422, 200]);
   });
 
   it("times counts down, 0 means until cleared; GET lists rules; DELETE clears them", async () => {
@@ -118,7 +128,10 @@ describe("fault rules", () => {
     const listed = (await http("GET", h.adminUrl("/faults"))).json as FaultRule[];
     expect(listed).toEqual([expect.objectContaining({ action: "status", remaining: 2, hits: 0 })]);
     expect((await http("GET", h.rolesUrl(26))).status).toBe(500);
-    expect(((await http("GET", h.adminUrl("/faults"))).json as FaultRule[])[0]).toMatchObject({ remaining: 1, hits: 1 });
+    expect(((await http("GET", h.adminUrl("/faults"))).json as FaultRule[])[0]).toMatchObject({
+      remaining: 1,
+      hits: 1,
+    });
     expect((await http("GET", h.rolesUrl(26))).status).toBe(500);
     expect((await http("GET", h.rolesUrl(26))).status).toBe(200);
     expect((await http("GET", h.adminUrl("/faults"))).json).toEqual([]);
@@ -132,7 +145,13 @@ describe("fault rules", () => {
 
   it("DELETE /faults/{id} removes one rule, returns its hits, and leaves the others", async () => {
     const keep = await addFault({ path: "/api/v0/groups/28/roles", action: "status", status: 502, times: 0 });
-    const drop = await addFault({ method: "GET", path: "/api/v0/groups/29/roles", action: "status", status: 503, times: 0 });
+    const drop = await addFault({
+      method: "GET",
+      path: "/api/v0/groups/29/roles",
+      action: "status",
+      status: 503,
+      times: 0,
+    });
     expect((await http("GET", h.rolesUrl(29))).status).toBe(503);
     const removed = await http("DELETE", h.adminUrl(`/faults/${drop}`));
     expect(removed.json).toMatchObject({ status: "ok", rule: { id: drop, hits: 1 } });
@@ -153,10 +172,14 @@ describe("fault rules", () => {
 
   it("rejects malformed rules", async () => {
     const malformed = [
-      { path: "/x", action: "explode" }, { path: "/x", action: "status" }, { action: "drop-before" },
+      { path: "/x", action: "explode" },
+      { path: "/x", action: "status" },
+      { action: "drop-before" },
       { path: "/x", action: "latency" },
-      { path: "/x", action: "status", status: 503, extra: 1 }, { path: "/x", action: "override" },
-      { path: "/x", action: "override", fields: {} }, { path: "/x", action: "override", fields: ["directserver"] },
+      { path: "/x", action: "status", status: 503, extra: 1 },
+      { path: "/x", action: "override" },
+      { path: "/x", action: "override", fields: {} },
+      { path: "/x", action: "override", fields: ["directserver"] },
     ];
     for (const rule of malformed) {
       const r = await http("POST", h.adminUrl("/faults"), { body: rule });

@@ -81,14 +81,19 @@ describe("the client's rules and the emulator's agree", () => {
     ["a dot", "a.b"],
   ])("on a visitor ID: %s", async (_label, visitorId) => {
     const client = problemOf(visitorIdRule, visitorId, "visitorId") === undefined;
-    const r = await http("GET", `${h.emu.presenceUrl}/findvisitor?groupid=1&visitorid=${encodeURIComponent(visitorId)}`);
+    const r = await http(
+      "GET",
+      `${h.emu.presenceUrl}/findvisitor?groupid=1&visitorid=${encodeURIComponent(visitorId)}`,
+    );
     expect(r.status === 200).toBe(client);
   });
 
-  it.each(["SERVICE.Cobrowse.Visitor.startSession", "SERVICE.Cobrowse.Agent.startSession", "alert", "SERVICE.$x.Visitor._y"])(
-    "on an invoke function: %s",
-    (func) => {
-      expect(INVOKE_FUNC.test(func)).toBe(VISITOR_FUNC_PATTERN.test(func));
-    },
-  );
+  it.each([
+    "SERVICE.Cobrowse.Visitor.startSession",
+    "SERVICE.Cobrowse.Agent.startSession",
+    "alert",
+    "SERVICE.$x.Visitor._y",
+  ])("on an invoke function: %s", (func) => {
+    expect(INVOKE_FUNC.test(func)).toBe(VISITOR_FUNC_PATTERN.test(func));
+  });
 });

@@ -15,14 +15,24 @@ describe("options", () => {
   ] as const)("settingsUpdate %s: what an update does with keys its map leaves out", async (mode, expected) => {
     emu = await startEmulator({ settingsUpdate: mode });
     const url = `${emu.baseUrl}/api/v0/groups/1/roles`;
-    const created = await http("POST", url, { body: [{ name: "Agent", settings: { viewVideo: true, inviteGuest: true, remoteAssist: true } }] });
+    const created = await http("POST", url, {
+      body: [{ name: "Agent", settings: { viewVideo: true, inviteGuest: true, remoteAssist: true } }],
+    });
     const roleId = (created.json as Array<{ roleId: number }>)[0]!.roleId;
-    expect((await http("PUT", url, { body: [{ roleId, name: "Agent", settings: { viewVideo: false, remoteAssist: null } }] })).status).toBe(200);
+    expect(
+      (
+        await http("PUT", url, {
+          body: [{ roleId, name: "Agent", settings: { viewVideo: false, remoteAssist: null } }],
+        })
+      ).status,
+    ).toBe(200);
     expect(((await http("GET", `${url}/${roleId}`)).json as { settings: object }).settings).toEqual(expected);
   });
 
   it("settingsUpdate must be replace or merge", async () => {
-    await expect(startEmulator({ settingsUpdate: "patch" as "merge" })).rejects.toThrow(/settingsUpdate must be "replace" or "merge"/);
+    await expect(startEmulator({ settingsUpdate: "patch" as "merge" })).rejects.toThrow(
+      /settingsUpdate must be "replace" or "merge"/,
+    );
   });
 
   it("latencyMs delays service calls but not admin calls", async () => {

@@ -23,7 +23,11 @@ const roles = (e: RunningEmulator, g: number): string => `${e.baseUrl}/api/v0/gr
 describe("state file", () => {
   it("keeps roles, settings, assignments and the id counter across a restart", async () => {
     emu = await startEmulator({ stateFile: file });
-    const created = (await http("POST", roles(emu, 1), { body: [{ name: "a", description: "d", settings: { viewVideo: true } }, { name: "b" }] })).json as Array<{ roleId: number }>;
+    const created = (
+      await http("POST", roles(emu, 1), {
+        body: [{ name: "a", description: "d", settings: { viewVideo: true } }, { name: "b" }],
+      })
+    ).json as Array<{ roleId: number }>;
     const [a, b] = created;
     await http("PUT", `${emu.baseUrl}/_emulator/groups/1/roles/${a?.roleId}/users`, { body: { userCount: 3 } });
     await http("POST", `${emu.baseUrl}/api/v0/groups/1/delete-roles`, { body: [b?.roleId] });
@@ -32,7 +36,12 @@ describe("state file", () => {
 
     emu = await startEmulator({ stateFile: file });
     expect((await http("GET", roles(emu, 1))).json).toEqual(before);
-    expect((await http("GET", `${roles(emu, 1)}/${a?.roleId}`)).json).toEqual({ roleId: a?.roleId, name: "a", settings: { viewVideo: true }, description: "d" });
+    expect((await http("GET", `${roles(emu, 1)}/${a?.roleId}`)).json).toEqual({
+      roleId: a?.roleId,
+      name: "a",
+      settings: { viewVideo: true },
+      description: "d",
+    });
     const [c] = (await http("POST", roles(emu, 1), { body: [{ name: "c" }] })).json as Array<{ roleId: number }>;
     expect(c?.roleId).toBe((b?.roleId ?? 0) + 1); // the deleted id is not reused
   });
@@ -45,7 +54,9 @@ describe("state file", () => {
     // a crash mid-write leaves a torn temp file next to an intact state file
     await writeFile(path.join(dir, `.state.json.999.1.tmp`), '{"version":1,"nextRoleId":');
     emu = await startEmulator({ stateFile: file });
-    expect(((await http("GET", roles(emu, 2))).json as Array<{ name: string }>).map((r) => r.name)).toEqual(["durable"]);
+    expect(((await http("GET", roles(emu, 2))).json as Array<{ name: string }>).map((r) => r.name)).toEqual([
+      "durable",
+    ]);
   });
 
   it("refuses to start on a corrupt state file instead of overwriting it", async () => {
@@ -63,7 +74,9 @@ describe("state file", () => {
   it("survives a burst of concurrent writes with a consistent file", async () => {
     emu = await startEmulator({ stateFile: file });
     const e = emu;
-    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => http("POST", roles(e, 3), { body: [{ name: `r${i}` }] })));
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => http("POST", roles(e, 3), { body: [{ name: `r${i}` }] })),
+    );
     expect(replies.every((r) => r.status === 200)).toBe(true);
     const saved = JSON.parse(await readFile(file, "utf8")) as { groups: Record<string, unknown[]>; nextRoleId: number };
     expect(saved.groups["3"]).toHaveLength(30);

@@ -12,17 +12,27 @@ beforeAll(async () => {
 afterAll(() => h.emu.close());
 
 const GROUP = 77;
-const q = (visitorId: string, group = GROUP): string => new URLSearchParams({ groupid: String(group), visitorid: visitorId }).toString();
-const find = (v: string): Promise<{ status: number; json: unknown }> => http("GET", `${h.emu.presenceUrl}/findvisitor?${q(v)}`);
-const lookup = (v: string): Promise<{ status: number; json: unknown }> => http("GET", `${h.emu.presenceUrl}/lookupvisitor?${q(v)}`);
+const q = (visitorId: string, group = GROUP): string =>
+  new URLSearchParams({ groupid: String(group), visitorid: visitorId }).toString();
+const find = (v: string): Promise<{ status: number; json: unknown }> =>
+  http("GET", `${h.emu.presenceUrl}/findvisitor?${q(v)}`);
+const lookup = (v: string): Promise<{ status: number; json: unknown }> =>
+  http("GET", `${h.emu.presenceUrl}/lookupvisitor?${q(v)}`);
 
 /** Connects visitors until every named server holds at least one; returns one per server index. */
-async function visitorsOnEveryServer(received: Map<string, WireVisitorMessage[]>): Promise<Array<{ id: string; conn: VisitorConnection }>> {
+async function visitorsOnEveryServer(
+  received: Map<string, WireVisitorMessage[]>,
+): Promise<Array<{ id: string; conn: VisitorConnection }>> {
   const byServer = new Map<string, { id: string; conn: VisitorConnection }>();
   for (let i = 0; byServer.size < h.emu.directServers.length && i < 200; i++) {
     const id = `visitor-${i}`;
     received.set(id, []);
-    const conn = await connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: GROUP, visitorId: id, onSignal: (m) => received.get(id)?.push(m) });
+    const conn = await connectVisitor({
+      presenceUrl: h.emu.presenceUrl,
+      groupId: GROUP,
+      visitorId: id,
+      onSignal: (m) => received.get(id)?.push(m),
+    });
     if (byServer.has(conn.server)) await conn.close();
     else byServer.set(conn.server, { id, conn });
   }
@@ -32,7 +42,6 @@ async function visitorsOnEveryServer(received: Map<string, WireVisitorMessage[]>
     return v;
   });
 }
-
 
 describe("presence", () => {
   it("absent visitors: lookup {} and find {visitorfound:false}", async () => {
@@ -64,7 +73,13 @@ describe("presence", () => {
         // lookup: full presence record
         const l = await lookup(id);
         const rec = WirePresenceRecord.parse(l.json);
-        expect(rec).toMatchObject({ direct: `127.0.0.1:${port}`, ds: `127.0.0.1/${index}`, visitorid: id, groupid: String(GROUP), httpsport: port });
+        expect(rec).toMatchObject({
+          direct: `127.0.0.1:${port}`,
+          ds: `127.0.0.1/${index}`,
+          visitorid: id,
+          groupid: String(GROUP),
+          httpsport: port,
+        });
         expect(rec.visitorpresent).toMatch(/^\d{10}\.\d{3}$/);
         expect(rec.timestamp).toMatch(/^\d{10}\.\d{3}$/);
         // the same visitor id always gets the same server
@@ -79,7 +94,9 @@ describe("presence", () => {
       expect(ok.status).toBe(200);
       expect(ok.json).toEqual({ status: "ok" });
       const invoke = { mtype: "invoke", data: { func: "SERVICE.Cobrowse.Visitor.startSession" } };
-      expect((await http("POST", `${h.emu.directServers[1]}/signalvisitor?${q(second.id)}`, { body: invoke })).status).toBe(200);
+      expect(
+        (await http("POST", `${h.emu.directServers[1]}/signalvisitor?${q(second.id)}`, { body: invoke })).status,
+      ).toBe(200);
       const got = (id: string) => received.get(id)?.length ?? 0;
       await waitFor(() => got(first.id) === 1 && got(second.id) === 1, "both signals");
       expect(received.get(first.id)).toEqual([msg]);
@@ -103,7 +120,9 @@ describe("presence", () => {
     await conn.close();
     expect((await find("leaver")).json).toEqual({ visitorfound: false });
     expect((await lookup("leaver")).json).toEqual({});
-    const r = await http("POST", `${h.emu.directServers[index]}/signalvisitor?${q("leaver")}`, { body: { mtype: "signal", data: {} } });
+    const r = await http("POST", `${h.emu.directServers[index]}/signalvisitor?${q("leaver")}`, {
+      body: { mtype: "signal", data: {} },
+    });
     expect(r.status).toBe(404);
     expect(r.json).toMatchObject({ code: "visitor_not_present" });
   });
@@ -151,22 +170,44 @@ describe("presence", () => {
     expect((await http("GET", `${h.emu.presenceUrl}/findvisitor?${q("a".repeat(62))}`)).status).toBe(200);
     expect((await http("GET", `${h.emu.presenceUrl}/lookupvisitor?groupid=x&visitorid=v`)).status).toBe(400);
     expect((await http("GET", `${h.emu.presenceUrl}/lookupvisitor?visitorid=v`)).status).toBe(400);
-    const sig = await http("POST", `${h.emu.directServers[0]}/signalvisitor?${q("bad id")}`, { body: { mtype: "signal", data: {} } });
+    const sig = await http("POST", `${h.emu.directServers[0]}/signalvisitor?${q("bad id")}`, {
+      body: { mtype: "signal", data: {} },
+    });
     expect(sig.status).toBe(400);
-    await expect(connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: GROUP, visitorId: "bad id" })).rejects.toThrow(/400/);
-    await expect(connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: 0, visitorId: "ok" })).rejects.toThrow(/400/);
+    await expect(
+      connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: GROUP, visitorId: "bad id" }),
+    ).rejects.toThrow(/400/);
+    await expect(connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: 0, visitorId: "ok" })).rejects.toThrow(
+      /400/,
+    );
   });
 
   it("a newer connection of the same visitor replaces the older one", async () => {
     const codes: number[] = [];
     const received: unknown[] = [];
-    const first = await connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: GROUP, visitorId: "twice", onClose: (c) => codes.push(c) });
-    const second = await connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: GROUP, visitorId: "twice", onSignal: (m) => received.push(m) });
+    const first = await connectVisitor({
+      presenceUrl: h.emu.presenceUrl,
+      groupId: GROUP,
+      visitorId: "twice",
+      onClose: (c) => codes.push(c),
+    });
+    const second = await connectVisitor({
+      presenceUrl: h.emu.presenceUrl,
+      groupId: GROUP,
+      visitorId: "twice",
+      onSignal: (m) => received.push(m),
+    });
     try {
       await waitFor(() => codes.length === 1, "the close code");
       expect(codes).toEqual([4000]);
       expect((await find("twice")).json).toMatchObject({ visitorfound: true });
-      expect((await http("POST", `http://${second.server}/signalvisitor?${q("twice")}`, { body: { mtype: "signal", data: { n: 1 } } })).status).toBe(200);
+      expect(
+        (
+          await http("POST", `http://${second.server}/signalvisitor?${q("twice")}`, {
+            body: { mtype: "signal", data: { n: 1 } },
+          })
+        ).status,
+      ).toBe(200);
       await waitFor(() => received.length === 1, "the signal");
     } finally {
       await first.close();

@@ -36,10 +36,17 @@ describe("roles API: the five endpoints", () => {
   });
 
   it("reads one role's details with its settings; null settings are unset", async () => {
-    const [a] = await h.create(103, [{ name: "Agent", settings: { viewVideo: true, remoteAssist: false, inviteGuest: null } }]);
+    const [a] = await h.create(103, [
+      { name: "Agent", settings: { viewVideo: true, remoteAssist: false, inviteGuest: null } },
+    ]);
     const r = await http("GET", `${h.rolesUrl(103)}/${a?.roleId}`);
     expect(r.status).toBe(200);
-    expect(WireRoleDetails.parse(r.json)).toEqual({ roleId: a?.roleId, name: "Agent", settings: { viewVideo: true, remoteAssist: false }, description: "" });
+    expect(WireRoleDetails.parse(r.json)).toEqual({
+      roleId: a?.roleId,
+      name: "Agent",
+      settings: { viewVideo: true, remoteAssist: false },
+      description: "",
+    });
   });
 
   it("updates names; description and settings are replaced when given and kept when omitted", async () => {
@@ -56,14 +63,24 @@ describe("roles API: the five endpoints", () => {
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ status: "ok" });
     const one = await http("GET", `${h.rolesUrl(104)}/${a?.roleId}`);
-    expect(one.json).toEqual({ roleId: a?.roleId, name: "One renamed", settings: { viewVideo: true }, description: "d1" });
+    expect(one.json).toEqual({
+      roleId: a?.roleId,
+      name: "One renamed",
+      settings: { viewVideo: true },
+      description: "d1",
+    });
     const two = await http("GET", `${h.rolesUrl(104)}/${b?.roleId}`);
     expect(two.json).toEqual({ roleId: b?.roleId, name: "Two", settings: { remoteAssist: true }, description: "" });
   });
 
   it("lets two roles swap names in one update (uniqueness is checked on the result)", async () => {
     const [a, b] = await h.create(105, [{ name: "X" }, { name: "Y" }]);
-    const r = await http("PUT", h.rolesUrl(105), { body: [{ roleId: a?.roleId, name: "Y" }, { roleId: b?.roleId, name: "X" }] });
+    const r = await http("PUT", h.rolesUrl(105), {
+      body: [
+        { roleId: a?.roleId, name: "Y" },
+        { roleId: b?.roleId, name: "X" },
+      ],
+    });
     expect(r.status).toBe(200);
     expect((await h.list(105)).map((x) => x.name)).toEqual(["Y", "X"]);
   });
@@ -94,7 +111,9 @@ describe("roles API: the five endpoints", () => {
     const set = await http("PUT", h.adminUrl(`/groups/109/roles/${a?.roleId}/users`), { body: { userCount: 4 } });
     expect(set.status).toBe(200);
     expect(set.json).toEqual({ roleId: a?.roleId, userCount: 4, inUse: true });
-    expect(await h.list(109)).toEqual([{ roleId: a?.roleId, name: "Assigned", inUse: true, description: "", userCount: 4 }]);
+    expect(await h.list(109)).toEqual([
+      { roleId: a?.roleId, name: "Assigned", inUse: true, description: "", userCount: 4 },
+    ]);
     await http("PUT", h.adminUrl(`/groups/109/roles/${a?.roleId}/users`), { body: { userCount: 0 } });
     expect((await h.list(109))[0]).toMatchObject({ inUse: false, userCount: 0 });
   });

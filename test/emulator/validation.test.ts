@@ -16,7 +16,11 @@ describe("roles API: validation and errors", () => {
     const items = [{ name: "ok1" }, { name: "ok2" }, { name: "ok3" }, { name: "x".repeat(71) }];
     const r = await http("POST", h.rolesUrl(1), { body: items });
     expect(r.status).toBe(400);
-    expect(r.json).toEqual({ code: "validation_failed", message: "[3].name: must be at most 70 characters (UTF-16 code units)", index: 3 });
+    expect(r.json).toEqual({
+      code: "validation_failed",
+      message: "[3].name: must be at most 70 characters (UTF-16 code units)",
+      index: 3,
+    });
     expect(await h.list(1)).toEqual([]);
   });
 
@@ -24,7 +28,11 @@ describe("roles API: validation and errors", () => {
     ["empty name", { name: "" }, "[0].name"],
     ["blank name", { name: "   " }, "[0].name: must not be blank"],
     ["missing name", { description: "x" }, "[0].name"],
-    ["long description", { name: "d", description: "d".repeat(256) }, "[0].description: must be at most 255 characters"],
+    [
+      "long description",
+      { name: "d", description: "d".repeat(256) },
+      "[0].description: must be at most 255 characters",
+    ],
     ["non-boolean setting", { name: "s", settings: { viewVideo: "yes" } }, "[0].settings.viewVideo"],
     ["settings not an object", { name: "s", settings: [true] }, "[0].settings"],
     ["name not a string", { name: 7 }, "[0].name"],
@@ -41,7 +49,7 @@ describe("roles API: validation and errors", () => {
   });
 
   it("400 malformed_json for broken JSON, and validation_failed for a non-array body", async () => {
-    const bad = await http("POST", h.rolesUrl(3), { body: "[{\"name\":", raw: true });
+    const bad = await http("POST", h.rolesUrl(3), { body: '[{"name":', raw: true });
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ code: "malformed_json" });
     const empty = await http("PUT", h.rolesUrl(3), { body: "", raw: true });
@@ -69,13 +77,23 @@ describe("roles API: validation and errors", () => {
 
   it("update: unknown roleId is 404 and changes nothing; a rename onto a taken name is 409", async () => {
     const [a, b] = await h.create(5, [{ name: "A" }, { name: "B" }]);
-    const unknown = await http("PUT", h.rolesUrl(5), { body: [{ roleId: a?.roleId, name: "A2" }, { roleId: 999999, name: "Z" }] });
+    const unknown = await http("PUT", h.rolesUrl(5), {
+      body: [
+        { roleId: a?.roleId, name: "A2" },
+        { roleId: 999999, name: "Z" },
+      ],
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.json).toMatchObject({ code: "not_found", index: 1 });
     const conflict = await http("PUT", h.rolesUrl(5), { body: [{ roleId: a?.roleId, name: "B" }] });
     expect(conflict.status).toBe(409);
     expect(conflict.json).toMatchObject({ code: "name_conflict", index: 0 });
-    const dup = await http("PUT", h.rolesUrl(5), { body: [{ roleId: b?.roleId, name: "B1" }, { roleId: b?.roleId, name: "B2" }] });
+    const dup = await http("PUT", h.rolesUrl(5), {
+      body: [
+        { roleId: b?.roleId, name: "B1" },
+        { roleId: b?.roleId, name: "B2" },
+      ],
+    });
     expect(dup.status).toBe(400);
     const invalid = await http("PUT", h.rolesUrl(5), { body: [{ roleId: a?.roleId, name: "ok" }, { name: "no id" }] });
     expect(invalid.status).toBe(400);
@@ -127,7 +145,8 @@ describe("roles API: validation and errors", () => {
   });
 
   it(`413 payload_too_large above ${MAX_BATCH_ITEMS} items; exactly ${MAX_BATCH_ITEMS} is fine`, async () => {
-    const many = (n: number, p: string): Array<{ name: string }> => Array.from({ length: n }, (_, i) => ({ name: `${p}${i}` }));
+    const many = (n: number, p: string): Array<{ name: string }> =>
+      Array.from({ length: n }, (_, i) => ({ name: `${p}${i}` }));
     const over = await http("POST", h.rolesUrl(9), { body: many(MAX_BATCH_ITEMS + 1, "o") });
     expect(over.status).toBe(413);
     expect(over.json).toMatchObject({ code: "payload_too_large" });

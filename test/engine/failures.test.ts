@@ -6,7 +6,10 @@ import { ITEM, TOKEN, fixtureStack, stackDirs } from "./fixture-stack";
 
 afterAll(() => {
   expect(stackDirs.length).toBeGreaterThan(0);
-  expect(stackDirs.filter((d) => existsSync(d)), "temporary stack folders left behind").toEqual([]);
+  expect(
+    stackDirs.filter((d) => existsSync(d)),
+    "temporary stack folders left behind",
+  ).toEqual([]);
 });
 
 describe("engine stand-in failures and secrets", () => {
@@ -35,9 +38,15 @@ describe("engine stand-in failures and secrets", () => {
 
   it("a failed update and a failed delete leave the old state in place", async () => {
     const s = fixtureStack();
-    await s.run("up", [{ name: "u", props: { value: "v1" } }, { name: "stuck", props: { value: "undeletable" } }]);
+    await s.run("up", [
+      { name: "u", props: { value: "v1" } },
+      { name: "stuck", props: { value: "undeletable" } },
+    ]);
     const before = s.state().resources.find((x) => x.urn.endsWith("::u"));
-    const upd = await s.run("up", [{ name: "u", props: { value: "fail" } }, { name: "stuck", props: { value: "undeletable" } }]);
+    const upd = await s.run("up", [
+      { name: "u", props: { value: "fail" } },
+      { name: "stuck", props: { value: "undeletable" } },
+    ]);
     expect(upd.errors).toEqual([expect.stringMatching(/::u: fixture refused to update item 1 to value 'fail'$/)]);
     expect(s.state().resources.find((x) => x.urn.endsWith("::u"))?.outputs).toEqual(before?.outputs);
 

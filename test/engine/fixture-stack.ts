@@ -63,7 +63,11 @@ export function fixtureStack() {
     dir,
     stateFile,
     storeFile,
-    run(operation: EngineOptions["operation"], spec: ItemSpec[] = [], extra: Partial<EngineOptions> = {}): Promise<EngineResult> {
+    run(
+      operation: EngineOptions["operation"],
+      spec: ItemSpec[] = [],
+      extra: Partial<EngineOptions> = {},
+    ): Promise<EngineResult> {
       return runEngine({
         operation,
         programDir: FIXTURE_DIR,

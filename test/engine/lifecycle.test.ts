@@ -77,7 +77,10 @@ describe("engine stand-in lifecycle", () => {
     expect(r.planText).toBe(`+- replace ${ITEM} a [group]`);
     expect(r.plan.find((x) => x.name === "a")?.deleteBeforeReplace).toBe(false);
     expect(r.outputs["ids"]).toEqual({ a: "3", b: "2" });
-    expect(s.store().log.slice(-2)).toEqual([{ op: "create", id: "3" }, { op: "delete", id: "1" }]);
+    expect(s.store().log.slice(-2)).toEqual([
+      { op: "create", id: "3" },
+      { op: "delete", id: "1" },
+    ]);
     expect(s.names().sort()).toEqual(["a", "b"]);
     a.props = moved.props;
   });
@@ -86,7 +89,10 @@ describe("engine stand-in lifecycle", () => {
     const moved = { ...a, props: { value: "uno", group: "g3" }, opts: { deleteBeforeReplace: true } };
     const r = await s.run("up", [moved, b]);
     expect(r.planText).toBe(`+- replace ${ITEM} a [group]`);
-    expect(s.store().log.slice(-2)).toEqual([{ op: "delete", id: "3" }, { op: "create", id: "4" }]);
+    expect(s.store().log.slice(-2)).toEqual([
+      { op: "delete", id: "3" },
+      { op: "create", id: "4" },
+    ]);
     a.props = moved.props;
   });
 
@@ -97,7 +103,12 @@ describe("engine stand-in lifecycle", () => {
     const r = await s.run("up", [c]);
     expect(r.errors).toEqual([]);
     expect(r.planText).toBe([`- delete  ${ITEM} b`, `- delete  ${ITEM} a`].join("\n"));
-    expect(s.store().log.filter((l) => l.op === "delete").slice(-2)).toEqual([
+    expect(
+      s
+        .store()
+        .log.filter((l) => l.op === "delete")
+        .slice(-2),
+    ).toEqual([
       { op: "delete", id: "2" },
       { op: "delete", id: "4" },
     ]);

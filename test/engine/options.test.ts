@@ -31,7 +31,9 @@ describe("engine stand-in resource options", () => {
     const replace = await s.run("up", [{ ...p, props: { value: "keep", group: "g2" } }]);
     expect(replace.ok).toBe(false);
     expect(replace.errors).toEqual([
-      expect.stringMatching(/^error: urn:pulumi:dev::engine-fixture::pulumi-nodejs:dynamic\/fixture:Item::p: unable to replace resource/),
+      expect.stringMatching(
+        /^error: urn:pulumi:dev::engine-fixture::pulumi-nodejs:dynamic\/fixture:Item::p: unable to replace resource/,
+      ),
     ]);
     expect(replace.providerHost.calls).toMatchObject({ Create: 0, Delete: 0 });
 
@@ -41,7 +43,9 @@ describe("engine stand-in resource options", () => {
 
     const del = await s.run("up", []);
     expect(del.ok).toBe(false);
-    expect(del.errors[0]).toContain("`pulumi state unprotect 'urn:pulumi:dev::engine-fixture::pulumi-nodejs:dynamic/fixture:Item::p'`");
+    expect(del.errors[0]).toContain(
+      "`pulumi state unprotect 'urn:pulumi:dev::engine-fixture::pulumi-nodejs:dynamic/fixture:Item::p'`",
+    );
     expect(del.providerHost.calls.Delete).toBe(0);
     expect(s.names()).toEqual(["p"]);
     expect(Object.keys(s.store().items)).toEqual(["1"]);
@@ -67,7 +71,9 @@ describe("engine stand-in resource options", () => {
   it("ignoreChanges keeps the old value of an ignored property", async () => {
     const s = fixtureStack();
     await s.run("up", [{ name: "i", props: { value: "v1", group: "g1" } }]);
-    const r = await s.run("up", [{ name: "i", props: { value: "v2", group: "g2" }, opts: { ignoreChanges: ["group"] } }]);
+    const r = await s.run("up", [
+      { name: "i", props: { value: "v2", group: "g2" }, opts: { ignoreChanges: ["group"] } },
+    ]);
     expect(r.planText).toBe(`~ update  ${ITEM} i [value]`);
     expect(s.store().items["1"]).toEqual({ value: "v2", group: "g1" });
   });
@@ -87,7 +93,10 @@ describe("engine stand-in resource options", () => {
     await s.run("up", []); // forget it: it now exists only in the store, as if created by hand
     const r = await s.run("preview", [{ name: "adopted", props: { value: "found" }, opts: { import: "1" } }]);
     expect(r.ok).toBe(false);
-    expect(r.plan).toEqual([expect.objectContaining({ op: "same" }), expect.objectContaining({ op: "import", name: "adopted" })]);
+    expect(r.plan).toEqual([
+      expect.objectContaining({ op: "same" }),
+      expect.objectContaining({ op: "import", name: "adopted" }),
+    ]);
     expect(r.errors).toEqual([expect.stringMatching(/::adopted: code must be a string, not undefined$/)]);
     expect(r.providerHost.calls).toMatchObject({ Read: 1, Check: 0, Create: 0 });
   });
@@ -95,7 +104,10 @@ describe("engine stand-in resource options", () => {
   it("Resource.get reads through ReadResource with only the id and __provider", async () => {
     const s = fixtureStack();
     await s.run("up", [{ name: "src", props: { value: "seen", group: "g7" } }]);
-    const r = await s.run("up", [{ name: "src", props: { value: "seen", group: "g7" } }, { name: "looked-up", get: "1" }]);
+    const r = await s.run("up", [
+      { name: "src", props: { value: "seen", group: "g7" } },
+      { name: "looked-up", get: "1" },
+    ]);
     expect(r.errors).toEqual([]);
     expect(r.plan.find((x) => x.name === "looked-up")?.op).toBe("read");
     expect(r.planText).toBe(`> read    ${ITEM} looked-up`);

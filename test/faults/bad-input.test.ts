@@ -60,7 +60,7 @@ const roleCases: Array<[string, string, Record<string, unknown>]> = [
   ["name only line breaks and tabs", "name", { groupId: 42, name: "\n\t\r" }],
   ["name 71 characters", "name", { groupId: 42, name: "x".repeat(71) }],
   ["name of 36 astral emoji (72 UTF-16 units)", "name", { groupId: 42, name: emoji.repeat(36) }],
-  ["name of 70 characters plus a combining accent", "name", { groupId: 42, name: "e".repeat(69) + "e\u0301" }],
+  ["name of 70 characters plus a combining accent", "name", { groupId: 42, name: `${"e".repeat(69)}e\u0301` }],
   ["name with a lone surrogate", "name", { groupId: 42, name: "Sup\uD800port" }],
   ["name with a NUL", "name", { groupId: 42, name: "Sup\u0000port" }],
   ["name with a line break", "name", { groupId: 42, name: "Support\nTeam" }],
@@ -91,7 +91,11 @@ const roleCases: Array<[string, string, Record<string, unknown>]> = [
   ["setting name a typo", "settings.remoteAsist", { ...ok, settings: { remoteAsist: true } }],
   ["setting name empty", "settings.", { ...ok, settings: { "": true } }],
   ["setting name with a dot", "settings.view.video", { ...ok, settings: { "view.video": true } }],
-  ["setting name __proto__", "settings.__proto__", { ...ok, settings: JSON.parse('{"__proto__": true}') as Record<string, unknown> }],
+  [
+    "setting name __proto__",
+    "settings.__proto__",
+    { ...ok, settings: JSON.parse('{"__proto__": true}') as Record<string, unknown> },
+  ],
   ["setting name an emoji", `settings.${emoji}`, { ...ok, settings: { [emoji]: true } }],
   ["setting name 300 characters", "settings.", { ...ok, settings: { ["k".repeat(300)]: true } }],
   ["5000 settings", "settings", { ...ok, settings: manyKeys }],
@@ -104,12 +108,24 @@ const roleCases: Array<[string, string, Record<string, unknown>]> = [
 const callCases: Case[] = [
   ["getRole groupId negative", "groupId", () => getRole({ groupId: -1, name: "Support" }, options)],
   ["getRole groupId fractional", "groupId", () => getRole({ groupId: 2.5, name: "Support" }, options)],
-  ["getRole groupId a string", "groupId", () => getRole({ groupId: "42" as unknown as number, name: "Support" }, options)],
+  [
+    "getRole groupId a string",
+    "groupId",
+    () => getRole({ groupId: "42" as unknown as number, name: "Support" }, options),
+  ],
   ["getRole neither name nor roleId", "name or roleId", () => getRole({ groupId: 42 }, options)],
-  ["getRole both name and roleId", "name or roleId", () => getRole({ groupId: 42, name: "Support", roleId: 1 }, options)],
+  [
+    "getRole both name and roleId",
+    "name or roleId",
+    () => getRole({ groupId: 42, name: "Support", roleId: 1 }, options),
+  ],
   ["getRole name blank", "name", () => getRole({ groupId: 42, name: "  " }, options)],
   ["getRole name 71 characters", "name", () => getRole({ groupId: 42, name: "n".repeat(71) }, options)],
-  ["getRole name of 36 emoji (72 UTF-16 units)", "name", () => getRole({ groupId: 42, name: emoji.repeat(36) }, options)],
+  [
+    "getRole name of 36 emoji (72 UTF-16 units)",
+    "name",
+    () => getRole({ groupId: 42, name: emoji.repeat(36) }, options),
+  ],
   ["getRole name with a lone surrogate", "name", () => getRole({ groupId: 42, name: "\uDBFFx" }, options)],
   ["getRole roleId zero", "roleId", () => getRole({ groupId: 42, roleId: 0 }, options)],
   ["getRole roleId negative", "roleId", () => getRole({ groupId: 42, roleId: -3 }, options)],
@@ -117,38 +133,155 @@ const callCases: Case[] = [
   ["getRole roleId a string", "roleId", () => getRole({ groupId: 42, roleId: "7" as unknown as number }, options)],
   ["getRoles groupId zero", "groupId", () => getRoles({ groupId: 0 }, options)],
   ["getRoles args null", "groupId", () => getRoles(null as unknown as { groupId: number }, options)],
-  ["getVisitorPresence visitorId empty", "visitorId", () => getVisitorPresence({ groupId: 42, visitorId: "" }, options)],
-  ["getVisitorPresence visitorId with a space", "visitorId", () => getVisitorPresence({ groupId: 42, visitorId: "a b" }, options)],
-  ["getVisitorPresence visitorId 63 characters", "visitorId", () => getVisitorPresence({ groupId: 42, visitorId: "v".repeat(63) }, options)],
-  ["getVisitorPresence visitorId with a slash", "visitorId", () => getVisitorPresence({ groupId: 42, visitorId: "../admin" }, options)],
-  ["getVisitorPresence visitorId with a query", "visitorId", () => getVisitorPresence({ groupId: 42, visitorId: "v1&groupid=7" }, options)],
-  ["getVisitorPresence visitorId accented", "visitorId", () => getVisitorPresence({ groupId: 42, visitorId: "émile" }, options)],
-  ["getVisitorPresence visitorId emoji", "visitorId", () => getVisitorPresence({ groupId: 42, visitorId: emoji }, options)],
-  ["getVisitorPresence visitorId trailing newline", "visitorId", () => getVisitorPresence({ groupId: 42, visitorId: "visitor1\n" }, options)],
-  ["getVisitorPresence visitorId a number", "visitorId", () => getVisitorPresence({ groupId: 42, visitorId: 7 as unknown as string }, options)],
-  ["getVisitorPresence groupId negative", "groupId", () => getVisitorPresence({ groupId: -42, visitorId: "v1" }, options)],
+  [
+    "getVisitorPresence visitorId empty",
+    "visitorId",
+    () => getVisitorPresence({ groupId: 42, visitorId: "" }, options),
+  ],
+  [
+    "getVisitorPresence visitorId with a space",
+    "visitorId",
+    () => getVisitorPresence({ groupId: 42, visitorId: "a b" }, options),
+  ],
+  [
+    "getVisitorPresence visitorId 63 characters",
+    "visitorId",
+    () => getVisitorPresence({ groupId: 42, visitorId: "v".repeat(63) }, options),
+  ],
+  [
+    "getVisitorPresence visitorId with a slash",
+    "visitorId",
+    () => getVisitorPresence({ groupId: 42, visitorId: "../admin" }, options),
+  ],
+  [
+    "getVisitorPresence visitorId with a query",
+    "visitorId",
+    () => getVisitorPresence({ groupId: 42, visitorId: "v1&groupid=7" }, options),
+  ],
+  [
+    "getVisitorPresence visitorId accented",
+    "visitorId",
+    () => getVisitorPresence({ groupId: 42, visitorId: "émile" }, options),
+  ],
+  [
+    "getVisitorPresence visitorId emoji",
+    "visitorId",
+    () => getVisitorPresence({ groupId: 42, visitorId: emoji }, options),
+  ],
+  [
+    "getVisitorPresence visitorId trailing newline",
+    "visitorId",
+    () => getVisitorPresence({ groupId: 42, visitorId: "visitor1\n" }, options),
+  ],
+  [
+    "getVisitorPresence visitorId a number",
+    "visitorId",
+    () => getVisitorPresence({ groupId: 42, visitorId: 7 as unknown as string }, options),
+  ],
+  [
+    "getVisitorPresence groupId negative",
+    "groupId",
+    () => getVisitorPresence({ groupId: -42, visitorId: "v1" }, options),
+  ],
   ["findVisitor groupId zero", "groupId", () => findVisitor({ groupId: 0, visitorId: "v1" }, options)],
   ["findVisitor groupId fractional", "groupId", () => findVisitor({ groupId: 3.2, visitorId: "v1" }, options)],
-  ["findVisitor visitorId with a percent escape", "visitorId", () => findVisitor({ groupId: 42, visitorId: "v%2F1" }, options)],
-  ["signalVisitor visitorId with a colon", "visitorId", () => signalVisitor({ groupId: 42, visitorId: "a:b", message: { mtype: "signal", data: {} } }, options)],
-  ["signalVisitor message null", "message", () => signalVisitor({ groupId: 42, visitorId: "v1", message: null as never }, options)],
-  ["signalVisitor message a string", "message", () => signalVisitor({ groupId: 42, visitorId: "v1", message: "hello" as never }, options)],
-  ["signalVisitor unknown mtype", "message.mtype", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "shout", data: {} } as never }, options)],
-  ["signalVisitor invoke without SERVICE form", "message.data.func", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "invoke", data: { func: "alert" } } }, options)],
-  ["signalVisitor invoke with padding", "message.data.func", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "invoke", data: { func: " SERVICE.Cobrowse.Visitor.start" } } }, options)],
-  ["signalVisitor invoke data a string", "message.data", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "invoke", data: "x" } as never }, options)],
-  ["signalVisitor signal data an array", "message.data", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: [1, 2] as never } }, options)],
-  ["signalVisitor signal data with a Date", "message.data.when", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: { when: new Date() } } }, options)],
-  ["signalVisitor signal data with NaN", "message.data.n", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: { n: NaN } } }, options)],
-  ["signalVisitor signal data with a function", "message.data.f", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: { f: () => 1 } } }, options)],
-  ["signalVisitor signal data with undefined", "message.data.u", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: { u: undefined } } }, options)],
-  ["signalVisitor signal data circular", "message.data", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: circular } }, options)],
-  ["signalVisitor signal data nested 100000 deep", "message.data", () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: nested(100_000) } }, options)],
+  [
+    "findVisitor visitorId with a percent escape",
+    "visitorId",
+    () => findVisitor({ groupId: 42, visitorId: "v%2F1" }, options),
+  ],
+  [
+    "signalVisitor visitorId with a colon",
+    "visitorId",
+    () => signalVisitor({ groupId: 42, visitorId: "a:b", message: { mtype: "signal", data: {} } }, options),
+  ],
+  [
+    "signalVisitor message null",
+    "message",
+    () => signalVisitor({ groupId: 42, visitorId: "v1", message: null as never }, options),
+  ],
+  [
+    "signalVisitor message a string",
+    "message",
+    () => signalVisitor({ groupId: 42, visitorId: "v1", message: "hello" as never }, options),
+  ],
+  [
+    "signalVisitor unknown mtype",
+    "message.mtype",
+    () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "shout", data: {} } as never }, options),
+  ],
+  [
+    "signalVisitor invoke without SERVICE form",
+    "message.data.func",
+    () =>
+      signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "invoke", data: { func: "alert" } } }, options),
+  ],
+  [
+    "signalVisitor invoke with padding",
+    "message.data.func",
+    () =>
+      signalVisitor(
+        {
+          groupId: 42,
+          visitorId: "v1",
+          message: { mtype: "invoke", data: { func: " SERVICE.Cobrowse.Visitor.start" } },
+        },
+        options,
+      ),
+  ],
+  [
+    "signalVisitor invoke data a string",
+    "message.data",
+    () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "invoke", data: "x" } as never }, options),
+  ],
+  [
+    "signalVisitor signal data an array",
+    "message.data",
+    () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: [1, 2] as never } }, options),
+  ],
+  [
+    "signalVisitor signal data with a Date",
+    "message.data.when",
+    () =>
+      signalVisitor(
+        { groupId: 42, visitorId: "v1", message: { mtype: "signal", data: { when: new Date() } } },
+        options,
+      ),
+  ],
+  [
+    "signalVisitor signal data with NaN",
+    "message.data.n",
+    () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: { n: NaN } } }, options),
+  ],
+  [
+    "signalVisitor signal data with a function",
+    "message.data.f",
+    () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: { f: () => 1 } } }, options),
+  ],
+  [
+    "signalVisitor signal data with undefined",
+    "message.data.u",
+    () =>
+      signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: { u: undefined } } }, options),
+  ],
+  [
+    "signalVisitor signal data circular",
+    "message.data",
+    () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: circular } }, options),
+  ],
+  [
+    "signalVisitor signal data nested 100000 deep",
+    "message.data",
+    () => signalVisitor({ groupId: 42, visitorId: "v1", message: { mtype: "signal", data: nested(100_000) } }, options),
+  ],
 ];
 
 describe("bad-input corpus: a clear error naming the field, and no HTTP request", () => {
   it.each(roleCases)("Role args: %s", async (_label, field, news) => {
-    const { result: { failures }, requests } = await counting(() => provider.check({}, news));
+    const {
+      result: { failures },
+      requests,
+    } = await counting(() => provider.check({}, news));
     expect(requests, "HTTP requests made").toBe(0);
     expect(failures.length, JSON.stringify(failures)).toBeGreaterThan(0);
     const named = failures.find((f) => f.property === field || (field.endsWith(".") && f.property.startsWith(field)));
@@ -157,7 +290,13 @@ describe("bad-input corpus: a clear error naming the field, and no HTTP request"
   });
 
   it.each(callCases)("%s", async (_label, field, run) => {
-    const attempt = () => Promise.resolve().then(run).then(() => undefined, (e: unknown) => e);
+    const attempt = () =>
+      Promise.resolve()
+        .then(run)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
     const { result, requests } = await counting(attempt);
     expect(requests, "HTTP requests made").toBe(0);
     const err = result as (Error & { code?: string }) | undefined;
@@ -168,7 +307,9 @@ describe("bad-input corpus: a clear error naming the field, and no HTTP request"
 
   it("an emoji name is measured in UTF-16 code units, and the message says so", async () => {
     const { failures } = await provider.check({}, { groupId: 42, name: emoji.repeat(36) });
-    expect(failures[0].reason).toBe("name must be at most 70 characters, got 72 (UTF-16 code units: an emoji counts 2)");
+    expect(failures[0].reason).toBe(
+      "name must be at most 70 characters, got 72 (UTF-16 code units: an emoji counts 2)",
+    );
     expect((await provider.check({}, { groupId: 42, name: emoji.repeat(35) })).failures).toEqual([]);
     expect((await provider.check({}, { groupId: 42, name: "é".repeat(70) })).failures).toEqual([]);
   });
@@ -193,7 +334,9 @@ describe("bad-input corpus: a clear error naming the field, and no HTTP request"
 
   it("tried at least 40 bad inputs, each refused before any HTTP request", () => {
     const corpus = roleCases.length + callCases.length;
-    console.log(`bad-input corpus: ${corpus} invalid inputs tried (${roleCases.length} Role args, ${callCases.length} lookups, presence and signal calls)`);
+    console.log(
+      `bad-input corpus: ${corpus} invalid inputs tried (${roleCases.length} Role args, ${callCases.length} lookups, presence and signal calls)`,
+    );
     expect(corpus).toBeGreaterThanOrEqual(40);
     expect(new Set([...roleCases, ...callCases].map(([label]) => label)).size).toBe(corpus);
   });

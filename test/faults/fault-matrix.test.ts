@@ -26,7 +26,15 @@ import * as provider from "../../provider";
 import { setStackConfig } from "../../provider/config";
 import { runEngine } from "../../tools/engine";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
-import { FAULTS, MatrixTable, OPS, PARTIAL_CREATE_FAULTS, type FaultName, type OpName, type Shape } from "./matrix-table";
+import {
+  FAULTS,
+  MatrixTable,
+  OPS,
+  PARTIAL_CREATE_FAULTS,
+  type FaultName,
+  type OpName,
+  type Shape,
+} from "./matrix-table";
 import { refresh, up, type RunResult, type State } from "./stack-model";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -50,7 +58,12 @@ const roles = (g: number) => ({
   alpha: { groupId: g, name: "Alpha", description: "first", settings: { viewVideo: true, remoteAssist: false } },
   beta: { groupId: g, name: "Beta", settings: { inviteGuest: true } },
   gamma: { groupId: g, name: "Gamma", description: "third" },
-  alpha2: { groupId: g, name: "Alpha 2", description: "first, edited", settings: { viewVideo: false, agentAnnotation: true } },
+  alpha2: {
+    groupId: g,
+    name: "Alpha 2",
+    description: "first, edited",
+    settings: { viewVideo: false, agentAnnotation: true },
+  },
   beta2: { groupId: g, name: "Beta 2", description: "now described", settings: { inviteGuest: false } },
   gamma2: { groupId: g, name: "Gamma 2", settings: { navigationAssist: true } },
 });
@@ -65,13 +78,21 @@ function scenario(op: OpName, shape: Shape, g: number): { before: Record<string,
     case "update":
       return {
         before: all,
-        after: shape === "batched" ? { keeper: r.keeper, alpha: r.alpha2, beta: r.beta2, gamma: r.gamma2 } : { ...all, alpha: r.alpha2 },
+        after:
+          shape === "batched"
+            ? { keeper: r.keeper, alpha: r.alpha2, beta: r.beta2, gamma: r.gamma2 }
+            : { ...all, alpha: r.alpha2 },
       };
     case "delete":
       // Single deletes the role created last: a list that lost its last item must not make it look gone.
-      return { before: all, after: shape === "batched" ? { keeper: r.keeper } : { keeper: r.keeper, alpha: r.alpha, beta: r.beta } };
+      return {
+        before: all,
+        after: shape === "batched" ? { keeper: r.keeper } : { keeper: r.keeper, alpha: r.alpha, beta: r.beta },
+      };
     case "read":
-      return shape === "batched" ? { before: all, after: all } : { before: { alpha: r.alpha }, after: { alpha: r.alpha } };
+      return shape === "batched"
+        ? { before: all, after: all }
+        : { before: { alpha: r.alpha }, after: { alpha: r.alpha } };
   }
 }
 
@@ -85,7 +106,9 @@ function target(op: OpName, g: number, persistent: boolean): Record<string, unkn
       return { method: "PUT", path: roles };
     case "delete":
       // Persistent: every request of the delete (the in-use check's list, the confirmation, delete-roles).
-      return persistent ? { path: `/api/v0/groups/${g}/*` } : { method: "POST", path: `/api/v0/groups/${g}/delete-roles` };
+      return persistent
+        ? { path: `/api/v0/groups/${g}/*` }
+        : { method: "POST", path: `/api/v0/groups/${g}/delete-roles` };
     case "read":
       return { method: "GET", path: `${roles}*` };
   }
@@ -93,7 +116,14 @@ function target(op: OpName, g: number, persistent: boolean): Record<string, unkn
 
 const VERB: Record<OpName, string> = { create: "creating", update: "updating", delete: "deleting", read: "reading" };
 
-interface ServiceRole { roleId: number; name: string; description: string; settings: Record<string, boolean>; inUse: boolean; userCount: number }
+interface ServiceRole {
+  roleId: number;
+  name: string;
+  description: string;
+  settings: Record<string, boolean>;
+  inUse: boolean;
+  userCount: number;
+}
 
 async function serviceRoles(h: EmulatorHarness, g: number): Promise<ServiceRole[]> {
   const list = await h.listRoles(g);
@@ -128,14 +158,25 @@ const sorted = (o: Record<string, unknown>) => JSON.stringify(Object.entries(o).
 function verify(
   svc: ServiceRole[],
   program: Record<string, Decl>,
-  state: Array<{ id: string; name: string; description?: string; settings?: Record<string, boolean>; inUse?: boolean; userCount?: number }>,
+  state: Array<{
+    id: string;
+    name: string;
+    description?: string;
+    settings?: Record<string, boolean>;
+    inUse?: boolean;
+    userCount?: number;
+  }>,
   g: number,
 ): string[] {
   const problems: string[] = [];
-  const want = Object.values(program).map((d) => d.name).sort();
+  const want = Object.values(program)
+    .map((d) => d.name)
+    .sort();
   const have = svc.map((r) => r.name).sort();
-  if (JSON.stringify(want) !== JSON.stringify(have)) problems.push(`service holds [${have.join(", ")}], program declares [${want.join(", ")}]`);
-  if ("keeper" in program && svc.find((r) => r.name === "Keeper")?.userCount !== 3) problems.push("the in-use role lost its users or is gone");
+  if (JSON.stringify(want) !== JSON.stringify(have))
+    problems.push(`service holds [${have.join(", ")}], program declares [${want.join(", ")}]`);
+  if ("keeper" in program && svc.find((r) => r.name === "Keeper")?.userCount !== 3)
+    problems.push("the in-use role lost its users or is gone");
   for (const d of Object.values(program)) {
     const r = svc.find((x) => x.name === d.name);
     if (!r) continue;
@@ -151,14 +192,18 @@ function verify(
   }
   const stateIds = state.map((s) => s.id).sort();
   const svcIds = svc.map((r) => `${g}/${r.roleId}`).sort();
-  if (JSON.stringify(stateIds) !== JSON.stringify(svcIds)) problems.push(`state ids [${stateIds.join(", ")}] != service ids [${svcIds.join(", ")}]`);
+  if (JSON.stringify(stateIds) !== JSON.stringify(svcIds))
+    problems.push(`state ids [${stateIds.join(", ")}] != service ids [${svcIds.join(", ")}]`);
   for (const s of state) {
     const r = svc.find((x) => `${g}/${x.roleId}` === s.id);
     if (!r) continue;
     if (s.name !== r.name) problems.push(`${s.id}: state name "${s.name}", service "${r.name}"`);
-    if ((s.description ?? "") !== r.description) problems.push(`${s.id}: state description "${s.description}", service "${r.description}"`);
-    for (const [k, v] of Object.entries(s.settings ?? {})) if (r.settings[k] !== v) problems.push(`${s.id}: settings.${k} state ${v}, service ${r.settings[k]}`);
-    if (s.inUse !== r.inUse || s.userCount !== r.userCount) problems.push(`${s.id}: state inUse/userCount ${s.inUse}/${s.userCount}, service ${r.inUse}/${r.userCount}`);
+    if ((s.description ?? "") !== r.description)
+      problems.push(`${s.id}: state description "${s.description}", service "${r.description}"`);
+    for (const [k, v] of Object.entries(s.settings ?? {}))
+      if (r.settings[k] !== v) problems.push(`${s.id}: settings.${k} state ${v}, service ${r.settings[k]}`);
+    if (s.inUse !== r.inUse || s.userCount !== r.userCount)
+      problems.push(`${s.id}: state inUse/userCount ${s.inUse}/${s.userCount}, service ${r.inUse}/${r.userCount}`);
   }
   return problems;
 }
@@ -167,7 +212,9 @@ function firstRunProblems(run: RunResult, op: OpName): string[] {
   if (run.ok) return [];
   if (!run.errors.length) return ["failed without an error message"];
   const named = new RegExp(`${VERB[op]} role "[^"]+"`);
-  return run.errors.filter((e) => !named.test(e)).map((e) => `error does not name the operation and the role: ${e.slice(0, 300)}`);
+  return run.errors
+    .filter((e) => !named.test(e))
+    .map((e) => `error does not name the operation and the role: ${e.slice(0, 300)}`);
 }
 
 const short = (run: RunResult) => (run.ok ? "ok" : run.errors[0].slice(0, 160));
@@ -210,7 +257,12 @@ afterAll(async () => {
 });
 
 /** One provider-level pair. */
-async function providerPair(fault: (typeof FAULTS)[number], op: OpName, shape: Shape, persistent: boolean): Promise<string[]> {
+async function providerPair(
+  fault: (typeof FAULTS)[number],
+  op: OpName,
+  shape: Shape,
+  persistent: boolean,
+): Promise<string[]> {
   const g = nextGroup++;
   const { before, after } = scenario(op, shape, g);
   const state: State = new Map();
@@ -232,23 +284,38 @@ async function providerPair(fault: (typeof FAULTS)[number], op: OpName, shape: S
   if (!second.ok) problems.push(`second run failed: ${second.errors.join("; ").slice(0, 300)}`);
   const stateView = [...state.values()].map((e) => ({ id: e.id, ...e.outs }));
   problems.push(...verify(await serviceRoles(h, g), after, stateView, g));
-  table.add({ fault, op, shape, layer: "provider", variant: persistent ? "persistent" : "transient", passed: problems.length === 0, firstRun: short(first), ...(problems.length ? { problem: problems.join("; ") } : {}) });
+  table.add({
+    fault,
+    op,
+    shape,
+    layer: "provider",
+    variant: persistent ? "persistent" : "transient",
+    passed: problems.length === 0,
+    firstRun: short(first),
+    ...(problems.length ? { problem: problems.join("; ") } : {}),
+  });
   return problems;
 }
 
-const CELLS = FAULTS.flatMap((fault) => OPS.flatMap((op) => (["batched", "single"] as const).map((shape) => ({ fault, op, shape }))));
+const CELLS = FAULTS.flatMap((fault) =>
+  OPS.flatMap((op) => (["batched", "single"] as const).map((shape) => ({ fault, op, shape }))),
+);
 
 // One test per cell, each running the transient and the persistent variant; cells run concurrently
 // (vitest's maxConcurrency, 8 in vitest.config.mts), each in its own group, as the pairs are independent.
 describe.concurrent("fault matrix, provider level (every fault × operation × batched/single, transient and persistent)", () => {
-  it.each(CELLS)("$fault × $op ($shape): converges, exact roles, state equals service, clear first-run errors", async (c) => {
-    const problems: string[] = [];
-    for (const persistent of [false, true]) {
-      const found = await providerPair(c.fault, c.op, c.shape, persistent);
-      problems.push(...found.map((p) => `${persistent ? "persistent" : "transient"}: ${p}`));
-    }
-    expect(problems).toEqual([]);
-  }, 300_000);
+  it.each(CELLS)(
+    "$fault × $op ($shape): converges, exact roles, state equals service, clear first-run errors",
+    async (c) => {
+      const problems: string[] = [];
+      for (const persistent of [false, true]) {
+        const found = await providerPair(c.fault, c.op, c.shape, persistent);
+        problems.push(...found.map((p) => `${persistent ? "persistent" : "transient"}: ${p}`));
+      }
+      expect(problems).toEqual([]);
+    },
+    300_000,
+  );
 });
 
 describe("fault matrix, engine stand-in (batched create of examples/roles-from-file, one pair per fault)", () => {
@@ -263,7 +330,10 @@ describe("fault matrix, engine stand-in (batched create of examples/roles-from-f
     const list = { method: "GET", path: `/api/v0/groups/${g}/roles` };
     switch (fault) {
       case "lost reply, group not listable (unconfirmed)":
-        return [{ ...target("create", g, false), action: "drop-after", times: 1 }, { ...list, action: "status", status: 503, times: 0 }];
+        return [
+          { ...target("create", g, false), action: "drop-after", times: 1 },
+          { ...list, action: "status", status: 503, times: 0 },
+        ];
       case "created, read-back failing":
         return [{ ...list, action: "status", status: 503, times: 0 }];
       default:
@@ -278,7 +348,12 @@ describe("fault matrix, engine stand-in (batched create of examples/roles-from-f
       mkdirSync(dir);
       const catalogue = path.join(dir, "roles.json");
       const declared: Array<Omit<Decl, "groupId"> & { key: string }> = [
-        { key: "support", name: "Support", description: "First-line support", settings: { viewVideo: true, remoteAssist: true } },
+        {
+          key: "support",
+          name: "Support",
+          description: "First-line support",
+          settings: { viewVideo: true, remoteAssist: true },
+        },
         { key: "billing", name: "Billing", settings: { visitorDocumentShare: true } },
         { key: "sales", name: "Sales", description: "Sales team" },
       ];
@@ -290,7 +365,11 @@ describe("fault matrix, engine stand-in (batched create of examples/roles-from-f
           programDir: path.join(repoRoot, "examples/roles-from-file"),
           stack: "dev",
           stateFile,
-          config: { "grouproles:baseUrl": h.emu.baseUrl, "roles-from-file:catalogue": catalogue, "grouproles:timeoutMs": String(TIMEOUT_MS) },
+          config: {
+            "grouproles:baseUrl": h.emu.baseUrl,
+            "roles-from-file:catalogue": catalogue,
+            "grouproles:timeoutMs": String(TIMEOUT_MS),
+          },
           secretConfig: { "grouproles:accessToken": h.emu.token },
         });
       const clearFaults = await Promise.all(rulesOf(fault, g).map(inject));
@@ -302,13 +381,33 @@ describe("fault matrix, engine stand-in (batched create of examples/roles-from-f
       const problems = [...firstRunProblems(firstResult, "create")];
       if (hits === 0) problems.push("the fault never fired: no request matched its rule");
       if (!second.ok) problems.push(`second run failed: ${second.errors.join("; ").slice(0, 300)}`);
-      const onDisk = JSON.parse(readFileSync(stateFile, "utf8")) as { resources: Array<{ type: string; id?: string; outputs: Record<string, unknown> }> };
+      const onDisk = JSON.parse(readFileSync(stateFile, "utf8")) as {
+        resources: Array<{ type: string; id?: string; outputs: Record<string, unknown> }>;
+      };
       const stateView = onDisk.resources
         .filter((r) => r.type.endsWith("grouproles:Role"))
-        .map((r) => ({ id: r.id!, ...(r.outputs as { name: string; description?: string; settings?: Record<string, boolean>; inUse?: boolean; userCount?: number }) }));
+        .map((r) => ({
+          id: r.id!,
+          ...(r.outputs as {
+            name: string;
+            description?: string;
+            settings?: Record<string, boolean>;
+            inUse?: boolean;
+            userCount?: number;
+          }),
+        }));
       const program = Object.fromEntries(declared.map(({ key, ...d }) => [key, { ...d, groupId: g }]));
       problems.push(...verify(await serviceRoles(h, g), program, stateView, g));
-      table.add({ fault, op: "create", shape: "batched", layer: "engine", variant: "transient", passed: problems.length === 0, firstRun: short(firstResult), ...(problems.length ? { problem: problems.join("; ") } : {}) });
+      table.add({
+        fault,
+        op: "create",
+        shape: "batched",
+        layer: "engine",
+        variant: "transient",
+        passed: problems.length === 0,
+        firstRun: short(firstResult),
+        ...(problems.length ? { problem: problems.join("; ") } : {}),
+      });
       expect(problems).toEqual([]);
     }, 300_000); // two engine runs, each 1-2 s idle; far more on a loaded machine
   }

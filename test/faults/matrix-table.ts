@@ -1,11 +1,22 @@
 /** Collects fault-matrix results and renders them as a markdown table (test output and test-results/fault-matrix.md). */
 
-export const FAULTS = ["429 + Retry-After", "503", "drop before acting", "applied, then dropped", "reply slower than timeout", "malformed JSON", "wrong shape / length"] as const;
+export const FAULTS = [
+  "429 + Retry-After",
+  "503",
+  "drop before acting",
+  "applied, then dropped",
+  "reply slower than timeout",
+  "malformed JSON",
+  "wrong shape / length",
+] as const;
 /**
  * Faults that leave a create half-way, kept by Pulumi as partial creates and finished by the next up:
  * only meaningful end to end, so they run through the engine stand-in only (batched create column).
  */
-export const PARTIAL_CREATE_FAULTS = ["lost reply, group not listable (unconfirmed)", "created, read-back failing"] as const;
+export const PARTIAL_CREATE_FAULTS = [
+  "lost reply, group not listable (unconfirmed)",
+  "created, read-back failing",
+] as const;
 export type FaultName = (typeof FAULTS)[number] | (typeof PARTIAL_CREATE_FAULTS)[number];
 export const OPS = ["create", "read", "update", "delete"] as const;
 export type OpName = (typeof OPS)[number];
@@ -53,7 +64,11 @@ export class MatrixTable {
       lines.push(`| ${fault} | ${cells.join(" | ")} |`);
     }
     const failed = this.outcomes.filter((o) => !o.passed);
-    const summary = `${this.passed}/${this.outcomes.length} pairs passed` + (failed.length ? `; failed: ${failed.map((o) => `${o.fault} × ${o.op} (${o.shape}, ${o.layer}, ${o.variant}): ${o.problem}`).join("; ")}` : "");
-    return lines.join("\n") + "\n\n" + summary + "\n";
+    const summary =
+      `${this.passed}/${this.outcomes.length} pairs passed` +
+      (failed.length
+        ? `; failed: ${failed.map((o) => `${o.fault} × ${o.op} (${o.shape}, ${o.layer}, ${o.variant}): ${o.problem}`).join("; ")}`
+        : "");
+    return `${lines.join("\n")}\n\n${summary}\n`;
   }
 }

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 /** Cut to `max` UTF-16 code units (the limits' unit) without splitting a surrogate pair. */
-const fit = (s: string, max: number) => {
+const truncateToUnits = (s: string, max: number) => {
   const cut = s.slice(0, max);
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 };
@@ -27,7 +27,7 @@ const text = (minLength: number, maxLength: number) =>
       fc.string({ unit: "grapheme", minLength, maxLength: Math.min(maxLength, 20) }),
       fc.string({ minLength, maxLength }),
     )
-    .map((s) => fit(s, maxLength))
+    .map((s) => truncateToUnits(s, maxLength))
     .filter((s) => s.length >= minLength);
 const unknownKey = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,30}$/);
 const settingKey = fc.oneof(fc.constantFrom(...KNOWN_SETTINGS), unknownKey);

@@ -62,11 +62,25 @@ const run = async (
 };
 
 beforeAll(async () => {
-  h = await startHarness({ tokens: [CANARY], apiKeys: [`77:${API_KEY}`], users: [`canary-user:${PASSWORD}:77`], tokenLifetimeSeconds: 2 });
+  h = await startHarness({
+    tokens: [CANARY],
+    apiKeys: [`77:${API_KEY}`],
+    users: [`canary-user:${PASSWORD}:77`],
+    tokenLifetimeSeconds: 2,
+  });
   work = mkdtempSync(path.join(os.tmpdir(), "secrets-"));
   catalogue = path.join(work, "roles.json");
   stateFile = path.join(work, "state.json");
-  writeFileSync(catalogue, JSON.stringify({ groupId: 77, roles: [{ key: "support", name: "Support", settings: { viewVideo: true } }, { key: "sales", name: "Sales" }] }));
+  writeFileSync(
+    catalogue,
+    JSON.stringify({
+      groupId: 77,
+      roles: [
+        { key: "support", name: "Support", settings: { viewVideo: true } },
+        { key: "sales", name: "Sales" },
+      ],
+    }),
+  );
 });
 afterAll(() => {
   rmSync(work, { recursive: true, force: true });
@@ -100,7 +114,17 @@ describe("the access token never leaks", () => {
     expect(up.resources.some((r) => JSON.stringify(r.inputs).includes("__provider"))).toBe(true);
     expect((await run("refresh")).ok).toBe(true);
     // A failing up: the service refuses the new role's create (the error text carries request details).
-    writeFileSync(catalogue, JSON.stringify({ groupId: 77, roles: [{ key: "support", name: "Support" }, { key: "sales", name: "Sales" }, { key: "new", name: "New" }] }));
+    writeFileSync(
+      catalogue,
+      JSON.stringify({
+        groupId: 77,
+        roles: [
+          { key: "support", name: "Support" },
+          { key: "sales", name: "Sales" },
+          { key: "new", name: "New" },
+        ],
+      }),
+    );
     await h.fault({ method: "POST", path: "/api/v0/groups/77/roles", action: "status", status: 401, times: 0 });
     const failing = await run("up");
     await h.admin("DELETE", "/faults");
@@ -121,7 +145,16 @@ describe("the access token never leaks", () => {
   it("API keys, passwords, login keys and issued tokens appear only where they belong", async () => {
     seen.length = 0;
     await h.clearRequests();
-    writeFileSync(catalogue, JSON.stringify({ groupId: 77, roles: [{ key: "support", name: "Support" }, { key: "sales", name: "Sales" }] }));
+    writeFileSync(
+      catalogue,
+      JSON.stringify({
+        groupId: 77,
+        roles: [
+          { key: "support", name: "Support" },
+          { key: "sales", name: "Sales" },
+        ],
+      }),
+    );
     const auth = { "grouproles:authUrl": h.emu.authUrl, "grouproles:partnerUserId": "canary-pipeline" };
     const byKey = { "grouproles:apiKeys": JSON.stringify({ "77": API_KEY }) };
     expect((await run("preview", auth, byKey)).ok).toBe(true);
@@ -130,9 +163,23 @@ describe("the access token never leaks", () => {
     await new Promise((r) => setTimeout(r, 2100)); // the tokens of that run expire; the next runs get new ones
     const byUser = { "grouproles:username": "canary-user", "grouproles:password": PASSWORD };
     expect((await run("refresh", auth, byUser)).ok).toBe(true);
-    const wrong = await run("up", { ...auth, "roles-from-file:catalogue": catalogue }, { "grouproles:apiKeys": JSON.stringify({ "77": `${API_KEY}-wrong` }) });
+    const wrong = await run(
+      "up",
+      { ...auth, "roles-from-file:catalogue": catalogue },
+      { "grouproles:apiKeys": JSON.stringify({ "77": `${API_KEY}-wrong` }) },
+    );
     expect(wrong.ok).toBe(true); // no change: nothing to check, nothing sent
-    writeFileSync(catalogue, JSON.stringify({ groupId: 77, roles: [{ key: "support", name: "Support" }, { key: "sales", name: "Sales" }, { key: "x", name: "X" }] }));
+    writeFileSync(
+      catalogue,
+      JSON.stringify({
+        groupId: 77,
+        roles: [
+          { key: "support", name: "Support" },
+          { key: "sales", name: "Sales" },
+          { key: "x", name: "X" },
+        ],
+      }),
+    );
     const refused = await run("up", auth, { "grouproles:apiKeys": JSON.stringify({ "77": `${API_KEY}-wrong` }) });
     expect(refused.ok).toBe(false);
     expect(refused.errors.join("\n")).toContain("the API key of group 77 (grouproles:apiKeys) was refused");
@@ -140,14 +187,22 @@ describe("the access token never leaks", () => {
 
     const log = (await h.requests()).entries;
     const authorizations = log.filter((e) => e.route === "/authorize");
-    const loginKeys = authorizations.map((e) => (JSON.parse(e.body) as { loginKey?: string }).loginKey).filter((k): k is string => !!k);
-    const issued = [...new Set(log.map((e) => /^Bearer (.+)$/.exec(e.headers.authorization ?? "")?.[1]).filter((t): t is string => !!t))];
+    const loginKeys = authorizations
+      .map((e) => (JSON.parse(e.body) as { loginKey?: string }).loginKey)
+      .filter((k): k is string => !!k);
+    const issued = [
+      ...new Set(
+        log.map((e) => /^Bearer (.+)$/.exec(e.headers.authorization ?? "")?.[1]).filter((t): t is string => !!t),
+      ),
+    ];
     expect(loginKeys.length).toBeGreaterThanOrEqual(3);
     expect(issued.length).toBeGreaterThanOrEqual(2);
     const secrets = [API_KEY, PASSWORD, ...loginKeys, ...issued];
     for (const e of log) {
       const at = `emulator request ${e.method} ${e.path}`;
-      const headers = Object.entries(e.headers).filter(([name]) => name !== "authorization" || e.route === "/authorize");
+      const headers = Object.entries(e.headers).filter(
+        ([name]) => name !== "authorization" || e.route === "/authorize",
+      );
       // Where a secret belongs: the token request's body (login key or password), and the issued
       // token in the Authorization header of requests to the roles API.
       if (e.route !== "/authorize") seen.push({ where: `${at}: body`, text: e.body });
@@ -158,7 +213,9 @@ describe("the access token never leaks", () => {
         expect(e.body).not.toContain(API_KEY); // the API key never leaves the process
       }
     }
-    const leaks = seen.filter((s) => secrets.some((secret) => formsOf(secret).some((f) => s.text.includes(f)))).map((s) => s.where);
+    const leaks = seen
+      .filter((s) => secrets.some((secret) => formsOf(secret).some((f) => s.text.includes(f))))
+      .map((s) => s.where);
     expect(leaks).toEqual([]);
   }, 90_000);
 

@@ -64,7 +64,8 @@ async function deploy(state: State, program: Record<string, Props>): Promise<Run
       } catch (error) {
         // A partial create or update: the engine keeps the resource with what the provider returned.
         const e = error as Error & InitError;
-        if (e.id && e.properties) state.set(key, { id: e.id, inputs: checked.inputs, outs: e.properties, initErrors: true });
+        if (e.id && e.properties)
+          state.set(key, { id: e.id, inputs: checked.inputs, outs: e.properties, initErrors: true });
         errors.push(e.message);
       }
     }),

@@ -8,14 +8,20 @@ describe("refresh of many roles", () => {
   it("N concurrent reads cost N detail GETs and one list", async () => {
     const n = 12;
     const made = await Promise.all(
-      Array.from({ length: n }, (_, i) => provider.create({ groupId: 42, name: `R${i}`, settings: { viewVideo: i % 2 === 0 } })),
+      Array.from({ length: n }, (_, i) =>
+        provider.create({ groupId: 42, name: `R${i}`, settings: { viewVideo: i % 2 === 0 } }),
+      ),
     );
     await h.setUsers(42, made[3].outs.roleId, 4);
     await h.clearRequests();
     const read = await Promise.all(made.map((m) => provider.read(m.id, m.outs)));
     read.forEach((r, i) => {
       expect(r.id).toBe(made[i].id);
-      expect(r.props).toMatchObject({ name: `R${i}`, settings: { viewVideo: i % 2 === 0 }, userCount: i === 3 ? 4 : 0 });
+      expect(r.props).toMatchObject({
+        name: `R${i}`,
+        settings: { viewVideo: i % 2 === 0 },
+        userCount: i === 3 ? 4 : 0,
+      });
     });
     const log = await h.requests();
     expect(log.counts["GET /api/v0/groups/:groupId/roles/:roleId"]).toBe(n);

@@ -25,10 +25,16 @@ beforeEach(async () => {
 });
 
 const bodies = async (method: string, route: string) =>
-  (await h.requests()).entries.filter((e) => e.method === method && e.route === route).map((e) => JSON.parse(e.body) as unknown[]);
+  (await h.requests()).entries
+    .filter((e) => e.method === method && e.route === route)
+    .map((e) => JSON.parse(e.body) as unknown[]);
 
 async function seed(names: string[]): Promise<number[]> {
-  const r = await h.api("POST", "/groups/5/roles", names.map((name) => ({ name })));
+  const r = await h.api(
+    "POST",
+    "/groups/5/roles",
+    names.map((name) => ({ name })),
+  );
   return (r.json as Array<{ roleId: number }>).map((x) => x.roleId);
 }
 
@@ -39,7 +45,16 @@ describe("splitting a failed batch", () => {
     await h.clearRequests();
     const items = Array.from({ length: 8 }, (_, i) => ({ name: i === 5 ? "Taken" : `R${i}` }));
     const results = await Promise.allSettled(items.map((r) => writer.create(5, r)));
-    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(results.map((r) => r.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+      "fulfilled",
+    ]);
     expect((results[5] as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError);
     results.forEach((r, i) => {
       if (r.status === "fulfilled") expect(r.value.name).toBe(`R${i}`);
@@ -47,7 +62,16 @@ describe("splitting a failed batch", () => {
     // 8 -> 4+4 -> 2+2 (bad half) -> 1+1: 1 + 2 + 2 + 2 requests
     const posts = await bodies("POST", "/api/v0/groups/:groupId/roles");
     expect(posts.map((p) => p.length)).toEqual([8, 4, 4, 2, 2, 1, 1]);
-    expect((await h.listRoles(5)).map((r) => r.name).sort()).toEqual(["R0", "R1", "R2", "R3", "R4", "R6", "R7", "Taken"]);
+    expect((await h.listRoles(5)).map((r) => r.name).sort()).toEqual([
+      "R0",
+      "R1",
+      "R2",
+      "R3",
+      "R4",
+      "R6",
+      "R7",
+      "Taken",
+    ]);
   });
 
   it("a delete batch with an in-use role (sent without the provider's check) deletes the others", async () => {
@@ -119,7 +143,7 @@ describe("shared lists (single flight)", () => {
     await seed(["a"]);
     await h.clearRequests();
     const lists = await Promise.all(Array.from({ length: 10 }, () => writer.list(5)));
-    lists.forEach((l) => expect(l.map((r) => r.name)).toEqual(["a"]));
+    for (const l of lists) expect(l.map((r) => r.name)).toEqual(["a"]);
     expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBe(1);
     // callers get their own arrays
     expect(lists[0]).not.toBe(lists[1]);

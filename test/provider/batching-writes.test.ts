@@ -29,7 +29,9 @@ const DELETE = "POST /api/v0/groups/:groupId/delete-roles";
 const names = (n: number, prefix = "Role") => Array.from({ length: n }, (_, i) => `${prefix} ${i}`);
 const settled = <T>(ps: Promise<T>[]) => Promise.allSettled(ps);
 const bodies = async (route: string) =>
-  (await h.requests()).entries.filter((e) => `${e.method} ${e.route}` === route).map((e) => JSON.parse(e.body) as unknown);
+  (await h.requests()).entries
+    .filter((e) => `${e.method} ${e.route}` === route)
+    .map((e) => JSON.parse(e.body) as unknown);
 
 async function createAll(groupId: number, list: string[]) {
   return Promise.all(list.map((name) => provider.create({ groupId, name, settings: { viewVideo: true } })));
@@ -76,13 +78,22 @@ describe("creates", () => {
     const long = "x".repeat(71); // check() refuses it; calling create directly skips check, the client does not
     const all = [...names(3, "Good"), long, ...names(3, "Fine")];
     const results = await settled(all.map((name) => provider.create({ groupId: 42, name })));
-    results.forEach((r, i) => expect(r.status).toBe(all[i] === long ? "rejected" : "fulfilled"));
+    for (const [i, r] of results.entries()) expect(r.status).toBe(all[i] === long ? "rejected" : "fulfilled");
     const err = (results[3] as PromiseRejectedResult).reason as { code: string; message: string };
     expect(err.code).toBe("ERR_CONFIGURATION");
-    expect(err.message).toBe(`creating role "${long}" in group 42: roles[0].name must be at most 70 characters, got 71`);
-    expect((await h.listRoles(42)).map((r) => r.name).sort()).toEqual([...names(3, "Fine"), ...names(3, "Good")].sort());
+    expect(err.message).toBe(
+      `creating role "${long}" in group 42: roles[0].name must be at most 70 characters, got 71`,
+    );
+    expect((await h.listRoles(42)).map((r) => r.name).sort()).toEqual(
+      [...names(3, "Fine"), ...names(3, "Good")].sort(),
+    );
     const posts = (await bodies(POST)) as Array<Array<{ name: string }>>;
-    expect(posts.flat().map((r) => r.name).sort()).toEqual([...names(3, "Fine"), ...names(3, "Good")].sort());
+    expect(
+      posts
+        .flat()
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual([...names(3, "Fine"), ...names(3, "Good")].sort());
   });
 
   it("a name already taken in the group fails only the role that collides", async () => {
@@ -91,7 +102,9 @@ describe("creates", () => {
     const results = await settled(all.map((name) => provider.create({ groupId: 42, name })));
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
     // the colliding caller's own error, naming its role; the siblings were created
-    expect(((results[2] as PromiseRejectedResult).reason as Error).message).toContain('creating role "Taken" in group 42');
+    expect(((results[2] as PromiseRejectedResult).reason as Error).message).toContain(
+      'creating role "Taken" in group 42',
+    );
     expect((await h.listRoles(42)).map((r) => r.name).sort()).toEqual(["A", "B", "C", "Taken"]);
   });
 
@@ -102,7 +115,7 @@ describe("creates", () => {
     const roles = await h.listRoles(42);
     expect(roles).toHaveLength(6);
     const byName = new Map(roles.map((r) => [r.name, r.roleId]));
-    made.forEach((m, i) => expect(m.outs.roleId).toBe(byName.get(`Role ${i}`)));
+    for (const [i, m] of made.entries()) expect(m.outs.roleId).toBe(byName.get(`Role ${i}`));
     const log = await h.requests();
     expect(log.counts[POST]).toBe(1);
     // six adoptions share one list, six full read-backs share another (plus this test's own list)
@@ -122,7 +135,11 @@ describe("updates", () => {
   it("concurrent renames in one group are one PUT, with no settings map and no detail reads", async () => {
     const made = await createAll(42, names(8));
     await h.clearRequests();
-    await Promise.all(made.map((m, i) => provider.update(m.id, m.outs, { groupId: 42, name: `Renamed ${i}`, settings: { viewVideo: true } })));
+    await Promise.all(
+      made.map((m, i) =>
+        provider.update(m.id, m.outs, { groupId: 42, name: `Renamed ${i}`, settings: { viewVideo: true } }),
+      ),
+    );
     const log = await h.requests();
     expect(log.counts[PUT]).toBe(1);
     const [put] = (await bodies(PUT)) as Array<Array<Record<string, unknown>>>;
@@ -136,7 +153,11 @@ describe("updates", () => {
   it("concurrent settings changes are one PUT, after one detail read per role (unlisted keys survive)", async () => {
     const made = await createAll(42, names(8));
     await h.clearRequests();
-    await Promise.all(made.map((m) => provider.update(m.id, m.outs, { groupId: 42, name: m.outs.name, settings: { viewVideo: false } })));
+    await Promise.all(
+      made.map((m) =>
+        provider.update(m.id, m.outs, { groupId: 42, name: m.outs.name, settings: { viewVideo: false } }),
+      ),
+    );
     const log = await h.requests();
     expect(log.counts[PUT]).toBe(1);
     expect(log.counts[DETAILS]).toBe(8);
@@ -172,11 +193,20 @@ describe("deletes", () => {
     for (const id of inUse) await h.setUsers(42, id, 2);
     await h.clearRequests();
     const results = await settled(made.map((m) => provider.delete(m.id, m.outs)));
-    results.forEach((r, i) => expect(r.status).toBe(inUse.has(made[i].outs.roleId) ? "rejected" : "fulfilled"));
-    expect(((results[1] as PromiseRejectedResult).reason as { message: string }).message).toContain(`(id ${made[1].id}) is in use by 2 users`);
+    for (const [i, r] of results.entries()) {
+      expect(r.status).toBe(inUse.has(made[i]!.outs.roleId) ? "rejected" : "fulfilled");
+    }
+    expect(((results[1] as PromiseRejectedResult).reason as { message: string }).message).toContain(
+      `(id ${made[1].id}) is in use by 2 users`,
+    );
     const sent = (await bodies(DELETE)) as number[][];
     expect(sent).toHaveLength(1);
-    expect(sent[0].sort()).toEqual(made.filter((m) => !inUse.has(m.outs.roleId)).map((m) => m.outs.roleId).sort());
+    expect(sent[0].sort()).toEqual(
+      made
+        .filter((m) => !inUse.has(m.outs.roleId))
+        .map((m) => m.outs.roleId)
+        .sort(),
+    );
     expect(sent.flat().some((id) => inUse.has(id))).toBe(false);
     // the in-use checks of all six shared one list
     expect((await h.requests()).counts[LIST]).toBe(1);
@@ -205,7 +235,9 @@ describe("settings", () => {
 
   it("an invalid value fails naming the key", async () => {
     await provider.configure({ config: { get: (k: string) => ({ ...config, "grouproles:maxBatchSize": "lots" })[k] } });
-    await expect(provider.create({ groupId: 42, name: "X" })).rejects.toThrow(/grouproles:maxBatchSize \(or GROUPROLES_MAX_BATCH_SIZE\) must be a positive integer/);
+    await expect(provider.create({ groupId: 42, name: "X" })).rejects.toThrow(
+      /grouproles:maxBatchSize \(or GROUPROLES_MAX_BATCH_SIZE\) must be a positive integer/,
+    );
     expect((await h.requests()).total).toBe(0);
   });
 });

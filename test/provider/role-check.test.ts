@@ -15,7 +15,12 @@ const valid = { groupId: 42, name: "Support" };
 describe("check refuses bad input before any request", () => {
   it.each([
     ["groupId missing", { name: "x" }, "groupId", "groupId is required (a positive integer)"],
-    ["groupId a string", { groupId: "42", name: "x" }, "groupId", 'groupId must be a positive integer, got string "42"'],
+    [
+      "groupId a string",
+      { groupId: "42", name: "x" },
+      "groupId",
+      'groupId must be a positive integer, got string "42"',
+    ],
     ["groupId fractional", { groupId: 4.2, name: "x" }, "groupId", "groupId must be a positive integer, got 4.2"],
     ["groupId negative", { groupId: -1, name: "x" }, "groupId", "groupId must be a positive integer, got -1"],
     ["groupId zero", { groupId: 0, name: "x" }, "groupId", "groupId must be a positive integer"],
@@ -24,15 +29,50 @@ describe("check refuses bad input before any request", () => {
     ["name blank", { groupId: 42, name: "   \t" }, "name", "name must not be blank"],
     ["name too long", { groupId: 42, name: "x".repeat(71) }, "name", "name must be at most 70 characters, got 71"],
     ["name a number", { groupId: 42, name: 7 }, "name", "name must be a string, got number 7"],
-    ["description too long", { ...valid, description: "d".repeat(256) }, "description", "description must be at most 255 characters, got 256"],
-    ["description not a string", { ...valid, description: ["a"] }, "description", "description must be a string, got an array"],
-    ["settings an array", { ...valid, settings: [true] }, "settings", "settings must be a map of setting name to boolean, got an array"],
-    ["setting not boolean", { ...valid, settings: { viewVideo: "yes" } }, "settings.viewVideo", 'settings.viewVideo must be true or false, got string "yes"'],
+    [
+      "description too long",
+      { ...valid, description: "d".repeat(256) },
+      "description",
+      "description must be at most 255 characters, got 256",
+    ],
+    [
+      "description not a string",
+      { ...valid, description: ["a"] },
+      "description",
+      "description must be a string, got an array",
+    ],
+    [
+      "settings an array",
+      { ...valid, settings: [true] },
+      "settings",
+      "settings must be a map of setting name to boolean, got an array",
+    ],
+    [
+      "setting not boolean",
+      { ...valid, settings: { viewVideo: "yes" } },
+      "settings.viewVideo",
+      'settings.viewVideo must be true or false, got string "yes"',
+    ],
     ["setting null", { ...valid, settings: { viewVideo: null } }, "settings.viewVideo", "remove the key"],
-    ["setting nested", { ...valid, settings: { viewVideo: { on: true } } }, "settings.viewVideo", "must be true or false, got an object"],
-    ["setting typo", { ...valid, settings: { viewVidoe: true } }, "settings.viewVidoe", 'unknown setting "viewVidoe": did you mean "viewVideo"?'],
+    [
+      "setting nested",
+      { ...valid, settings: { viewVideo: { on: true } } },
+      "settings.viewVideo",
+      "must be true or false, got an object",
+    ],
+    [
+      "setting typo",
+      { ...valid, settings: { viewVidoe: true } },
+      "settings.viewVidoe",
+      'unknown setting "viewVidoe": did you mean "viewVideo"?',
+    ],
     ["setting case", { ...valid, settings: { ViewVideo: true } }, "settings.ViewVideo", 'did you mean "viewVideo"?'],
-    ["service spelling", { ...valid, settings: { agentAccessibility: true } }, "settings.agentAccessibility", 'did you mean "agentAccessibilty"?'],
+    [
+      "service spelling",
+      { ...valid, settings: { agentAccessibility: true } },
+      "settings.agentAccessibility",
+      'did you mean "agentAccessibilty"?',
+    ],
     ["unknown property", { ...valid, colour: "red" }, "colour", 'unknown property "colour"'],
   ])("%s", async (_label, news, property, reason) => {
     const { failures } = await provider.check({}, news);

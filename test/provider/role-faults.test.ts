@@ -8,7 +8,11 @@ let h: EmulatorHarness;
 let config: Record<string, string>;
 beforeAll(async () => {
   h = await providerAgainstEmulator();
-  config = { "grouproles:baseUrl": h.emu.baseUrl, "grouproles:accessToken": h.emu.token, "grouproles:timeoutMs": "300" };
+  config = {
+    "grouproles:baseUrl": h.emu.baseUrl,
+    "grouproles:accessToken": h.emu.token,
+    "grouproles:timeoutMs": "300",
+  };
   await provider.configure({ config: { get: (k: string) => config[k] } });
 });
 afterAll(async () => {

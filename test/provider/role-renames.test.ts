@@ -41,9 +41,14 @@ describe("renames that meet a taken name", () => {
     // Both diffs first (the engine diffs as resources register), then both updates at once.
     await provider.diff(a.id, a.outs, { groupId: 42, name: "Y" });
     await provider.diff(b.id, b.outs, { groupId: 42, name: "X" });
-    await Promise.all([provider.update(a.id, a.outs, { groupId: 42, name: "Y" }), provider.update(b.id, b.outs, { groupId: 42, name: "X" })]);
+    await Promise.all([
+      provider.update(a.id, a.outs, { groupId: 42, name: "Y" }),
+      provider.update(b.id, b.outs, { groupId: 42, name: "X" }),
+    ]);
     expect(await names()).toEqual({ [a.outs.roleId]: "Y", [b.outs.roleId]: "X" });
-    const puts = (await h.requests()).entries.filter((e) => e.method === "PUT").map((e) => JSON.parse(e.body)[0].name as string);
+    const puts = (await h.requests()).entries
+      .filter((e) => e.method === "PUT")
+      .map((e) => JSON.parse(e.body)[0].name as string);
     expect(puts.some((n) => n.startsWith("~renaming role"))).toBe(true);
   });
 

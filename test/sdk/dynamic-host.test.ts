@@ -12,18 +12,31 @@ import { startHarness, type EmulatorHarness } from "../support/emulator";
 let h: EmulatorHarness;
 let host: ProviderHost;
 let shim: string;
-const t: Target = { urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/grouproles:Role::support", name: "support", type: "pulumi-nodejs:dynamic/grouproles:Role" };
+const t: Target = {
+  urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/grouproles:Role::support",
+  name: "support",
+  type: "pulumi-nodejs:dynamic/grouproles:Role",
+};
 
 beforeAll(async () => {
   const project = inject("installedProject");
   const script = path.join(project, "capture-provider.js");
   copyFileSync(path.resolve(__dirname, "../support/capture-provider.js"), script);
-  shim = (JSON.parse(execFileSync(process.execPath, [script], { cwd: project, encoding: "utf8" })) as { captured: Array<{ inputs: { __provider: string } }> }).captured[0].inputs.__provider;
+  shim = (
+    JSON.parse(execFileSync(process.execPath, [script], { cwd: project, encoding: "utf8" })) as {
+      captured: Array<{ inputs: { __provider: string } }>;
+    }
+  ).captured[0].inputs.__provider;
   h = await startHarness({ tokens: ["secret-token-0a1b2c"] });
   host = new ProviderHost();
   const env = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith("GROUPROLES_")) delete env[k];
-  await host.start({ modulePath: path.join(project, "node_modules/@pulumi/pulumi/cmd/dynamic-provider"), cwd: project, env, engineAddr: "127.0.0.1:1" });
+  await host.start({
+    modulePath: path.join(project, "node_modules/@pulumi/pulumi/cmd/dynamic-provider"),
+    cwd: project,
+    env,
+    engineAddr: "127.0.0.1:1",
+  });
 });
 afterAll(async () => {
   await host?.stop();
@@ -35,7 +48,11 @@ describe("real dynamic-provider host over gRPC", () => {
     await host.configure(
       { "grouproles:baseUrl": h.emu.baseUrl, "grouproles:accessToken": "secret-token-0a1b2c" },
       new Set(["grouproles:accessToken"]),
-      { urn: "urn:pulumi:dev::proj::pulumi:providers:pulumi-nodejs::default", name: "default", type: "pulumi:providers:pulumi-nodejs" },
+      {
+        urn: "urn:pulumi:dev::proj::pulumi:providers:pulumi-nodejs::default",
+        name: "default",
+        type: "pulumi:providers:pulumi-nodejs",
+      },
     );
     const news = { __provider: shim, groupId: 7, name: "Support", settings: { viewVideo: true, remoteAssist: false } };
 
@@ -49,7 +66,14 @@ describe("real dynamic-provider host over gRPC", () => {
     expect(created.properties).toMatchObject({ name: "Support", inUse: false, userCount: 0, __provider: shim });
     expect((await h.listRoles(7)).map((r) => r.name)).toEqual(["Support"]);
 
-    const same = await host.diff(t, created.id, created.properties, { ...news, settings: { remoteAssist: false, viewVideo: true } }, news, []);
+    const same = await host.diff(
+      t,
+      created.id,
+      created.properties,
+      { ...news, settings: { remoteAssist: false, viewVideo: true } },
+      news,
+      [],
+    );
     expect(same.changes).toBe("none");
     const renamed = { ...news, name: "Support L1" };
     const changed = await host.diff(t, created.id, created.properties, renamed, news, []);

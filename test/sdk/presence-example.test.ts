@@ -29,8 +29,15 @@ afterAll(async () => {
 
 const run = (operation: EngineOptions["operation"]) =>
   runEngine({
-    operation, programDir, stack: "dev", stateFile: path.join(work, "state.json"),
-    config: { "visitor-presence:groupId": "42", "visitor-presence:visitorId": "visitor-1", "grouproles:presenceUrl": h.emu.presenceUrl },
+    operation,
+    programDir,
+    stack: "dev",
+    stateFile: path.join(work, "state.json"),
+    config: {
+      "visitor-presence:groupId": "42",
+      "visitor-presence:visitorId": "visitor-1",
+      "grouproles:presenceUrl": h.emu.presenceUrl,
+    },
     secretConfig: { "grouproles:accessToken": h.emu.token },
   });
 
@@ -41,7 +48,13 @@ describe("examples/visitor-presence", () => {
       expect(r.errors, r.stdout).toEqual([]);
       expect(r.ok).toBe(true);
       expect(r.outputs.present).toBe(true);
-      expect(r.outputs.visitorPresence).toMatchObject({ present: true, groupId: 42, visitorId: "visitor-1", direct: visitor.server, ds: visitor.ds });
+      expect(r.outputs.visitorPresence).toMatchObject({
+        present: true,
+        groupId: 42,
+        visitorId: "visitor-1",
+        direct: visitor.server,
+        ds: visitor.ds,
+      });
       expect(r.outputs.location).toMatchObject({ visitorFound: true, direct: visitor.server });
       expect(typeof r.outputs.presentSince).toBe("string");
       expect(r.outputs.present).not.toBe(UNKNOWN);

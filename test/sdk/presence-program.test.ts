@@ -6,8 +6,13 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { connectVisitor, type VisitorConnection } from "../../emulator";
 import {
-  ConfigurationError, findVisitor, findVisitorOutput, getVisitorPresenceOutput, signalVisitor,
-  type ConnectionOptions, type VisitorMessage,
+  ConfigurationError,
+  findVisitor,
+  findVisitorOutput,
+  getVisitorPresenceOutput,
+  signalVisitor,
+  type ConnectionOptions,
+  type VisitorMessage,
 } from "../../sdk";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 
@@ -31,8 +36,13 @@ const mocks: pulumi.runtime.Mocks = {
 };
 
 /** The value of an Output, as a program's `apply` sees it. */
-function valueOf<T>(o: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => o.apply((v) => { resolve(v); return v; }));
+function outputValue<T>(o: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) =>
+    o.apply((v) => {
+      resolve(v);
+      return v;
+    }),
+  );
 }
 
 /** Whether an Output is known (false for an unknown in preview). Reads the SDK's own promise. */
@@ -56,10 +66,15 @@ class Holder extends pulumi.CustomResource {
 beforeAll(async () => {
   h = await startHarness({ presenceServers: 3 });
   opts = { presenceUrl: h.emu.presenceUrl, accessToken: h.emu.token };
-  visitor = await connectVisitor({ presenceUrl: h.emu.presenceUrl, groupId: GROUP, visitorId: "program-visitor", onSignal: (m) => {
-    received.push(m as VisitorMessage);
-    waiters.splice(0).forEach((w) => w());
-  } });
+  visitor = await connectVisitor({
+    presenceUrl: h.emu.presenceUrl,
+    groupId: GROUP,
+    visitorId: "program-visitor",
+    onSignal: (m) => {
+      received.push(m as VisitorMessage);
+      for (const w of waiters.splice(0)) w();
+    },
+  });
 });
 
 afterAll(async () => {
@@ -80,24 +95,40 @@ describe("Output variants in a program", () => {
   it("getVisitorPresenceOutput takes Inputs from another resource and resolves the typed record", async () => {
     const session = new Session("s", { groupId: GROUP });
     const presence = getVisitorPresenceOutput({ groupId: pulumi.output(GROUP), visitorId: session.visitorId }, opts);
-    expect(await valueOf(presence)).toEqual({
-      present: true, groupId: GROUP, visitorId: "program-visitor", direct: visitor.server, ds: visitor.ds, directServer: "127.0.0.1",
-      httpsPort: Number(visitor.server.split(":").pop()), tlsPort: expect.any(Number), visitorPresent: expect.any(Number), timestamp: expect.any(Number),
+    expect(await outputValue(presence)).toEqual({
+      present: true,
+      groupId: GROUP,
+      visitorId: "program-visitor",
+      direct: visitor.server,
+      ds: visitor.ds,
+      directServer: "127.0.0.1",
+      httpsPort: Number(visitor.server.split(":").pop()),
+      tlsPort: expect.any(Number),
+      visitorPresent: expect.any(Number),
+      timestamp: expect.any(Number),
     });
     // Lifted properties work like any Output.
-    expect(await valueOf(presence.present)).toBe(true);
+    expect(await outputValue(presence.present)).toBe(true);
     expect((await h.requests()).counts).toEqual({ "GET /lookupvisitor": 1 });
   });
 
   it("findVisitorOutput takes a whole Input args object and resolves found and not found", async () => {
     const found = findVisitorOutput(pulumi.output({ groupId: GROUP, visitorId: "program-visitor" }), opts);
     const missing = findVisitorOutput({ groupId: GROUP, visitorId: pulumi.output("nobody") }, opts);
-    expect(await valueOf(found)).toEqual({
-      visitorFound: true, ds: visitor.ds, direct: visitor.server, directServer: "127.0.0.1",
-      httpsPort: Number(visitor.server.split(":").pop()), tlsPort: expect.any(Number),
+    expect(await outputValue(found)).toEqual({
+      visitorFound: true,
+      ds: visitor.ds,
+      direct: visitor.server,
+      directServer: "127.0.0.1",
+      httpsPort: Number(visitor.server.split(":").pop()),
+      tlsPort: expect.any(Number),
     });
-    expect(await valueOf(missing)).toEqual({ visitorFound: false });
-    expect(await valueOf(getVisitorPresenceOutput({ groupId: GROUP, visitorId: "nobody" }, opts))).toEqual({ present: false, groupId: GROUP, visitorId: "nobody" });
+    expect(await outputValue(missing)).toEqual({ visitorFound: false });
+    expect(await outputValue(getVisitorPresenceOutput({ groupId: GROUP, visitorId: "nobody" }, opts))).toEqual({
+      present: false,
+      groupId: GROUP,
+      visitorId: "nobody",
+    });
   });
 
   it("reads grouproles:presenceUrl and grouproles:accessToken from the stack config", async () => {
@@ -107,7 +138,9 @@ describe("Output variants in a program", () => {
     pulumi.runtime.setConfig("grouproles:presenceUrl", h.emu.presenceUrl);
     pulumi.runtime.setConfig("grouproles:accessToken", h.emu.token);
     try {
-      expect((await valueOf(findVisitorOutput({ groupId: GROUP, visitorId: "program-visitor" }))).visitorFound).toBe(true);
+      expect(
+        (await outputValue(findVisitorOutput({ groupId: GROUP, visitorId: "program-visitor" }))).visitorFound,
+      ).toBe(true);
     } finally {
       pulumi.runtime.setConfig("grouproles:presenceUrl", "");
       pulumi.runtime.setConfig("grouproles:accessToken", "");
@@ -122,8 +155,12 @@ describe("Output variants in a program", () => {
     const found = findVisitorOutput({ groupId: GROUP, visitorId: "program-visitor" }, opts);
     expect(await pulumi.isSecret(found)).toBe(false);
     const holder = new Holder("h", { presence: pulumi.unsecret(presence), found });
-    await valueOf(holder.urn);
-    const everything = JSON.stringify([await valueOf(pulumi.unsecret(presence)), await valueOf(found), registered]);
+    await outputValue(holder.urn);
+    const everything = JSON.stringify([
+      await outputValue(pulumi.unsecret(presence)),
+      await outputValue(found),
+      registered,
+    ]);
     expect(registered.map((r) => r.type)).toEqual(["test:index:Holder"]);
     expect(everything).toContain("program-visitor");
     expect(everything).not.toContain(h.emu.token);
@@ -137,7 +174,9 @@ describe("during preview", () => {
 
   it("the Output variants still query the live service when their inputs are known", async () => {
     expect(pulumi.runtime.isDryRun()).toBe(true);
-    expect((await valueOf(getVisitorPresenceOutput({ groupId: GROUP, visitorId: "program-visitor" }, opts))).present).toBe(true);
+    expect(
+      (await outputValue(getVisitorPresenceOutput({ groupId: GROUP, visitorId: "program-visitor" }, opts))).present,
+    ).toBe(true);
     expect((await h.requests()).counts).toEqual({ "GET /lookupvisitor": 1 });
   });
 
@@ -152,27 +191,49 @@ describe("during preview", () => {
 
   it("signalVisitor sends nothing, says so, and resolves { sent: false }", async () => {
     const logged = vi.spyOn(console, "log").mockImplementation(() => undefined);
-    const result = await signalVisitor({ groupId: GROUP, visitorId: "program-visitor", message: { mtype: "signal", data: { command: "chat" } } }, opts);
+    const result = await signalVisitor(
+      { groupId: GROUP, visitorId: "program-visitor", message: { mtype: "signal", data: { command: "chat" } } },
+      opts,
+    );
     expect(result).toEqual({ sent: false });
     expect((await h.requests()).total).toBe(0);
     const lines = logged.mock.calls.map((c) => String(c[0]));
-    expect(lines.some((l) => l.includes("signalVisitor: preview, not sending") && l.includes('"program-visitor"'))).toBe(true);
+    expect(
+      lines.some((l) => l.includes("signalVisitor: preview, not sending") && l.includes('"program-visitor"')),
+    ).toBe(true);
     // The visitor is there; a message sent now is the first it gets, so the preview sent it nothing.
     expect((await findVisitor({ groupId: GROUP, visitorId: "program-visitor" }, opts)).visitorFound).toBe(true);
     await pulumi.runtime.setMocks(mocks, "proj", "stack", false);
     const marker = nextMessage();
-    expect(await signalVisitor({ groupId: GROUP, visitorId: "program-visitor", message: { mtype: "signal", data: { marker: 1 } } }, opts)).toEqual({ sent: true });
+    expect(
+      await signalVisitor(
+        { groupId: GROUP, visitorId: "program-visitor", message: { mtype: "signal", data: { marker: 1 } } },
+        opts,
+      ),
+    ).toEqual({ sent: true });
     await marker;
     expect(received).toEqual([{ mtype: "signal", data: { marker: 1 } }]);
   });
 
   it("signalVisitor still validates its arguments and settings in preview", async () => {
-    await expect(signalVisitor({ groupId: GROUP, visitorId: "program-visitor", message: { mtype: "invoke", data: { func: "alert" } } }, opts)).rejects.toBeInstanceOf(ConfigurationError);
-    await expect(signalVisitor({ groupId: GROUP, visitorId: "no spaces", message: { mtype: "signal", data: {} } }, opts)).rejects.toThrow(/^visitorId must be/);
+    await expect(
+      signalVisitor(
+        { groupId: GROUP, visitorId: "program-visitor", message: { mtype: "invoke", data: { func: "alert" } } },
+        opts,
+      ),
+    ).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(
+      signalVisitor({ groupId: GROUP, visitorId: "no spaces", message: { mtype: "signal", data: {} } }, opts),
+    ).rejects.toThrow(/^visitorId must be/);
     const saved = process.env.GROUPROLES_PRESENCE_URL;
     delete process.env.GROUPROLES_PRESENCE_URL;
     try {
-      await expect(signalVisitor({ groupId: GROUP, visitorId: "program-visitor", message: { mtype: "signal", data: {} } }, { accessToken: "t" })).rejects.toThrow(/GROUPROLES_PRESENCE_URL/);
+      await expect(
+        signalVisitor(
+          { groupId: GROUP, visitorId: "program-visitor", message: { mtype: "signal", data: {} } },
+          { accessToken: "t" },
+        ),
+      ).rejects.toThrow(/GROUPROLES_PRESENCE_URL/);
     } finally {
       if (saved !== undefined) process.env.GROUPROLES_PRESENCE_URL = saved;
     }

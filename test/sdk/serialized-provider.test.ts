@@ -30,7 +30,10 @@ beforeAll(() => {
       ...process.env,
       GROUPROLES_ACCESS_TOKEN: TOKEN,
       GROUPROLES_BASE_URL: "https://api.example.com",
-      PULUMI_CONFIG: JSON.stringify({ "grouproles:accessToken": TOKEN, "grouproles:baseUrl": "https://cfg.example.com" }),
+      PULUMI_CONFIG: JSON.stringify({
+        "grouproles:accessToken": TOKEN,
+        "grouproles:baseUrl": "https://cfg.example.com",
+      }),
     },
   });
   ({ captured, roleIds, urn } = JSON.parse(out));
@@ -44,7 +47,11 @@ const groupRoles = () => captured.filter((c) => c.type === GROUP_ROLES);
 describe("the serialized provider of an installed package", () => {
   it("registers Roles and GroupRoles with the documented type tokens and real Outputs", () => {
     expect(roles()).toHaveLength(3);
-    expect(groupRoles().map((c) => c.name).sort()).toEqual(["catalogue", "other-catalogue"]);
+    expect(
+      groupRoles()
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(["catalogue", "other-catalogue"]);
     expect(captured).toHaveLength(5);
     expect(roleIds).toEqual([1001, 1002]);
     expect(urn).toContain("pulumi-nodejs:dynamic/grouproles:Role::support");

@@ -10,6 +10,9 @@ import path from "node:path";
 const root = path.resolve(__dirname, "../..");
 
 export default function setup(): void {
-  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.json"], { cwd: root, stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.json"], {
+    cwd: root,
+    stdio: "inherit",
+  });
   execFileSync(process.execPath, [path.join(root, "scripts/link-self.js")]);
 }

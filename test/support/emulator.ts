@@ -25,7 +25,9 @@ export interface EmulatorHarness {
   fault(rule: Record<string, unknown>): Promise<void>;
   /** Calls the public roles API directly (as someone editing roles by hand would). */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>;
-  listRoles(groupId: number): Promise<Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>>;
+  listRoles(
+    groupId: number,
+  ): Promise<Array<{ roleId: number; name: string; inUse: boolean; description: string; userCount: number }>>;
   /** One role's details as the service holds them: what a test checks after a write, not what it sent. */
   details(groupId: number, roleId: number): Promise<RoleDetails>;
   /** URL of a group's roles collection, `{baseUrl}/api/v0/groups/{g}/roles`. */
@@ -33,7 +35,11 @@ export interface EmulatorHarness {
   /** URL of an admin route, `{baseUrl}/_emulator{path}`. */
   adminUrl(path: string): string;
   /** Creates roles through the API (asserting 200) and returns the created items. */
-  create(groupId: number, items: unknown[], token?: string): Promise<Array<{ roleId: number; name: string; inUse: boolean }>>;
+  create(
+    groupId: number,
+    items: unknown[],
+    token?: string,
+  ): Promise<Array<{ roleId: number; name: string; inUse: boolean }>>;
   /** The group's list as the API returns it. */
   list(groupId: number): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;

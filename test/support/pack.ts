@@ -22,16 +22,36 @@ const root = path.resolve(__dirname, "../..");
 
 export default function setup(project: TestProject): () => void {
   const work = mkdtempSync(path.join(os.tmpdir(), "grouproles-packed-"));
-  const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: root, encoding: "utf8" });
+  const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], {
+    cwd: root,
+    encoding: "utf8",
+  });
   const tarball = path.join(work, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);
   const projectDir = path.join(work, "project");
   execFileSync("mkdir", ["-p", projectDir]);
-  const pulumiVersion = (JSON.parse(readFileSync(path.join(root, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
-  const tsVersion = (JSON.parse(readFileSync(path.join(root, "node_modules/typescript/package.json"), "utf8")) as { version: string }).version;
-  writeFileSync(path.join(projectDir, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true }));
+  const pulumiVersion = (
+    JSON.parse(readFileSync(path.join(root, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }
+  ).version;
+  const tsVersion = (
+    JSON.parse(readFileSync(path.join(root, "node_modules/typescript/package.json"), "utf8")) as { version: string }
+  ).version;
+  writeFileSync(
+    path.join(projectDir, "package.json"),
+    JSON.stringify({ name: "consumer", version: "1.0.0", private: true }),
+  );
   execFileSync(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", tarball, `@pulumi/pulumi@${pulumiVersion}`, `typescript@${tsVersion}`, "@types/node@22"],
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      "--ignore-scripts",
+      tarball,
+      `@pulumi/pulumi@${pulumiVersion}`,
+      `typescript@${tsVersion}`,
+      "@types/node@22",
+    ],
     { cwd: projectDir, stdio: ["ignore", "ignore", "inherit"] },
   );
   project.provide("installedProject", projectDir);

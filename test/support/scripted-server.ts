@@ -24,7 +24,12 @@ export interface ScriptedServer {
 }
 
 /** Replies `status` with `body` as JSON (or as raw text when `body` is a string). */
-export function reply(res: http.ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+export function reply(
+  res: http.ServerResponse,
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(text);
@@ -37,7 +42,12 @@ export async function startScriptedServer(script: Script, host = "127.0.0.1"): P
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const recorded = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       requests.push(recorded);
       script(recorded, res, requests.length - 1);
     });

@@ -7,8 +7,18 @@
 
 import { type PlanStep, type StepOp, parseUrn } from "./plan";
 import { type ProviderHost, ProviderInitError, type Target } from "./provider-host";
-import { type Checkpoint, type StateResource, StateWriter } from "./state";
-import { type Props, type Value, UNKNOWN, changedKeys, containsSecret, isObject, isSecret, secret, unwrapSecrets } from "./values";
+import type { Checkpoint, StateResource, StateWriter } from "./state";
+import {
+  type Props,
+  type Value,
+  UNKNOWN,
+  changedKeys,
+  containsSecret,
+  isObject,
+  isSecret,
+  secret,
+  unwrapSecrets,
+} from "./values";
 
 /** What one RegisterResource request asks for. */
 export interface Goal {
@@ -93,7 +103,8 @@ export class Deployment {
     for (const alias of aliasUrns) {
       const old = this.olds.get(alias);
       if (!old || this.seen.has(alias)) continue;
-      if (this.aliased.has(alias)) throw new StepError(`Two resources ('${urn}' and another) are aliased to '${alias}'`);
+      if (this.aliased.has(alias))
+        throw new StepError(`Two resources ('${urn}' and another) are aliased to '${alias}'`);
       this.aliased.add(alias);
       return old;
     }
@@ -132,7 +143,14 @@ export class Deployment {
   }
 
   /** `Resource.get`: Read with only the id and the request's properties (which carry `__provider`). */
-  async read(type: string, name: string, parent: string, id: string, props: Props, dependencies: string[]): Promise<StepResult> {
+  async read(
+    type: string,
+    name: string,
+    parent: string,
+    id: string,
+    props: Props,
+    dependencies: string[],
+  ): Promise<StepResult> {
     const urn = this.urn(type, name, parent);
     const seq = this.seq++;
     this.seen.add(urn);
@@ -143,7 +161,16 @@ export class Deployment {
         const r = await (await this.o.provider()).read({ urn, name, type }, id, plainProps, plainProps);
         if (!r.id) throw new StepError(`resource '${id}' does not exist`);
         this.step(seq, "read", urn);
-        const entry: StateResource = { urn, type, custom: true, id: r.id, inputs: props, outputs: r.properties, dependencies, external: true };
+        const entry: StateResource = {
+          urn,
+          type,
+          custom: true,
+          id: r.id,
+          inputs: props,
+          outputs: r.properties,
+          dependencies,
+          external: true,
+        };
         if (parent) entry.parent = parent;
         this.put(this.olds.get(urn), entry);
         return { urn, id: r.id, outputs: r.properties };
@@ -176,7 +203,10 @@ export class Deployment {
     const old = this.oldFor(urn, goal.aliasUrns);
     // The dynamic-provider host answers Configure with acceptSecrets=false: it sees plain values and
     // the engine re-marks as secret the outputs whose inputs were secret.
-    const secretKeys = [...Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k])), ...goal.additionalSecretOutputs];
+    const secretKeys = [
+      ...Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k])),
+      ...goal.additionalSecretOutputs,
+    ];
     const plain = (p: Props) => unwrapSecrets(p) as Props;
     const seal = (p: Props) => markSecrets(p, secretKeys);
 
@@ -185,11 +215,21 @@ export class Deployment {
     // Step generation (step_generator.go): Check and Diff are called as resources register, one at a
     // time; only the steps they produce run under `--parallel`.
     const generated = await this.generator.run(async () => {
-      const news = old && goal.ignoreChanges.length ? applyIgnoreChanges(goal.inputs, old.inputs, goal.ignoreChanges) : goal.inputs;
+      const news =
+        old && goal.ignoreChanges.length
+          ? applyIgnoreChanges(goal.inputs, old.inputs, goal.ignoreChanges)
+          : goal.inputs;
       const checked = await provider.check(t, old ? plain(old.inputs) : {}, plain(news));
       if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
       if (!old) return { checked };
-      const diff = await provider.diff(t, old.id ?? "", plain(old.outputs), checked.inputs, plain(old.inputs), goal.ignoreChanges);
+      const diff = await provider.diff(
+        t,
+        old.id ?? "",
+        plain(old.outputs),
+        checked.inputs,
+        plain(old.inputs),
+        goal.ignoreChanges,
+      );
       return { checked, diff };
     });
     const { checked, diff } = generated;
@@ -232,10 +272,13 @@ export class Deployment {
       return this.limit.run(async () => {
         let outs: Props;
         try {
-          outs = seal(await provider.update(t, id, plain(old.outputs), checked.inputs, plain(old.inputs), goal.ignoreChanges));
+          outs = seal(
+            await provider.update(t, id, plain(old.outputs), checked.inputs, plain(old.inputs), goal.ignoreChanges),
+          );
         } catch (e) {
           // A partial update: the engine records the properties the provider returned, with init errors.
-          if (e instanceof ProviderInitError) this.put(old, { ...this.entry(goal, urn, inputs, seal(e.properties), id), initErrors: e.reasons });
+          if (e instanceof ProviderInitError)
+            this.put(old, { ...this.entry(goal, urn, inputs, seal(e.properties), id), initErrors: e.reasons });
           throw e;
         }
         this.put(old, this.entry(goal, urn, inputs, outs, id));
@@ -269,7 +312,13 @@ export class Deployment {
    * Create, as step.go CreateStep: a partial create (the provider's init error) is kept in state with
    * the id, the properties it returned and its reasons as init errors, and the step fails.
    */
-  private async createStep(goal: Goal, t: Target, inputs: Props, plainInputs: Props, seal: (p: Props) => Props): Promise<StepResult> {
+  private async createStep(
+    goal: Goal,
+    t: Target,
+    inputs: Props,
+    plainInputs: Props,
+    seal: (p: Props) => Props,
+  ): Promise<StepResult> {
     const provider = await this.o.provider();
     try {
       const created = await provider.create(t, plainInputs);
@@ -295,7 +344,10 @@ export class Deployment {
     this.step(seq, "import", t.urn);
     const read = await provider.read(t, goal.importId);
     if (!read.id) throw new StepError(`resource '${goal.importId}' does not exist`);
-    if (!read.inputs) throw new StepError("provider does not support importing resources; please try updating the 'pulumi-nodejs' plugin");
+    if (!read.inputs)
+      throw new StepError(
+        "provider does not support importing resources; please try updating the 'pulumi-nodejs' plugin",
+      );
     const news = applyIgnoreChanges(unwrapSecrets(goal.inputs) as Props, read.inputs, goal.ignoreChanges);
     const checked = await provider.check(t, read.inputs, news);
     if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
@@ -304,9 +356,19 @@ export class Deployment {
     if (diff.changes === "unknown" ? changed.length > 0 : diff.changes === "some") {
       const message = `inputs to import do not match the existing resource: [${changed.join(" ")}]`;
       if (!this.o.preview) throw new StepError(message);
-      this.diagnostics.push({ severity: "warning", urn: t.urn, message: `${message}; importing this resource will fail` });
+      this.diagnostics.push({
+        severity: "warning",
+        urn: t.urn,
+        message: `${message}; importing this resource will fail`,
+      });
     }
-    const entry = this.entry(goal, t.urn, markSecrets(checked.inputs, secretKeys), markSecrets(read.properties, secretKeys), read.id);
+    const entry = this.entry(
+      goal,
+      t.urn,
+      markSecrets(checked.inputs, secretKeys),
+      markSecrets(read.properties, secretKeys),
+      read.id,
+    );
     this.put(undefined, entry);
     return { urn: t.urn, id: read.id, outputs: entry.outputs };
   }
@@ -331,7 +393,12 @@ export class Deployment {
             const seq = this.seq++;
             const t = target(r);
             try {
-              const got = await (await this.o.provider()).read(t, r.id ?? "", unwrapSecrets(r.outputs) as Props, unwrapSecrets(r.inputs) as Props);
+              const got = await (await this.o.provider()).read(
+                t,
+                r.id ?? "",
+                unwrapSecrets(r.outputs) as Props,
+                unwrapSecrets(r.inputs) as Props,
+              );
               if (!got.id) {
                 this.step(seq, "delete", r.urn);
                 this.put(r, undefined);
@@ -348,7 +415,8 @@ export class Deployment {
                 // step.go RefreshStep: drift is what an `up` of an unchanged program would change, i.e.
                 // Diff with the refreshed state as "old" and the recorded inputs as "new".
                 const diff = await (await this.o.provider()).diff(t, got.id, got.properties, oldInputs, newInputs, []);
-                drifted = diff.changes === "unknown" ? changedKeys(newInputs, oldInputs).length > 0 : diff.changes === "some";
+                drifted =
+                  diff.changes === "unknown" ? changedKeys(newInputs, oldInputs).length > 0 : diff.changes === "some";
                 if (diff.diffs.length) changed = [...diff.diffs].sort();
               }
               this.step(seq, drifted ? "refresh" : "same", r.urn, drifted ? { changedProperties: changed } : {});
@@ -394,7 +462,12 @@ export class Deployment {
     if (this.o.preview) return;
     try {
       if (r.custom && !r.retainOnDelete) {
-        await (await this.o.provider()).delete(target(r), r.id ?? "", unwrapSecrets(r.outputs) as Props, unwrapSecrets(r.inputs) as Props);
+        await (await this.o.provider()).delete(
+          target(r),
+          r.id ?? "",
+          unwrapSecrets(r.outputs) as Props,
+          unwrapSecrets(r.inputs) as Props,
+        );
       }
       this.put(r, undefined);
     } catch (e) {
@@ -403,10 +476,19 @@ export class Deployment {
   }
 
   private entry(goal: Goal, urn: string, inputs: Props, outputs: Props, id?: string): StateResource {
-    const e: StateResource = { urn, type: goal.type, custom: goal.custom, inputs, outputs, dependencies: goal.dependencies };
+    const e: StateResource = {
+      urn,
+      type: goal.type,
+      custom: goal.custom,
+      inputs,
+      outputs,
+      dependencies: goal.dependencies,
+    };
     if (id !== undefined) e.id = id;
     if (goal.parent) e.parent = goal.parent;
-    const propDeps = Object.fromEntries(Object.entries(goal.propertyDependencies).filter(([, urns]) => urns.length > 0));
+    const propDeps = Object.fromEntries(
+      Object.entries(goal.propertyDependencies).filter(([, urns]) => urns.length > 0),
+    );
     if (Object.keys(propDeps).length) e.propertyDependencies = propDeps;
     if (goal.protect) e.protect = true;
     if (goal.retainOnDelete) e.retainOnDelete = true;

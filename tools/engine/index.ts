@@ -130,12 +130,21 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
         modulePath: pulumiModule(programDir, "cmd/dynamic-provider"),
         cwd: programDir,
         // The plugin gets the CLI's environment; only the program gets PULUMI_CONFIG.
-        env: { ...baseEnv, PULUMI_NODEJS_PROJECT: project, PULUMI_NODEJS_STACK: o.stack, PULUMI_NODEJS_ORGANIZATION: "organization" },
+        env: {
+          ...baseEnv,
+          PULUMI_NODEJS_PROJECT: project,
+          PULUMI_NODEJS_STACK: o.stack,
+          PULUMI_NODEJS_ORGANIZATION: "organization",
+        },
         engineAddr,
       });
       const name = "default";
       const type = "pulumi:providers:pulumi-nodejs";
-      await host.configure(config, new Set(secretKeys), { urn: `urn:pulumi:${o.stack}::${project}::${type}::${name}`, name, type });
+      await host.configure(config, new Set(secretKeys), {
+        urn: `urn:pulumi:${o.stack}::${project}::${type}::${name}`,
+        name,
+        type,
+      });
       return host;
     })());
 

@@ -8,7 +8,7 @@ import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import * as resrpc from "@pulumi/pulumi/proto/resource_grpc_pb";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
-import { type Deployment, type Goal } from "./deployment";
+import type { Deployment, Goal } from "./deployment";
 import { fromStruct, toStruct } from "./values";
 
 export interface MonitorInfo {
@@ -23,11 +23,20 @@ export interface MonitorInfo {
  * The engine answers a RegisterResource whose step cannot run (failed, or after another failure)
  * with UNAVAILABLE; the SDK then stops issuing RPCs quietly instead of printing a second error.
  */
-const SHUT_DOWN = { code: grpc.status.UNAVAILABLE, details: "resource monitor shut down while waiting on step's done channel" };
+const SHUT_DOWN = {
+  code: grpc.status.UNAVAILABLE,
+  details: "resource monitor shut down while waiting on step's done channel",
+};
 
-const GRPC_OPTIONS = { "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.max_send_message_length": 400 * 1024 * 1024 };
+const GRPC_OPTIONS = {
+  "grpc.max_receive_message_length": 400 * 1024 * 1024,
+  "grpc.max_send_message_length": 400 * 1024 * 1024,
+};
 
-export async function startMonitor(d: Deployment, info: MonitorInfo): Promise<{ addr: string; close(): Promise<void> }> {
+export async function startMonitor(
+  d: Deployment,
+  info: MonitorInfo,
+): Promise<{ addr: string; close(): Promise<void> }> {
   const server = new grpc.Server(GRPC_OPTIONS);
 
   const monitor: Partial<resrpc.IResourceMonitorServer> = {
@@ -52,7 +61,9 @@ export async function startMonitor(d: Deployment, info: MonitorInfo): Promise<{ 
       const q = call.request;
       if (d.failed) return cb(SHUT_DOWN);
       const propertyDependencies: Record<string, string[]> = {};
-      q.getPropertydependenciesMap().forEach((v, k) => (propertyDependencies[k] = v.getUrnsList()));
+      q.getPropertydependenciesMap().forEach((v, k) => {
+        propertyDependencies[k] = v.getUrnsList();
+      });
       const goal: Goal = {
         type: q.getType(),
         name: q.getName(),
@@ -90,7 +101,14 @@ export async function startMonitor(d: Deployment, info: MonitorInfo): Promise<{ 
     readResource(call, cb) {
       const q = call.request;
       if (d.failed) return cb(SHUT_DOWN);
-      d.read(q.getType(), q.getName(), q.getParent(), q.getId(), fromStruct(q.getProperties()), q.getDependenciesList()).then(
+      d.read(
+        q.getType(),
+        q.getName(),
+        q.getParent(),
+        q.getId(),
+        fromStruct(q.getProperties()),
+        q.getDependenciesList(),
+      ).then(
         (res) => {
           const r = new resproto.ReadResourceResponse();
           r.setUrn(res.urn);
@@ -101,7 +119,10 @@ export async function startMonitor(d: Deployment, info: MonitorInfo): Promise<{ 
       );
     },
     invoke(call, cb) {
-      cb({ code: grpc.status.UNIMPLEMENTED, details: `unknown function ${call.request.getTok()} (engine stand-in has no invokes)` });
+      cb({
+        code: grpc.status.UNIMPLEMENTED,
+        details: `unknown function ${call.request.getTok()} (engine stand-in has no invokes)`,
+      });
     },
   };
 
@@ -118,7 +139,11 @@ export async function startMonitor(d: Deployment, info: MonitorInfo): Promise<{ 
         d.errors.push(`error: ${urn ? `${urn}: ` : ""}${q.getMessage()}`);
         d.diagnostics.push({ severity: "error", message: q.getMessage(), ...(urn ? { urn } : {}) });
       } else if (sev !== S.DEBUG) {
-        d.diagnostics.push({ severity: sev === S.WARNING ? "warning" : "info", message: q.getMessage(), ...(urn ? { urn } : {}) });
+        d.diagnostics.push({
+          severity: sev === S.WARNING ? "warning" : "info",
+          message: q.getMessage(),
+          ...(urn ? { urn } : {}),
+        });
       }
       cb(null, new Empty());
     },

@@ -6,7 +6,7 @@
 // (tests assert on them) and read the host's peak RSS from /proc before stopping it.
 
 import * as grpc from "@grpc/grpc-js";
-import { Any } from "google-protobuf/google/protobuf/any_pb";
+import type { Any } from "google-protobuf/google/protobuf/any_pb";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -62,7 +62,13 @@ function providerError(method: ProviderMethod, err: grpc.ServiceError): Provider
   const init = initFailure(err);
   if (!init) return new ProviderError(method, message);
   const properties = init.getProperties();
-  return new ProviderInitError(method, message, init.getId(), properties ? fromStruct(properties) : {}, init.getReasonsList());
+  return new ProviderInitError(
+    method,
+    message,
+    init.getId(),
+    properties ? fromStruct(properties) : {},
+    init.getReasonsList(),
+  );
 }
 
 export interface CheckResult {
@@ -87,7 +93,10 @@ export interface Target {
   type: string;
 }
 
-const GRPC_OPTIONS = { "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.max_send_message_length": 400 * 1024 * 1024 };
+const GRPC_OPTIONS = {
+  "grpc.max_receive_message_length": 400 * 1024 * 1024,
+  "grpc.max_send_message_length": 400 * 1024 * 1024,
+};
 
 export interface ProviderHostOptions {
   modulePath: string;
@@ -97,7 +106,15 @@ export interface ProviderHostOptions {
 }
 
 export class ProviderHost {
-  readonly calls: Record<ProviderMethod, number> = { Configure: 0, Check: 0, Diff: 0, Create: 0, Update: 0, Read: 0, Delete: 0 };
+  readonly calls: Record<ProviderMethod, number> = {
+    Configure: 0,
+    Check: 0,
+    Diff: 0,
+    Create: 0,
+    Update: 0,
+    Read: 0,
+    Delete: 0,
+  };
   stdout = "";
   stderr = "";
   private child?: ChildProcess;
@@ -114,7 +131,11 @@ export class ProviderHost {
   }
 
   async start(o: ProviderHostOptions): Promise<void> {
-    const child = spawn(process.execPath, [o.modulePath, o.engineAddr], { cwd: o.cwd, env: o.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [o.modulePath, o.engineAddr], {
+      cwd: o.cwd,
+      env: o.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     this.child = child;
     child.stderr?.on("data", (d: Buffer) => (this.stderr += d.toString()));
     const port = await new Promise<string>((resolve, reject) => {
@@ -128,10 +149,19 @@ export class ProviderHost {
           this.stdout = this.stdout.slice(nl + 1);
         }
       });
-      child.on("exit", (code) => first && reject(new Error(`dynamic-provider host exited (${code}) before printing its port:\n${this.stderr}`)));
+      child.on(
+        "exit",
+        (code) =>
+          first &&
+          reject(new Error(`dynamic-provider host exited (${code}) before printing its port:\n${this.stderr}`)),
+      );
       child.on("error", reject);
     });
-    this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), GRPC_OPTIONS);
+    this.client = new provrpc.ResourceProviderClient(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+      GRPC_OPTIONS,
+    );
   }
 
   /**
@@ -167,7 +197,14 @@ export class ProviderHost {
     };
   }
 
-  async diff(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[]): Promise<DiffResult> {
+  async diff(
+    t: Target,
+    id: string,
+    olds: Props,
+    news: Props,
+    oldInputs: Props,
+    ignoreChanges: string[],
+  ): Promise<DiffResult> {
     const req = new provproto.DiffRequest();
     setTarget(req, t);
     req.setId(id);
@@ -194,7 +231,14 @@ export class ProviderHost {
     return { id: resp.getId(), properties: fromStruct(resp.getProperties()) };
   }
 
-  async update(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[]): Promise<Props> {
+  async update(
+    t: Target,
+    id: string,
+    olds: Props,
+    news: Props,
+    oldInputs: Props,
+    ignoreChanges: string[],
+  ): Promise<Props> {
     const req = new provproto.UpdateRequest();
     setTarget(req, t);
     req.setId(id);
@@ -218,7 +262,11 @@ export class ProviderHost {
     if (inputs) req.setInputs(toStruct(inputs));
     const resp = await this.call<provproto.ReadResponse>("Read", "read", req);
     const inputsStruct = resp.getInputs();
-    return { id: resp.getId(), properties: fromStruct(resp.getProperties()), ...(inputsStruct ? { inputs: fromStruct(inputsStruct) } : {}) };
+    return {
+      id: resp.getId(),
+      properties: fromStruct(resp.getProperties()),
+      ...(inputsStruct ? { inputs: fromStruct(inputsStruct) } : {}),
+    };
   }
 
   async delete(t: Target, id: string, properties: Props, oldInputs: Props): Promise<void> {
@@ -257,13 +305,18 @@ export class ProviderHost {
     this.calls[method]++;
     return new Promise<R>((resolve, reject) => {
       // The generated client has one overload per method; index it dynamically to share the plumbing.
-      const f = (client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, v: R) => void) => void>)[fn];
+      const f = (
+        client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, v: R) => void) => void>
+      )[fn];
       f!.call(client, req, (err, resp) => (err ? reject(providerError(method, err)) : resolve(resp)));
     });
   }
 }
 
-function setTarget(req: { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }, t: Target): void {
+function setTarget(
+  req: { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown },
+  t: Target,
+): void {
   req.setUrn(t.urn);
   req.setName(t.name);
   req.setType(t.type);

@@ -63,7 +63,8 @@ function sealSecrets(v: Value): Value {
 }
 
 function openSecrets(v: Value): Value {
-  if (isSecret(v) && typeof v["ciphertext"] === "string") return { [SIG_KEY]: SECRET_SIG, value: decrypt(v["ciphertext"]) };
+  if (isSecret(v) && typeof v["ciphertext"] === "string")
+    return { [SIG_KEY]: SECRET_SIG, value: decrypt(v["ciphertext"]) };
   if (Array.isArray(v)) return v.map(openSecrets);
   if (isObject(v)) return mapValues(v, openSecrets);
   return v;
@@ -98,7 +99,7 @@ export class StateWriter {
 
   write(cp: Checkpoint): Promise<void> {
     // Serialize now, so the snapshot reflects the moment of the call, not of the write.
-    const text = JSON.stringify({ ...cp, resources: cp.resources.map((r) => mapProps(r, sealSecrets)) }, null, 2) + "\n";
+    const text = `${JSON.stringify({ ...cp, resources: cp.resources.map((r) => mapProps(r, sealSecrets)) }, null, 2)}\n`;
     const tmp = `${this.file}.${process.pid}.${++this.seq}.tmp`;
     this.chain = this.chain.then(async () => {
       await fs.mkdir(path.dirname(this.file), { recursive: true });
