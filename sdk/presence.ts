@@ -9,7 +9,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigurationError } from "../client/errors";
-import { checkVisitorMessage, checkVisitorRef } from "../client/presence";
+import { checkVisitorRef } from "../client/presence";
+import { checkVisitorMessage } from "../client/visitor-message";
 import { clientFor, type ConnectionOptions } from "./client";
 import type { PresenceRecord, VisitorLocation } from "../client/types";
 
