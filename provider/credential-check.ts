@@ -8,6 +8,7 @@
 import type { GroupRolesClient } from "../client";
 import { AuthenticationError, ConfigurationError, ForbiddenError, type GroupRolesError } from "../client/errors";
 import { clientFromConfig } from "./config";
+import type { CheckFailure } from "./role-fields";
 
 const checks = new WeakMap<GroupRolesClient, Map<number, Promise<GroupRolesError | undefined>>>();
 
@@ -31,4 +32,20 @@ export function credentialRefusal(groupId: number): Promise<GroupRolesError | un
     byGroup.set(groupId, check);
   }
   return check;
+}
+
+/**
+ * `check`'s part: a new resource (no old inputs) whose inputs passed will be created, so its
+ * credentials must work for its group; a refusal is one more failure, on `groupId`.
+ */
+export async function checkCreateCredentials(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  failures: CheckFailure[],
+): Promise<CheckFailure[]> {
+  if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number") {
+    const refusal = await credentialRefusal(news.groupId);
+    if (refusal) return [...failures, { property: "groupId", reason: refusal.message }];
+  }
+  return failures;
 }

@@ -8,7 +8,7 @@ import type { dynamic } from "@pulumi/pulumi";
 import { ConflictError, NotFoundError, RoleInUseError } from "../client/errors";
 import type { RoleSummary } from "../client/types";
 import { setStackConfig, type ConfigSource } from "./config";
-import { credentialRefusal } from "./credential-check";
+import { checkCreateCredentials, credentialRefusal } from "./credential-check";
 import { deploymentLedger } from "./deployment-ledger";
 import { create } from "./role-create";
 import { inContext, inUseDeleteMessage, inUseReplaceMessage } from "./role-errors";
@@ -37,13 +37,7 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 }
 
 export async function check(olds: Props, news: Props) {
-  const failures = checkRoleInputs(news);
-  // A new resource (no old inputs) will be created: its credentials must work for its group.
-  if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number") {
-    const refusal = await credentialRefusal(news.groupId);
-    if (refusal) failures.push({ property: "groupId", reason: refusal.message });
-  }
-  return { inputs: news, failures };
+  return { inputs: news, failures: await checkCreateCredentials(olds, news, checkRoleInputs(news)) };
 }
 
 /** Which inputs differ. Cheap: no request, except to refuse replacing an in-use role. */

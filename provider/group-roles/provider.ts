@@ -6,7 +6,7 @@
  * batching window and no coordination between resources.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { credentialRefusal } from "../credential-check";
+import { checkCreateCredentials } from "../credential-check";
 import { batchOptions, clientFromConfig, resolveConfig, setStackConfig, type ConfigSource } from "../config";
 import { DEFAULT_BATCH_OPTIONS } from "../role-batcher";
 import { inContext } from "../role-errors";
@@ -32,13 +32,7 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 }
 
 export async function check(olds: Props, news: Props) {
-  const failures = checkGroupRolesInputs(news);
-  // A new resource (no old inputs) will be created: its credentials must work for its group.
-  if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number") {
-    const refusal = await credentialRefusal(news.groupId);
-    if (refusal) failures.push({ property: "groupId", reason: refusal.message });
-  }
-  return { inputs: news, failures };
+  return { inputs: news, failures: await checkCreateCredentials(olds, news, checkGroupRolesInputs(news)) };
 }
 
 /** Most roles per array request: `grouproles:maxBatchSize`, default 100. */
