@@ -5,38 +5,15 @@
  * provider's `require("pulumi-grouproles/...")` from the program's directory (node walks up to the
  * project's node_modules); a repository checkout on the module path would not prove either.
  */
-import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { installPacked } from "../../tools/install-packed";
 
 /** Packs `root`, installs it into a new project and copies each program there; returns their directories. */
 export function installPrograms(root: string, programSources: readonly string[]): string[] {
   const work = mkdtempSync(path.join(os.tmpdir(), "grouproles-bench-"));
-  const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  const tarball = path.join(work, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);
-  const project = path.join(work, "program");
-  mkdirSync(project);
-  const pulumiPackage = path.join(root, "node_modules/@pulumi/pulumi/package.json");
-  const pulumiVersion = (JSON.parse(readFileSync(pulumiPackage, "utf8")) as { version: string }).version;
-  const manifest = { name: "grouproles-bench-program", version: "1.0.0", private: true };
-  writeFileSync(path.join(project, "package.json"), JSON.stringify(manifest));
-  execFileSync(
-    "npm",
-    [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      "--prefer-offline",
-      "--ignore-scripts",
-      tarball,
-      `@pulumi/pulumi@${pulumiVersion}`,
-    ],
-    { cwd: project, stdio: ["ignore", "ignore", "inherit"] },
-  );
+  const { projectDir: project } = installPacked(root, work, "grouproles-bench-program");
   return programSources.map((source) => {
     const dir = path.join(project, path.basename(source));
     mkdirSync(dir);
