@@ -57,7 +57,7 @@ export class RolesApi {
       name: r.name,
       inUse: r.inUse,
       ...(r.description != null ? { description: r.description } : {}),
-      ...(r.userCount !== undefined ? { userCount: r.userCount } : {}),
+      ...(r.userCount != null ? { userCount: r.userCount } : {}),
     }));
   }
 

@@ -9,7 +9,7 @@ export interface RoleSummary {
   name: string;
   inUse: boolean;
   description?: string;
-  /** Users holding the role; absent when the service did not say. */
+  /** Users holding the role; absent when the service did not say (left out or `null`). */
   userCount?: number;
 }
 

@@ -23,7 +23,7 @@ export const WireRoleListItem = z.object({
   name: z.string(),
   inUse: z.boolean(),
   description: z.string().nullable().optional(),
-  userCount: int.nonnegative().optional(),
+  userCount: int.nonnegative().nullish(),
 });
 export type WireRoleListItem = z.infer<typeof WireRoleListItem>;
 export const WireRoleList = z.array(WireRoleListItem);

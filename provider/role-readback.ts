@@ -7,6 +7,7 @@ import { ROUTES, pathOf } from "../client/routes";
 import type { RoleSummary } from "../client/types";
 import type { RoleInputs, RoleOutputs } from "./role-inputs";
 import { services } from "./role-services";
+import { userCountOf } from "./user-count";
 
 /**
  * The role as the service holds it now. `declared` says which settings keys the program manages;
@@ -24,13 +25,7 @@ export async function readBack(
   // The details decide first: a role that is gone is a NotFoundError, whatever the list says.
   if (listed instanceof Error) throw listed;
   const entry = listed;
-  const outs: RoleOutputs = {
-    groupId,
-    roleId,
-    name: details.name,
-    inUse: entry.inUse,
-    userCount: entry.userCount ?? (entry.inUse ? 1 : 0),
-  };
+  const outs = heldOutputs(groupId, roleId, details.name, entry);
   const description = entry.description ?? details.description;
   if (description !== undefined && (description !== "" || declared?.description !== undefined))
     outs.description = description;
@@ -42,6 +37,11 @@ export async function readBack(
   }
   if (declared ? declared.settings !== undefined : keys.length > 0) outs.settings = settings;
   return outs;
+}
+
+/** The outputs every read fills alike; a list without `userCount` counts an in-use role as one user. */
+function heldOutputs(groupId: number, roleId: number, name: string, entry: RoleSummary): RoleOutputs {
+  return { groupId, roleId, name, inUse: entry.inUse, userCount: userCountOf(entry) };
 }
 
 /**
@@ -75,13 +75,7 @@ export async function afterWrite(groupId: number, roleId: number, inputs: RoleIn
   const entry = (await services().writer.list(groupId)).find((r) => r.roleId === roleId);
   // Not listed yet, or a list without descriptions: the details have what is missing.
   if (!entry || entry.description === undefined) return readBack(groupId, roleId, inputs);
-  const outs: RoleOutputs = {
-    groupId,
-    roleId,
-    name: entry.name,
-    inUse: entry.inUse,
-    userCount: entry.userCount ?? (entry.inUse ? 1 : 0),
-  };
+  const outs = heldOutputs(groupId, roleId, entry.name, entry);
   if (entry.description !== "" || inputs.description !== undefined) outs.description = entry.description;
   if (inputs.settings !== undefined) outs.settings = { ...inputs.settings };
   return outs;

@@ -9,6 +9,7 @@ import type { GroupRolesClient } from "../../client";
 import { TimeoutError } from "../../client/errors";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
 import { isAmbiguous, watchAfterTimeout } from "../role-adoption";
+import { userCountOf } from "../user-count";
 import type { EntryInputs } from "./types";
 
 export interface NewRole {
@@ -98,8 +99,6 @@ function madeBy(
   const byName = new Map(listed.filter((r) => !known.has(r.roleId)).map((r) => [r.name, r]));
   return chunk.flatMap(({ key, entry }) => {
     const role = byName.get(entry.name);
-    return role
-      ? [{ key, roleId: role.roleId, inUse: role.inUse, userCount: role.userCount ?? (role.inUse ? 1 : 0) }]
-      : [];
+    return role ? [{ key, roleId: role.roleId, inUse: role.inUse, userCount: userCountOf(role) }] : [];
   });
 }

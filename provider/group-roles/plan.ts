@@ -6,6 +6,7 @@
  */
 import type { RoleSummary } from "../../client/types";
 import { sameSettings } from "../role-settings";
+import { userCountOf } from "../user-count";
 import { heldRole, namesTaken, removedInUse, type NameConflict } from "./errors";
 import type { Renamable } from "./ordering";
 import type { EntryInputs, EntryState, GroupRolesInputs, GroupRolesState } from "./types";
@@ -39,7 +40,7 @@ function listedState(role: RoleSummary, settings: Record<string, boolean>, retai
     description: role.description ?? "",
     settings: { ...settings },
     inUse: role.inUse,
-    userCount: role.userCount ?? (role.inUse ? 1 : 0),
+    userCount: userCountOf(role),
   };
   if (retain) state.retain = true;
   return state;

@@ -4,6 +4,7 @@
  * next `pulumi up` finishes from there.
  */
 import type { RoleSummary } from "../../client/types";
+import { userCountOf } from "../user-count";
 import type { EntryInputs, EntryState, GroupRolesState } from "./types";
 
 export class Progress {
@@ -73,7 +74,7 @@ export class Progress {
     const byId = new Map(listed.map((r) => [r.roleId, r]));
     for (const role of Object.values(this.roles)) {
       const now = byId.get(role.roleId);
-      if (now) Object.assign(role, { inUse: now.inUse, userCount: now.userCount ?? (now.inUse ? 1 : 0) });
+      if (now) Object.assign(role, { inUse: now.inUse, userCount: userCountOf(now) });
     }
   }
 

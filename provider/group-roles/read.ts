@@ -8,6 +8,7 @@ import type { RoleDetails } from "../../client/types";
 import { clientFromConfig } from "../config";
 import { inContext } from "../role-errors";
 import { heldSettings } from "../role-settings";
+import { userCountOf } from "../user-count";
 import { listGroup } from "./listing";
 import { formatGroupId, parseGroupId, toState, type EntryState, type GroupRolesState, type Props } from "./types";
 
@@ -54,7 +55,7 @@ export async function read(id: string, props: Props = {}): Promise<{ id: string;
         description: listedRole.description ?? details.description ?? "",
         settings: declaredValues(details, known.settings ?? {}),
         inUse: listedRole.inUse,
-        userCount: listedRole.userCount ?? (listedRole.inUse ? 1 : 0),
+        userCount: userCountOf(listedRole),
       };
       if (known.retain) role.retain = true;
       return [key, role];

@@ -19,6 +19,15 @@ describe("in-use roles are never deleted", () => {
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
   });
 
+  it("a list that says a role is in use but not by how many counts one user, never zero", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.setUsers(42, outs.roleId, 3);
+    // userCount is optional in the service's documentation: left out, or null
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "override", fields: { userCount: null } });
+    const read = await provider.read(id, outs);
+    expect(read.props).toMatchObject({ inUse: true, userCount: 1 });
+  });
+
   it("a replacement (group change) of an in-use role fails the diff, so preview shows it", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
     await h.setUsers(42, outs.roleId, 1);
