@@ -10,12 +10,7 @@ beforeAll(async () => {
   s = await stackFor(specProgram, "roles-spec");
 });
 afterAll(() => s?.close());
-beforeEach(async () => {
-  for (const g of [42, 43]) for (const r of await s.h.listRoles(g)) await s.h.setUsers(g, r.roleId, 0);
-  const left = await runSpec(s, "destroy", []);
-  expect(left.ok, left.errors.join("\n")).toBe(true);
-  await s.h.admin("POST", "/reset");
-});
+beforeEach(() => s.fresh());
 
 const agents = (groupId: number, opts?: Record<string, unknown>, name = "agents"): RoleSpec => ({
   name,

@@ -12,11 +12,7 @@ beforeAll(async () => {
   s = await stackFor(specProgram, "roles-spec");
 });
 afterAll(() => s?.close());
-beforeEach(async () => {
-  const left = await runSpec(s, "destroy", []);
-  expect(left.ok, left.errors.join("\n")).toBe(true);
-  await s.h.admin("POST", "/reset");
-});
+beforeEach(() => s.fresh());
 
 const role = (name: string, roleName: string, opts?: Record<string, unknown>): RoleSpec => ({
   name,
