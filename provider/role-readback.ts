@@ -39,7 +39,7 @@ export async function readBack(
   return outs;
 }
 
-/** The outputs every read fills alike; a list without `userCount` counts an in-use role as one user. */
+/** The outputs every read of a listed role fills alike (the rest depends on what was declared). */
 function heldOutputs(groupId: number, roleId: number, name: string, entry: RoleSummary): RoleOutputs {
   return { groupId, roleId, name, inUse: entry.inUse, userCount: userCountOf(entry) };
 }

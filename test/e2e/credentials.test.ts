@@ -4,7 +4,7 @@
  * key per group, tokens fetched once per group and reused; wrong credentials failing in the preview,
  * naming the group and the credential; a no-op preview sending nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   rolePlan,
   runMixed,
@@ -31,6 +31,7 @@ beforeAll(async () => {
   );
 });
 afterAll(() => s?.close());
+beforeEach(() => s.fresh());
 
 const withAuthUrl = () => ({ "grouproles:authUrl": s.h.emu.authUrl });
 const roles = (suffix = ""): RoleSpec[] =>
@@ -72,7 +73,6 @@ describe("a program managing three groups with an API key per group", () => {
     expect(preview.ok).toBe(true);
     expect(rolePlan(preview)).toEqual([]);
     expect((await s.h.requests()).total).toBe(0);
-    await s.fresh();
   });
 });
 
@@ -149,6 +149,5 @@ describe("a GroupRoles catalogue checks its credentials in the preview the same 
     );
     expect(writes).toEqual([]);
     expect((await s.h.listRoles(42)).map((r) => r.name).sort()).toEqual(["Agents", "Billing"]);
-    await s.fresh();
   });
 });

@@ -3,7 +3,7 @@
  * survive every update, whether the service replaces an update's settings map or merges it (the
  * service does not document which; the emulator plays both). Through the engine stand-in.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runSpec, specProgram, stackFor, type RoleSpec, type Stack } from "./harness";
 
 const details = async (s: Stack, roleId: number) =>
@@ -19,6 +19,7 @@ describe.each(["replace", "merge"] as const)("settings not listed survive update
     s = await stackFor(specProgram, "roles-spec", {}, { settingsUpdate: mode });
   });
   afterAll(() => s?.close());
+  beforeEach(() => s.fresh());
 
   const support = (args: Partial<RoleSpec["args"]> = {}): RoleSpec[] => [
     { name: "support", args: { groupId: 42, name: "Support", settings: { viewVideo: true }, ...args } },
@@ -47,7 +48,6 @@ describe.each(["replace", "merge"] as const)("settings not listed survive update
     const removed = await runSpec(s, "up", support({ description: "First line", settings: {} }));
     expect(removed.ok, removed.errors.join("\n")).toBe(true);
     expect((await details(s, roleId)).settings).toEqual({ inviteGuest: true });
-    await s.fresh();
   });
 
   it("an imported role keeps the settings the program does not list on its first change", async () => {
@@ -67,7 +67,6 @@ describe.each(["replace", "merge"] as const)("settings not listed survive update
     ]);
     expect(changed.ok, changed.errors.join("\n")).toBe(true);
     expect((await details(s, roleId)).settings).toEqual({ viewVideo: false, inviteGuest: true, remoteAssist: false });
-    await s.fresh();
   });
 });
 
