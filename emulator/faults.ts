@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ServerKind } from "./request-log";
+import { EMULATOR_ERROR_CODES } from "./service-rules";
 
 /** Body of `POST /_emulator/faults`. */
 export const FaultRuleInput = z
@@ -16,7 +17,7 @@ export const FaultRuleInput = z
     /** Which listener; any when absent. */
     server: z.enum(["api", "presence", "direct", "auth"]).optional(),
     /**
-     * - `status`: reply `status` with `{code:"fault_injected"}` without handling the request
+     * - `status`: reply `status` with `{code:"fault_injected"}` (or `code`) without handling the request
      * - `drop-before`: destroy the connection without handling the request
      * - `drop-after`: handle the request (apply the change), then destroy the connection unanswered
      * - `malformed-json`: handle the request, then reply 200 with a truncated JSON body
@@ -28,6 +29,8 @@ export const FaultRuleInput = z
      */
     action: z.enum(["status", "drop-before", "drop-after", "malformed-json", "wrong-shape", "latency", "override"]),
     status: z.number().int().min(100).max(599).optional(),
+    /** The body's `code` of a `status` fault, e.g. `group_not_found` (default `fault_injected`). */
+    code: z.enum(EMULATOR_ERROR_CODES).optional(),
     /** `Retry-After` header value sent with a `status` fault. */
     retryAfter: z.string().min(1).optional(),
     latencyMs: z.number().int().min(0).max(600_000).optional(),

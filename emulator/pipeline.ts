@@ -165,9 +165,14 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
       if (fault?.action === "latency") await sleep(fault.latencyMs ?? 0);
       if (fault?.action === "status") {
         const status = fault.status ?? 500;
-        throw new ApiError(status, "fault_injected", `injected fault (rule ${fault.id}): status ${status}`, {
-          retryAfter: fault.retryAfter,
-        });
+        throw new ApiError(
+          status,
+          fault.code ?? "fault_injected",
+          `injected fault (rule ${fault.id}): status ${status}`,
+          {
+            retryAfter: fault.retryAfter,
+          },
+        );
       }
       if (fault?.action === "drop-before") {
         record(0);

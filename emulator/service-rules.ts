@@ -25,6 +25,7 @@ export const EMULATOR_ERROR_CODES = [
   "unauthorized",
   "forbidden",
   "not_found",
+  "group_not_found",
   "method_not_allowed",
   "role_in_use",
   "validation_failed",

@@ -60,7 +60,8 @@ export class RoleStore {
 
   /** 404 for a group that does not exist. */
   assertGroup(groupId: number): void {
-    if (this.knownGroups && !this.knownGroups.has(groupId)) throw notFound(`group ${groupId} not found`);
+    if (this.knownGroups && !this.knownGroups.has(groupId))
+      throw new ApiError(404, "group_not_found", `group ${groupId} not found`);
   }
 
   private group(groupId: number): Group {

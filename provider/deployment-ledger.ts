@@ -3,13 +3,21 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * What this deployment has declared and done, as far as this process has seen it.
  *
- * The engine starts one dynamic-provider host per deployment and sends it every Role's Check, Diff,
- * Create, Update and Delete, so module state here is the deployment's shared memory. It lets one
- * resource's operation know what the others are doing: a role that one resource adopted must not be
- * deleted by another resource's delete (a renamed resource that adopted its own role), and a rename that meets a name still held by a role this deployment is renaming away can wait for it
- * instead of failing (two roles that swap names in separate requests).
+ * The engine starts one dynamic-provider host per deployment and sends it every Role's and every
+ * GroupRoles' Check, Diff, Create, Update and Delete, so module state here is the deployment's shared
+ * memory. It lets one resource's operation know what the others are doing, whatever order the engine
+ * runs their steps in:
+ * - a role that one resource adopted, takes over or keeps must not be deleted by another resource that
+ *   lets it go (an entry moved between catalogues, a Role replaced by a GroupRoles entry);
+ * - a rename that meets a name still held by a role this deployment renames away or lets go can wait
+ *   for it instead of failing (two roles that swap names in separate requests).
+ *
+ * The engine generates steps one resource at a time (Check, then Diff) and runs them concurrently, and
+ * runs the deletes of resources that left the program only after every other step. A GroupRoles
+ * update that lets roles go runs beside the steps of resources registered after it, so its deletes
+ * first wait until registrations have stopped ({@link DeploymentLedger.quiet}); by then every resource
+ * of the program that takes a role over has said so here.
  */
-
 /** How a role of this deployment is declared: its name now, and the name the program gives it. */
 export interface DeclaredRole {
   currentName: string;
@@ -35,7 +43,22 @@ export class DeploymentLedger {
   private readonly declared = new Map<string, DeclaredRole>();
   /** Unconfirmed creates this deployment replaces, by the group and name the program now declares. */
   private readonly unconfirmed = new Map<string, UnconfirmedCreate>();
+  /** Roles a resource of this deployment lets go (removes from its catalogue), by `groupId/roleId`. */
+  private readonly released = new Map<string, string>();
+  /** Names some resource of this deployment declares for a role it does not hold yet, by group. */
+  private readonly wantedNames = new Map<number, Set<string>>();
+  /** Roles some resource of this deployment will take over by ID (the Role `import` input). */
+  private readonly wantedIds = new Set<string>();
+  /** Deletes sent and not yet answered, by `groupId/roleId`: a takeover must wait for them. */
+  private readonly deleting = new Map<string, Promise<unknown>>();
+  /** When the last Check or Diff arrived: the program is still registering resources. */
+  private lastRegistration = 0;
+  /** Operations (create, update, delete) running now, and how many of them wait on this ledger. */
+  private running = 0;
+  private waiting = 0;
   private waiters: Array<() => void> = [];
+  /** Values computed once per deployment and owner (e.g. a client's list of a group), see {@link once}. */
+  private readonly memos = new WeakMap<object, Map<string, unknown>>();
 
   /** A create adopted this role: it belongs to that resource now. */
   claim(groupId: number, roleId: number): void {
@@ -95,6 +118,123 @@ export class DeploymentLedger {
     const role = this.declared.get(k);
     if (role) this.declared.set(k, { ...role, currentName, settled });
     this.changed();
+  }
+
+  /** `make()` once per deployment, `owner` and `name`: later calls get the first call's value. */
+  once<T>(owner: object, name: string, make: () => T): T {
+    let byName = this.memos.get(owner);
+    if (!byName) {
+      byName = new Map();
+      this.memos.set(owner, byName);
+    }
+    if (!byName.has(name)) byName.set(name, make());
+    return byName.get(name) as T;
+  }
+
+  /** A resource lets this role go: it leaves that resource's catalogue in this deployment. */
+  release(groupId: number, roleId: number, name: string): void {
+    this.released.set(key(groupId, roleId), name);
+    this.changed();
+  }
+
+  isReleased(groupId: number, roleId: number): boolean {
+    return this.released.has(key(groupId, roleId));
+  }
+
+  /**
+   * A resource declares `name` for a role it does not hold yet and would take over a role of that name
+   * that another resource lets go (a Role create; an entry added to a GroupRoles with adoptExisting).
+   */
+  wantName(groupId: number, name: string): void {
+    let names = this.wantedNames.get(groupId);
+    if (!names) {
+      names = new Set();
+      this.wantedNames.set(groupId, names);
+    }
+    names.add(name);
+    this.changed();
+  }
+
+  /** A resource will take this role over by its ID (an import). */
+  wantRole(groupId: number, roleId: number): void {
+    this.wantedIds.add(key(groupId, roleId));
+    this.changed();
+  }
+
+  /**
+   * True when a resource of this deployment took this role over, or declares it (by ID, or by its name
+   * `name` as a role it does not hold yet, with the means to take it over): a resource that lets it go
+   * must not delete it. Declarations of roles a resource already holds (Diff's) are no evidence here:
+   * the resource being deleted may have made them itself (a refresh before a destroy).
+   */
+  mayBeTakenOver(groupId: number, roleId: number, name: string): boolean {
+    const k = key(groupId, roleId);
+    return this.claimed.has(k) || this.wantedIds.has(k) || (this.wantedNames.get(groupId)?.has(name) ?? false);
+  }
+
+  /** Records deletes in flight until `sent` settles: a takeover of one of these roles waits for it. */
+  noteDeleting(groupId: number, roleIds: readonly number[], sent: Promise<unknown>): void {
+    const settled = sent.catch(() => undefined);
+    for (const roleId of roleIds) this.deleting.set(key(groupId, roleId), settled);
+    void settled.then(() => {
+      for (const roleId of roleIds) this.deleting.delete(key(groupId, roleId));
+      this.changed();
+    });
+  }
+
+  isDeleting(groupId: number, roleId: number): boolean {
+    return this.deleting.has(key(groupId, roleId));
+  }
+
+  /** Resolves once no delete of this role is in flight. */
+  async deleteSettled(groupId: number, roleId: number): Promise<void> {
+    await this.deleting.get(key(groupId, roleId));
+  }
+
+  /** A Check or Diff arrived: the program is registering resources. */
+  noteRegistration(): void {
+    this.lastRegistration = Date.now();
+  }
+
+  /** Runs a create, update or delete, counted as running (see {@link quiet}). */
+  async track<T>(fn: () => Promise<T>): Promise<T> {
+    this.running++;
+    try {
+      return await fn();
+    } finally {
+      this.running--;
+      this.changed();
+    }
+  }
+
+  /** Runs `fn` as a wait on the rest of the deployment: it does not hold {@link quiet} back. */
+  async waitingOn<T>(fn: () => Promise<T>): Promise<T> {
+    this.waiting++;
+    this.changed();
+    try {
+      return await fn();
+    } finally {
+      this.waiting--;
+    }
+  }
+
+  /**
+   * Resolves once the program has stopped registering resources: no Check or Diff for `quietMs`, and
+   * every other running operation is itself waiting on the ledger (a resource registered later may be
+   * waiting for one of ours to finish). Bounded by `maxMs`.
+   */
+  quiet(quietMs: number, maxMs: number): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    return this.waitingOn(async () => {
+      for (;;) {
+        const now = Date.now();
+        const silentFor = now - this.lastRegistration;
+        // This wait itself runs inside an operation: it is one of `running` and one of `waiting`.
+        const busy = this.running - this.waiting > 0;
+        if ((silentFor >= quietMs && !busy) || now >= deadline) return;
+        await this.nextChange(Math.max(10, Math.min(quietMs - silentFor, deadline - now, quietMs)));
+      }
+    });
   }
 
   /** Resolves at the next change (a declaration, a rename, a step aside), or after `ms`. */

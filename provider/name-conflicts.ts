@@ -35,6 +35,11 @@ export interface NameWrite<T> {
   what: string;
   /** The error for a holder this deployment does not declare; default: the rename's two-step advice. */
   undeclared?(holder: RoleSummary, conflict: ConflictError): Error;
+  /**
+   * A create's answer to a holder that another resource of this deployment lets go (an entry removed
+   * from a GroupRoles in the same change): take it over (it is already claimed) instead of failing.
+   */
+  takeOver?(holder: RoleSummary): Promise<T>;
 }
 
 export interface RenamedRole {
@@ -47,8 +52,11 @@ export interface RenamedRole {
 
 const isNameConflict = (e: unknown): e is ConflictError => e instanceof ConflictError && !(e instanceof RoleInUseError);
 
+/** How every temporary name ends. */
+export const TEMPORARY_NAME_MARK = "(pulumi-grouproles)";
+
 /** A name no program would choose, unique per role, within the 70-character limit. */
-export const temporaryName = (roleId: number): string => `~renaming role ${roleId} (pulumi-grouproles)`;
+export const temporaryName = (roleId: number): string => `~renaming role ${roleId} ${TEMPORARY_NAME_MARK}`;
 
 export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
   const ledger = deploymentLedger();
@@ -65,7 +73,18 @@ export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
     }
     const holder = (await w.list()).find((r) => r.name === w.wanted && r.roleId !== w.self?.roleId);
     const elapsed = Date.now() - started;
-    if (holder) {
+    if (holder && ledger.isReleased(w.groupId, holder.roleId) && !ledger.isClaimed(w.groupId, holder.roleId)) {
+      // Another resource lets the holder go in this deployment: a create moves it here; a rename waits
+      // for its delete to free the name.
+      if (ledger.isDeleting(w.groupId, holder.roleId)) {
+        await ledger.waitingOn(() => ledger.deleteSettled(w.groupId, holder.roleId));
+        continue;
+      }
+      if (w.takeOver && !w.self) {
+        ledger.claim(w.groupId, holder.roleId);
+        return w.takeOver(holder);
+      }
+    } else if (holder) {
       const plan = ledger.declaration(w.groupId, holder.roleId);
       if (plan?.plannedName === w.wanted) throw keepsName(w, holder, conflict);
       if (plan?.settled) throw holderFailed(w, holder, conflict);
@@ -81,7 +100,7 @@ export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
       }
     }
     if (elapsed > NAME_WAIT.deadlineMs) throw stillTaken(w, holder, conflict);
-    await ledger.nextChange(holder ? 500 : 50);
+    await ledger.waitingOn(() => ledger.nextChange(holder ? 500 : 50));
   }
 }
 

@@ -36,6 +36,11 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
         list: () => writer.list(groupId),
         write: () => writer.create(groupId, createBody(inputs)),
         undeclared: (holder, conflict) => nameTakenError(inputs, holder, conflict, what),
+        // An entry a GroupRoles of this deployment removes, now declared as this Role: moved, not remade.
+        takeOver: async (holder) => {
+          adopted = true;
+          return { roleId: holder.roleId, name: holder.name, inUse: holder.inUse };
+        },
       });
     } catch (error) {
       if (isAmbiguous(error)) {
@@ -94,6 +99,17 @@ const createBody = (inputs: RoleInputs) => ({
 /** A create refused because the name is taken by a role this deployment does not rename away. */
 function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: ConflictError, what: string): Error {
   const id = formatRoleId(inputs.groupId, holder.roleId);
+  const ledger = deploymentLedger();
+  if (ledger.declaration(inputs.groupId, holder.roleId) || ledger.isClaimed(inputs.groupId, holder.roleId)) {
+    // Importing it would put one role under two resources of this program.
+    return nameTaken(
+      `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}), ` +
+        `which another resource of this program (a GroupRoles entry or a Role) declares. Role names are unique ` +
+        `within a group: declare each role in one resource only. To move that role to this Role, remove it from ` +
+        `the other resource in the same change (a removed GroupRoles entry is then taken over here, not deleted).`,
+      error,
+    );
+  }
   return nameTaken(
     `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}). ` +
       `If it belongs to a resource of this program that you renamed or moved (Pulumi is about to delete the old ` +

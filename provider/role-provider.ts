@@ -10,6 +10,7 @@ import type { RoleSummary } from "../client/types";
 import { setStackConfig, type ConfigSource } from "./config";
 import { checkCreateCredentials, credentialRefusal } from "./credential-check";
 import { deploymentLedger } from "./deployment-ledger";
+import { confirmRoleGone, isGroupGone, unprovenNotFound } from "./gone";
 import { create } from "./role-create";
 import { inContext, inUseDeleteMessage, inUseReplaceMessage } from "./role-errors";
 import {
@@ -37,7 +38,17 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 }
 
 export async function check(olds: Props, news: Props) {
-  return { inputs: news, failures: await checkCreateCredentials(olds, news, checkRoleInputs(news)) };
+  const ledger = deploymentLedger();
+  ledger.noteRegistration();
+  const failures = await checkCreateCredentials(olds, news, checkRoleInputs(news));
+  if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number") {
+    // A create declares a role this program does not hold yet: a resource letting it go leaves it here.
+    if (typeof news.importId === "string") {
+      const imported = /^\d+\/(\d+)$/.exec(news.importId);
+      if (imported) ledger.wantRole(news.groupId, Number(imported[1]));
+    } else if (typeof news.name === "string") ledger.wantName(news.groupId, news.name);
+  }
+  return { inputs: news, failures };
 }
 
 /** Which inputs differ. Cheap: no request, except to refuse replacing an in-use role. */
@@ -51,6 +62,7 @@ export function changedProperties(olds: Props, news: Props): string[] {
 }
 
 export async function diff(id: string, olds: Props, news: Props) {
+  deploymentLedger().noteRegistration();
   const unconfirmed = unconfirmedGroup(id);
   if (unconfirmed !== undefined) {
     // A create of an earlier run that was never confirmed: replace the record with a create that
@@ -88,7 +100,10 @@ async function refuseReplaceIfInUse(id: string, olds: Props, newGroupId: unknown
   }
 }
 
-/** The role's list entry, or undefined when it is certainly gone (absent from the list, and 404). */
+/**
+ * The role's list entry, or undefined when it is certainly gone: absent from the group's list and 404
+ * itself, or its group gone (see ./gone: a 404 that proves nothing, e.g. from a wrong URL, throws).
+ */
 async function findInList(groupId: number, roleId: number, what: string): Promise<RoleSummary | undefined> {
   try {
     const { client, writer } = services();
@@ -99,12 +114,13 @@ async function findInList(groupId: number, roleId: number, what: string): Promis
     try {
       await client.roles.get(groupId, roleId);
     } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
+      if (error instanceof NotFoundError) return undefined; // the list answered without it: gone
       throw error;
     }
     return await listedEntry(groupId, roleId);
   } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
+    if (isGroupGone(error)) return undefined;
+    if (error instanceof NotFoundError) throw unprovenNotFound(error, groupId, what);
     throw inContext(error, what);
   }
 }
@@ -121,12 +137,15 @@ export async function read(
   // A refresh knows the managed inputs; import and Role.get know only the ID.
   const known = typeof props.name === "string";
   let outs: RoleOutputs;
+  const what = `reading role ${typeof props.name === "string" ? `"${props.name}" (id ${id})` : id}`;
   try {
     outs = await readBack(groupId, roleId, known ? toRoleInputs({ ...props, groupId }) : undefined);
   } catch (error) {
-    // Gone from the service (role or group): an empty ID tells the engine to drop it from state.
-    if (error instanceof NotFoundError) return { id: "" };
-    throw inContext(error, `reading role ${typeof props.name === "string" ? `"${props.name}" (id ${id})` : id}`);
+    // Gone from the service (role or group), as the service shows it (./gone): an empty ID tells the
+    // engine to drop it from state. A 404 that proves nothing (a wrong URL) is an error.
+    if (error instanceof NotFoundError && (await confirmRoleGone(services().client, groupId, roleId, error, what)))
+      return { id: "" };
+    throw inContext(error, what);
   }
   if (known) return { id, props: outs };
   const inputs: RoleInputs = { groupId, name: outs.name };
@@ -155,7 +174,8 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
   if (unconfirmed !== undefined) return deleteUnconfirmed(unconfirmed, props);
   const { groupId, roleId } = parseRoleId(id);
   // A resource of this deployment adopted this role (a renamed resource with `import`, an unconfirmed
-  // create settled by its replacement): it is theirs now, not this resource's to delete.
+  // create settled by its replacement, a GroupRoles that took it over with adoptExisting): it is
+  // theirs now, not this resource's to delete. (Deletes run after every create and update.)
   if (deploymentLedger().isClaimed(groupId, roleId)) return;
   const entry = await findInList(
     groupId,
@@ -202,8 +222,8 @@ export const roleProvider = {
   configure,
   check,
   diff,
-  create,
+  create: (inputs: Props) => deploymentLedger().track(() => create(inputs)),
   read,
-  update,
-  delete: deleteRole,
+  update: (id: string, olds: Props, news: Props) => deploymentLedger().track(() => update(id, olds, news)),
+  delete: (id: string, props: Props) => deploymentLedger().track(() => deleteRole(id, props)),
 } satisfies dynamic.ResourceProvider<Props, Props>;

@@ -7,6 +7,7 @@
 import type { GroupRolesClient } from "../../client";
 import { ConflictError, NotFoundError, RoleInUseError } from "../../client/errors";
 import type { RoleSummary, RoleUpdateInput } from "../../client/types";
+import { deploymentLedger } from "../deployment-ledger";
 import { temporaryName } from "../name-conflicts";
 import { isAmbiguous } from "../role-adoption";
 import { inContext } from "../role-errors";
@@ -88,14 +89,22 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     throw inContext(e, `${ctx.what}: reading the settings of the roles whose settings change (nothing was changed)`);
   });
   let step = "";
+  const ledger = deploymentLedger();
   try {
-    for (const chunk of chunksOf(plan.deletes, max)) {
+    for (const planned of chunksOf(plan.deletes, max)) {
+      // Checked again right before sending, in the same turn: a resource registered late may have
+      // taken one of these roles over since the plan; it is let go, not deleted.
+      const chunk = planned.filter((d) => {
+        if (!ledger.mayBeTakenOver(groupId, d.roleId, d.name)) return true;
+        progress.letGo(d.key);
+        return false;
+      });
+      if (!chunk.length) continue;
       step = `deleting ${entries(chunk.map((d) => d.key))}`;
-      await deleteChunk(
-        client,
-        groupId,
-        chunk.map((d) => d.roleId),
-      );
+      const ids = chunk.map((d) => d.roleId);
+      const sent = deleteChunk(client, groupId, ids);
+      ledger.noteDeleting(groupId, ids, sent);
+      await sent;
       for (const d of chunk) progress.deleted(d.key);
     }
     const order = orderPuts(puts, max);
@@ -105,12 +114,18 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
         groupId,
         chunk.map((p) => ({ roleId: p.roleId, name: temporaryName(p.roleId), description: p.currentDescription })),
       );
-      for (const p of chunk) progress.updated(p.key, temporaryName(p.roleId), p.currentDescription, undefined, false);
+      for (const p of chunk) {
+        progress.steppedAside(p.key, temporaryName(p.roleId));
+        ledger.renamed(groupId, p.roleId, temporaryName(p.roleId));
+      }
     }
     for (const chunk of order.chunks) {
       step = `updating ${entries(chunk.map((p) => p.key))}`;
       await client.roles.update(groupId, chunk.map(updateBody));
-      for (const p of chunk) progress.updated(p.key, p.finalName, p.entry.description ?? "", p.after);
+      for (const p of chunk) {
+        progress.updated(p.key, p.finalName, p.entry.description ?? "", p.after);
+        ledger.renamed(groupId, p.roleId, p.finalName, true);
+      }
     }
     const known = new Set(ctx.listed.map((r) => r.roleId));
     let unsettled = false;
@@ -120,6 +135,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       for (const m of outcome.made) {
         const { entry } = chunk.find((c) => c.key === m.key)!;
         known.add(m.roleId);
+        ledger.noteMade(groupId, m.roleId);
         // A reply that says "not in use" settles userCount (0); any other answer needs a list.
         unsettled ||= m.inUse !== false && m.userCount === undefined;
         progress.created(m.key, entry, m.roleId, m.inUse ?? false, m.userCount ?? 0);
@@ -131,6 +147,9 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     if (unsettled) progress.usage(await client.roles.list(groupId));
   } catch (error) {
     throw await failed(ctx, progress, step, error);
+  } finally {
+    // Every role this apply touched has the name it will keep in this deployment (see the ledger).
+    for (const role of Object.values(progress.snapshot().roles)) ledger.renamed(groupId, role.roleId, role.name, true);
   }
   return progress.snapshot();
 }
@@ -176,9 +195,15 @@ async function failed(ctx: ApplyContext, progress: Progress, step: string, error
     .then((listed) => progress.settle(listed))
     .catch(() => undefined); // keep what the confirmed writes say
   const { deleted, updated, created } = progress.done;
+  const aside = progress.temporarilyNamed();
+  const asideText = aside.length
+    ? ` ${entries(aside.map((a) => a.key))} ${aside.length === 1 ? "holds" : "hold"} a temporary name in the ` +
+      `service (e.g. "${aside[0]!.name}"), recorded in the state;`
+    : "";
   const message =
     `${ctx.what}: ${step} failed: ${(error as Error).message}. Before it, ${deleted} deleted, ${updated} updated and ` +
-    `${created} created; the state records what the service holds, and \`pulumi up\` again finishes the job.`;
+    `${created} created;${asideText} the state records what the service holds, and \`pulumi up\` again finishes ` +
+    `the job (or, with the change reverted, undoes it).`;
   const properties = { ...progress.snapshot(), __provider: ctx.providerRef };
   return new GroupRolesInitError(message, formatGroupId(progress.snapshot().groupId), properties, [message], error);
 }

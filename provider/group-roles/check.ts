@@ -55,22 +55,63 @@ function checkEntry(key: string, entry: unknown, failures: CheckFailure[]): void
   }
 }
 
-/** Two entries with one name would collide in the service: the later one is refused, naming the first. */
+/** Characters that show as nothing: soft hyphen, joiners, zero-width spaces, direction marks, BOM. */
+const INVISIBLE = new Set(
+  [0xad, 0x34f, 0x61c, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180b, 0x180c, 0x180d, 0x180e, 0xfeff]
+    .concat(Array.from({ length: 0x200f - 0x200b + 1 }, (_, i) => 0x200b + i))
+    .concat(Array.from({ length: 0x202e - 0x202a + 1 }, (_, i) => 0x202a + i))
+    .concat(Array.from({ length: 0x206f - 0x2060 + 1 }, (_, i) => 0x2060 + i)),
+);
+/** Spaces of every width, no-break ones included. */
+const SPACES = /[\s\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
+
+/** What people see of a name: case, surrounding and repeated spaces and invisible characters aside. */
+export const lookOf = (name: string): string =>
+  Array.from(name.normalize("NFKC"))
+    .filter((c) => !INVISIBLE.has(c.codePointAt(0)!))
+    .join("")
+    .replace(SPACES, " ")
+    .trim()
+    .toLowerCase();
+
+/**
+ * Two entries with one name would collide in the service; two whose names differ only by case,
+ * spaces or invisible characters would be two roles people cannot tell apart. The later one is
+ * refused, naming the first.
+ */
 function checkNamesUnique(roles: Record<string, unknown>, failures: CheckFailure[]): void {
-  const first = new Map<string, string>();
+  const first = new Map<string, { key: string; name: string }>();
   for (const [key, entry] of Object.entries(roles)) {
     const name = entry && typeof entry === "object" ? (entry as Props).name : undefined;
     if (typeof name !== "string" || isUnknown(name)) continue;
-    const holder = first.get(name);
+    const look = lookOf(name);
+    const holder = first.get(look);
     if (holder === undefined) {
-      first.set(name, key);
+      first.set(look, { key, name });
       continue;
     }
+    const same = holder.name === name;
     failures.push({
       property: `roles.${key}.name`,
-      reason:
-        `roles.${key}.name ${JSON.stringify(name)} is also the name of roles.${holder}; role names are unique within ` +
-        `a group, so \`pulumi up\` would fail. Rename one of the two, or remove one.`,
+      reason: same
+        ? `roles.${key}.name ${JSON.stringify(name)} is also the name of roles.${holder.key}; role names are unique ` +
+          `within a group, so \`pulumi up\` would fail. Rename one of the two, or remove one.`
+        : `roles.${key}.name ${JSON.stringify(name)} looks like the name of roles.${holder.key}, ` +
+          `${JSON.stringify(holder.name)}: they differ only by case, spaces or invisible characters, so people ` +
+          `could not tell the two roles apart. Rename one of the two, or remove one.`,
+    });
+  }
+}
+
+/**
+ * A key `__proto__` does not survive the trip to the provider (JavaScript objects drop it), which
+ * would silently lose the entry: the map arrives with another prototype instead.
+ */
+function checkNoProtoKey(roles: object, failures: CheckFailure[]): void {
+  if (Object.hasOwn(roles, "__proto__") || Object.getPrototypeOf(roles) !== Object.prototype) {
+    failures.push({
+      property: "roles.__proto__",
+      reason: 'role keys must not be "__proto__": JavaScript objects drop that key, so the entry would be lost',
     });
   }
 }
@@ -96,6 +137,7 @@ export function checkGroupRolesInputs(news: Props): CheckFailure[] {
         reason: `roles must be a map of a stable key to a role, got ${describe(roles)}`,
       });
     } else {
+      checkNoProtoKey(roles, failures);
       for (const [key, entry] of Object.entries(roles as Props)) {
         checkKey(key, failures);
         checkEntry(key, entry, failures);

@@ -6,10 +6,12 @@
  * and the names sent are kept as evidence (the state's `unconfirmed`), never guessed.
  */
 import type { GroupRolesClient } from "../../client";
-import { TimeoutError } from "../../client/errors";
+import { ConflictError, RoleInUseError, TimeoutError } from "../../client/errors";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
 import { isAmbiguous, watchAfterTimeout } from "../role-adoption";
+import { deploymentLedger } from "../deployment-ledger";
 import { userCountOf } from "../user-count";
+import { namesTaken, someNames, type NameConflict } from "./errors";
 import type { EntryInputs } from "./types";
 
 export interface NewRole {
@@ -52,6 +54,8 @@ export async function createChunk(
       unknown: [],
     };
   } catch (error) {
+    if (error instanceof ConflictError && !(error instanceof RoleInUseError))
+      return { made: [], unknown: [], error: await nameRace(client, groupId, chunk, error) };
     if (!isAmbiguous(error)) return { made: [], unknown: [], error: error as Error };
     const find = async () => madeBy(chunk, await client.roles.list(groupId), known);
     let made: ChunkOutcome["made"];
@@ -76,7 +80,7 @@ export async function createChunk(
     }
     if (made.length === chunk.length) return { made, unknown: [] };
     const missing = chunk.filter((c) => !made.some((m) => m.key === c.key));
-    const names = missing.map((c) => JSON.stringify(c.entry.name)).join(", ");
+    const names = someNames(missing.map((c) => c.entry.name));
     if (waitedMs > 0) {
       const message =
         `no reply (${error.message}), and ${Math.round(waitedMs)} ms later the group still holds no role named ` +
@@ -88,6 +92,30 @@ export async function createChunk(
     const message = `no reply (${error.message}); the group holds no role named ${names}, so they were not created`;
     return { made, unknown: [], error: error.rephrase(message) };
   }
+}
+
+/**
+ * A POST refused for a name taken since the plan's list (another resource of this deployment, or
+ * someone by hand, created it meanwhile): the holders, named as a plan names them, or the 409 itself
+ * when the group cannot be listed. The array is all-or-nothing: nothing of this chunk was made.
+ */
+async function nameRace(
+  client: GroupRolesClient,
+  groupId: number,
+  chunk: readonly NewRole[],
+  conflict: ConflictError,
+): Promise<Error> {
+  const listed = await client.roles.list(groupId).catch(() => undefined);
+  const byName = new Map((listed ?? []).map((r) => [r.name, r]));
+  const ledger = deploymentLedger();
+  const conflicts: NameConflict[] = chunk.flatMap(({ key, entry }) => {
+    const holder = byName.get(entry.name);
+    if (!holder) return [];
+    const ours = ledger.isOfThisDeployment(groupId, holder.roleId) || !!ledger.declaration(groupId, holder.roleId);
+    return [{ key, name: entry.name, holderId: holder.roleId, added: true, kind: ours ? "program" : "outside" }];
+  });
+  if (!conflicts.length) return conflict;
+  return namesTaken(groupId, conflicts, "the request that met them created nothing", conflict);
 }
 
 /** The roles of `chunk` that a list shows, by name, among roles not known before the POST. */

@@ -1,10 +1,12 @@
 /**
  * `delete` of GroupRoles (destroy, or the old group of a replacement): one list, the in-use check
  * of every role it would delete (all are named, nothing is deleted), then delete-roles in arrays.
- * Entries declared with `retain: true` are forgotten, never deleted. A delete that fails half-way
+ * Entries declared with `retain: true` are forgotten, never deleted, and so are roles another resource
+ * of this deployment took over (deletes run after every create and update). A delete that fails half-way
  * leaves the resource in state; the next attempt lists again and deletes what is left.
  */
 import { clientFromConfig } from "../config";
+import { deploymentLedger } from "../deployment-ledger";
 import { inContext } from "../role-errors";
 import { chunksOf, deleteChunk, entries } from "./apply";
 import { destroyInUse, heldRole } from "./errors";
@@ -21,14 +23,18 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
   if (!listed) return; // the group is gone, and its roles with it
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const byName = new Map(listed.map((r) => [r.name, r]));
+  const ledger = deploymentLedger();
+  // A role another resource of this deployment took over is theirs now: forgotten here. (Deletes run
+  // after every create and update, so every takeover has happened.)
   const targets = Object.entries(state.roles)
     .filter(([, role]) => !role.retain && byId.has(role.roleId))
-    .map(([key, role]) => ({ key, role: byId.get(role.roleId)! }));
+    .map(([key, role]) => ({ key, role: byId.get(role.roleId)! }))
+    .filter(({ role }) => !ledger.isClaimed(groupId, role.roleId));
   // A create never confirmed: the role holding the name it sent is the one it made.
   const managed = new Set(targets.map((t) => t.role.roleId));
   for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {
     const made = byName.get(sent);
-    if (made && !managed.has(made.roleId)) targets.push({ key, role: made });
+    if (made && !managed.has(made.roleId) && !ledger.isClaimed(groupId, made.roleId)) targets.push({ key, role: made });
   }
   const held = targets.filter((t) => t.role.inUse);
   if (held.length)

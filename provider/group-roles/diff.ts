@@ -1,16 +1,32 @@
 /**
- * `diff` of GroupRoles: per entry, settings compared as maps, and no request unless entries are
- * removed. Removing entries is where a per-role resource fails only at `pulumi up` (Pulumi never asks
- * a provider about a resource that left the program); this resource sees its whole catalogue, so it
- * lists the group once and refuses, in the preview, to remove roles that users hold.
+ * `diff` of GroupRoles: per entry, settings compared as maps, a changed key with the same name the same
+ * role (./plan `renamedKeys`), and no request for a no-op. A change runs the apply's own plan (./plan)
+ * on the preview's one list of the group (shared with the credential check), so that what `up` would
+ * refuse fails here: removed roles that users hold (Pulumi never asks a provider about a resource that
+ * left the program, but this resource sees its whole catalogue), and names held by roles it cannot
+ * take. It also tells the deployment's ledger which roles this resource keeps, lets go and wants, so
+ * that other resources neither delete nor duplicate them.
  */
-import { clientFromConfig } from "../config";
-import { credentialRefusal } from "../credential-check";
+import { NotFoundError } from "../../client/errors";
+import type { RoleSummary } from "../../client/types";
+import { credentialRefusal, previewListing } from "../credential-check";
+import { deploymentLedger } from "../deployment-ledger";
+import { isGroupGone, unprovenNotFound } from "../gone";
+import { inContext } from "../role-errors";
 import { isUnknown } from "../role-fields";
 import { sameSettings } from "../role-settings";
-import { heldRole, removedInUse, replaceInUse, type HeldRole } from "./errors";
-import { listGroup } from "./listing";
-import { hasUnknowns, parseGroupId, toState, type EntryState, type Props } from "./types";
+import { heldRole, namesTaken, removedInUse, replaceInUse } from "./errors";
+import { otherResources } from "./others";
+import { planApply, renamedKeys, type Plan } from "./plan";
+import {
+  hasUnknowns,
+  parseGroupId,
+  toInputs,
+  toState,
+  type EntryState,
+  type GroupRolesState,
+  type Props,
+} from "./types";
 
 export interface GroupRolesDiff {
   changes: boolean;
@@ -28,73 +44,125 @@ function entryChanged(old: EntryState, entry: unknown): boolean {
   return (e.retain === true) !== (old.retain === true);
 }
 
-/** The entries of `state` that users hold, as the group's list shows them now. */
-async function heldOf(
-  groupId: number,
-  state: Record<string, EntryState>,
-  keys: string[],
-  what: string,
-): Promise<HeldRole[]> {
-  const listed = await listGroup(clientFromConfig(), groupId, what);
-  const byId = new Map((listed ?? []).map((r) => [r.roleId, r])); // no group: no roles to hold
-  return keys.flatMap((key) => {
-    const role = byId.get(state[key]!.roleId);
-    return role?.inUse ? [heldRole(key, role)] : [];
-  });
+/** The group's roles as the preview sees them ([] when the service says the group is gone). */
+async function listedForPreview(groupId: number, what: string): Promise<RoleSummary[]> {
+  const refusal = await credentialRefusal(groupId);
+  if (refusal) throw refusal;
+  const { roles, error } = await previewListing(groupId);
+  if (roles) return roles;
+  if (isGroupGone(error)) return [];
+  if (error instanceof NotFoundError) throw unprovenNotFound(error, groupId, what);
+  throw inContext(error, what);
 }
 
-/** Throws the refusal of the credentials for `groupId`, if any (one request per group and process). */
-async function refuseCredentials(groupId: number): Promise<void> {
-  const refusal = await credentialRefusal(groupId);
+/** What `up` would refuse in this plan, first the names, then the roles users hold. */
+function refusalOf(plan: Plan): Error | undefined {
+  const taken = plan.conflicts.filter((c) => c.kind !== "wait");
+  if (taken.length) return namesTaken(plan.groupId, taken);
+  if (plan.held.length) return removedInUse(plan.groupId, plan.held);
+  return undefined;
+}
+
+/**
+ * Tells the ledger what this resource does with its group's roles: keeps (with the name it plans),
+ * lets go (removed entries), and, with adoptExisting, wants by name (entries added, which take over a
+ * role of that name that another resource lets go).
+ */
+function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean): void {
+  const ledger = deploymentLedger();
+  const moved = renamedKeys(state, roles);
+  const kept = new Set<string>();
+  for (const [key, entry] of Object.entries(roles)) {
+    const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
+    const name = entry && typeof entry === "object" ? (entry as Props).name : undefined;
+    if (old) {
+      kept.add(state.roles[key] ? key : moved.get(key)!);
+      if (typeof name === "string") ledger.declare(groupId, old.roleId, { currentName: old.name, plannedName: name });
+    } else if (typeof name === "string" && adopts) {
+      ledger.wantName(groupId, name);
+    }
+  }
+  for (const [key, old] of Object.entries(state.roles))
+    if (!kept.has(key)) ledger.release(groupId, old.roleId, old.name);
+}
+
+/** A groupId change replaces the resource: roles are created in the new group and deleted from the old. */
+async function diffReplacement(groupId: number, state: GroupRolesState, news: Props): Promise<void> {
+  const ledger = deploymentLedger();
+  for (const old of Object.values(state.roles)) ledger.release(groupId, old.roleId, old.name);
+  const deleted = Object.entries(state.roles).filter(([, r]) => !r.retain);
+  if (deleted.length) {
+    const listed = await listedForPreview(
+      groupId,
+      `moving the roles of group ${groupId}: checking whether they are in use`,
+    );
+    const byId = new Map(listed.map((r) => [r.roleId, r]));
+    const held = deleted.flatMap(([key, r]) => (byId.get(r.roleId)?.inUse ? [heldRole(key, byId.get(r.roleId)!)] : []));
+    if (held.length) throw replaceInUse(groupId, news.groupId, held);
+  }
+  const newGroup = news.groupId as number;
+  const roles = news.roles;
+  if (isUnknown(roles) || hasUnknowns(roles) || !roles || typeof roles !== "object") {
+    const refusal = await credentialRefusal(newGroup);
+    if (refusal) throw refusal;
+    return;
+  }
+  for (const entry of Object.values(roles as Props)) {
+    const name = (entry as Props | undefined)?.name;
+    if (typeof name === "string" && news.adoptExisting === true) ledger.wantName(newGroup, name);
+  }
+  const listed = await listedForPreview(newGroup, `moving the roles to group ${newGroup}: listing it`);
+  const inputs = toInputs({ ...news, groupId: newGroup });
+  const refusal = refusalOf(
+    planApply({ groupId: newGroup, roles: {} }, inputs, listed, otherResources(ledger, newGroup)),
+  );
   if (refusal) throw refusal;
 }
 
 export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {
+  deploymentLedger().noteRegistration();
   const state = toState(olds);
   const groupId = parseGroupId(id);
-  const deleted = (keys: string[]) => keys.filter((k) => !state.roles[k]!.retain);
   if (isUnknown(news.groupId) || news.groupId !== groupId) {
-    // A replacement creates the roles in the new group and deletes them from this one.
-    if (!isUnknown(news.groupId)) {
-      const keys = deleted(Object.keys(state.roles));
-      const held = keys.length
-        ? await heldOf(
-            groupId,
-            state.roles,
-            keys,
-            `moving the roles of group ${groupId}: checking whether they are in use`,
-          )
-        : [];
-      if (held.length) throw replaceInUse(groupId, news.groupId, held);
-      await refuseCredentials(news.groupId as number);
-    }
+    if (!isUnknown(news.groupId)) await diffReplacement(groupId, state, news);
     return { changes: true, replaces: ["groupId"], deleteBeforeReplace: false };
   }
   const roles = news.roles;
   // Not known until apply (preview): which entries go cannot be told; `up` checks again.
   if (isUnknown(roles) || !roles || typeof roles !== "object") {
-    await refuseCredentials(groupId);
+    const refusal = await credentialRefusal(groupId);
+    if (refusal) throw refusal;
     return { changes: true, replaces: [], deleteBeforeReplace: false };
   }
   const declared = roles as Props;
-  const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key));
-  const changed =
-    removed.length > 0 ||
+  record(groupId, state, declared, news.adoptExisting === true);
+  const moved = renamedKeys(state, declared);
+  const movedFrom = new Set(moved.values());
+  const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));
+  const writes =
+    removed.some((key) => !state.roles[key]!.retain) ||
     Object.keys(state.unconfirmed ?? {}).length > 0 ||
     hasUnknowns(roles) ||
-    Object.entries(declared).some(([key, entry]) => !state.roles[key] || entryChanged(state.roles[key], entry));
-  const keys = deleted(removed);
-  if (keys.length) {
-    const held = await heldOf(
-      groupId,
-      state.roles,
-      keys,
-      `group ${groupId}: checking whether the roles removed from \`roles\` are in use`,
-    );
+    moved.size > 0 ||
+    Object.entries(declared).some(([key, entry]) => {
+      const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
+      return !old || entryChanged(old, entry);
+    });
+  // Entries removed with `retain: true` only leave the state: a change that writes nothing, sends nothing.
+  if (!writes) return { changes: removed.length > 0, replaces: [], deleteBeforeReplace: false };
+  const what = `group ${groupId}: checking the change against the group's roles`;
+  const listed = await listedForPreview(groupId, what);
+  if (!hasUnknowns(roles)) {
+    const plan = planApply(state, toInputs({ ...news, groupId }), listed, otherResources(deploymentLedger(), groupId));
+    const refusal = refusalOf(plan);
+    if (refusal) throw refusal;
+  } else {
+    // Some entries are not known yet: names wait for `up`, but removed roles that users hold fail now.
+    const byId = new Map(listed.map((r) => [r.roleId, r]));
+    const held = Object.entries(state.roles)
+      .filter(([key, r]) => !Object.hasOwn(declared, key) && !movedFrom.has(key) && !r.retain)
+      .flatMap(([key, r]) => (byId.get(r.roleId)?.inUse ? [heldRole(key, byId.get(r.roleId)!)] : []));
     if (held.length) throw removedInUse(groupId, held);
-  } else if (changed) {
-    // A write is planned and no list confirmed the credentials for the group: one shared check does.
-    await refuseCredentials(groupId);
   }
-  return { changes: changed, replaces: [], deleteBeforeReplace: false };
+  return { changes: true, replaces: [], deleteBeforeReplace: false };
 }

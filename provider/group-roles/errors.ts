@@ -48,7 +48,7 @@ const roles = (n: number) => `${n} role${n === 1 ? "" : "s"}`;
 export function removedInUse(groupId: number, held: HeldRole[]): RoleInUseError {
   return new RoleInUseError(
     `group ${groupId}: ${roles(held.length)} removed from \`roles\` ${held.length === 1 ? "is" : "are"} in use and ` +
-      `cannot be deleted; nothing was changed:\n${held.map(line).join("\n")}\n` +
+      `cannot be deleted; nothing was changed:\n${someLines(held, line)}\n` +
       `To proceed, for each of them: keep the entry in \`roles\`; or unassign its users in the service, then run ` +
       `\`pulumi up\`; or, to stop managing the role and keep it in the service, put the entry back with ` +
       `\`retain: true\`, run \`pulumi up\`, then remove it.`,
@@ -59,7 +59,7 @@ export function removedInUse(groupId: number, held: HeldRole[]): RoleInUseError 
 export function destroyInUse(groupId: number, held: HeldRole[]): RoleInUseError {
   return new RoleInUseError(
     `deleting the roles of group ${groupId}: ${roles(held.length)} ${held.length === 1 ? "is" : "are"} in use and ` +
-      `cannot be deleted; nothing was deleted:\n${held.map(line).join("\n")}\n` +
+      `cannot be deleted; nothing was deleted:\n${someLines(held, line)}\n` +
       `To proceed: unassign their users in the service first; or, to keep them in the service, declare those ` +
       `entries with \`retain: true\` (or the resource with the option \`retainOnDelete: true\`), run \`pulumi up\`, ` +
       `then destroy.`,
@@ -71,7 +71,7 @@ export function replaceInUse(groupId: number, newGroupId: unknown, held: HeldRol
   return new RoleInUseError(
     `moving the roles of group ${groupId} to group ${String(newGroupId)} would delete them from group ` +
       `${groupId}, and ${roles(held.length)} ${held.length === 1 ? "is" : "are"} in use; nothing was changed:\n` +
-      `${held.map(line).join("\n")}\n` +
+      `${someLines(held, line)}\n` +
       `To proceed: unassign their users in group ${groupId} first; or keep those roles in group ${groupId}: mark ` +
       `their entries \`retain: true\`, run \`pulumi up\`, then change groupId.`,
   );
@@ -84,21 +84,79 @@ export interface NameConflict {
   holderId: number;
   /** True for an entry added in this change (adoptExisting could take the holder over). */
   added: boolean;
+  /**
+   * Who holds it: nobody this deployment knows (`outside`), another resource of the program that lets
+   * it go in this change (`released`: an added entry takes it over with adoptExisting), another resource
+   * that keeps it (`program`), an entry this resource removed with `retain: true` (`retained`), or another
+   * resource that frees the name in this deployment (`wait`: not a refusal while it is freed).
+   */
+  kind: "outside" | "released" | "program" | "retained" | "wait";
 }
 
-/** Declared names held by roles the resource does not manage: refused before any write. */
-export function namesTaken(groupId: number, conflicts: NameConflict[]): NameTakenError {
-  const lines = conflicts.map(
-    (c) =>
-      `  roles.${c.key}: "${c.name}" is held by roleId ${c.holderId}, which this resource does not manage` +
-      (c.added ? "" : " (a rename cannot take a role over)"),
-  );
-  const adoptable = conflicts.some((c) => c.added);
+const MAX_LINES = 10;
+
+/** Lines for `items`, at most {@link MAX_LINES}, then how many more. */
+export function someLines<T>(items: readonly T[], line: (item: T) => string): string {
+  const shown = items.slice(0, MAX_LINES).map(line);
+  if (items.length > MAX_LINES) shown.push(`  ... and ${items.length - MAX_LINES} more`);
+  return shown.join("\n");
+}
+
+function conflictLine(c: NameConflict): string {
+  const held = `  roles.${c.key}: "${c.name}" is held by roleId ${c.holderId}`;
+  switch (c.kind) {
+    case "program":
+      return `${held}, which another resource of this program (a Role or GroupRoles of the group) declares`;
+    case "released":
+      return `${held}, which another resource of this program lets go in this change (an entry moved here)`;
+    case "retained":
+      return `${held}, the role of an entry removed from this resource with \`retain: true\` (kept in the service, no longer managed)`;
+    case "wait":
+      return `${held}, which another resource of this program renames away or lets go in this change, but has not yet`;
+    default:
+      return `${held}, which this resource does not manage${c.added ? "" : " (a rename cannot take a role over)"}`;
+  }
+}
+
+/** `"A", "B", "C", "D", "E" and 95 more`: names for a message, never a hundred of them. */
+export function someNames(names: readonly string[], max = 5): string {
+  const shown = names
+    .slice(0, max)
+    .map((n) => JSON.stringify(n))
+    .join(", ");
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
+
+/**
+ * Declared names held by roles the resource does not manage: refused before any write (`outcome`
+ * says so), or met by a create (`outcome` then says what that request changed).
+ */
+export function namesTaken(
+  groupId: number,
+  conflicts: NameConflict[],
+  outcome = "nothing was changed",
+  cause?: unknown,
+): NameTakenError {
+  const adoptable = conflicts.some((c) => c.added && (c.kind === "outside" || c.kind === "released"));
+  const advice = [
+    adoptable
+      ? "To take a role that holds the name of an added entry over and converge it to the program, set " +
+        "`adoptExisting: true` on this resource: that is also how an entry moves here from another GroupRoles or " +
+        "from a Role of this program in one change (the role keeps its ID and is not deleted)."
+      : "",
+    conflicts.some((c) => c.kind === "program")
+      ? "Role names are unique within a group: declare each role in one resource only; to move a role, remove it " +
+        "from the other resource in the same change."
+      : "",
+    conflicts.some((c) => c.kind === "wait")
+      ? "The other resource's change did not free the name in time: see its error, then run `pulumi up` again."
+      : "",
+    "Or choose other names, or rename or delete those roles in the service first.",
+  ].filter(Boolean);
   return new NameTakenError(
     `group ${groupId} already has ${conflicts.length === 1 ? "a role with a name" : "roles with names"} ` +
-      `this resource declares; nothing was changed:\n${lines.join("\n")}\n` +
-      (adoptable ? "To take such roles over and converge them to the program, set `adoptExisting: true`. " : "") +
-      `Or choose other names, or rename or delete those roles in the service first.`,
+      `this resource declares; ${outcome}:\n${someLines(conflicts, conflictLine)}\n${advice.join(" ")}`,
+    cause === undefined ? {} : { cause, status: 409 },
   );
 }
 

@@ -2,11 +2,13 @@
 import type { GroupRolesClient } from "../../client";
 import { NotFoundError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
+import { listUnlessGone } from "../gone";
 import { inContext } from "../role-errors";
 
 /**
- * The group's roles, or undefined when the group is gone (404): its roles went with it, so there is
- * nothing to check, read or delete. Any other failure names `what` was being done.
+ * The group's roles, or undefined when the service says the group is gone (../gone): its roles went
+ * with it, so there is nothing to check, read or delete. A 404 that says nothing more, and any other
+ * failure, name what was being done.
  */
 export async function listGroup(
   client: GroupRolesClient,
@@ -14,9 +16,9 @@ export async function listGroup(
   what: string,
 ): Promise<RoleSummary[] | undefined> {
   try {
-    return await client.roles.list(groupId);
+    return await listUnlessGone(client, groupId, what);
   } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
+    if (error instanceof NotFoundError) throw error; // already says what was being done, and why
     throw inContext(error, what);
   }
 }

@@ -1,13 +1,15 @@
 /**
- * What an apply of GroupRoles must do, computed from the state, the program and one list of the
- * group, before anything is written: which roles to delete, update, create or take over, and what the
- * state is before the first write. Everything that would fail half-way and can be known now fails
- * here instead: names held by roles the resource does not manage, removed roles that users hold.
+ * What an apply of GroupRoles must do, computed from the state, the program, one list of the group and
+ * what the other resources of the deployment said they do (../deployment-ledger), before anything is
+ * written: which roles to delete, let go, update, create or take over, and what the state is before
+ * the first write. Everything that would fail half-way and can be known now is reported here instead:
+ * names held by roles the resource does not manage, removed roles that users hold. The preview (./diff)
+ * runs the same plan on the preview's list of the group, so that a green preview predicts `up`.
  */
 import type { RoleSummary } from "../../client/types";
 import { sameSettings } from "../role-settings";
 import { userCountOf } from "../user-count";
-import { heldRole, namesTaken, removedInUse, type NameConflict } from "./errors";
+import { heldRole, type HeldRole, type NameConflict } from "./errors";
 import type { Renamable } from "./ordering";
 import type { EntryInputs, EntryState, GroupRolesInputs, GroupRolesState } from "./types";
 
@@ -22,15 +24,39 @@ export interface PlannedUpdate extends Renamable {
   readSettings: boolean;
 }
 
+/** What the other resources of this deployment do with a role of the group (../deployment-ledger). */
+export interface OtherResources {
+  /** Another resource lets the role go (an entry removed from its catalogue). */
+  releases(roleId: number): boolean;
+  /**
+   * Another resource keeps or takes over the role: the name it gives it when known, and whether its
+   * update has run. Undefined when no other resource holds it.
+   */
+  keeps(roleId: number): { plannedName?: string; settled?: boolean } | undefined;
+  /** Another resource keeps, takes over or wants (by this name) the role: letting it go must not delete it. */
+  takes(roleId: number, name: string): boolean;
+}
+
+/** A deployment in which no other resource touches the group. */
+export const NO_OTHERS: OtherResources = { releases: () => false, keeps: () => undefined, takes: () => false };
+
 export interface Plan {
   groupId: number;
   /** The state before the first write: what the service holds for every role the apply touches or keeps. */
   start: Record<string, EntryState>;
-  deletes: Array<{ key: string; roleId: number }>;
+  deletes: Array<{ key: string; roleId: number; name: string }>;
+  /** Removed entries whose roles another resource of the deployment takes: forgotten, never deleted. */
+  letGo: Array<{ key: string; roleId: number }>;
   updates: PlannedUpdate[];
   creates: Array<{ key: string; entry: EntryInputs }>;
+  /** Roles taken over (adoptExisting, or moved here from another resource): claimed before any write. */
+  takeovers: number[];
   /** Entry keys in the program's order, for the state. */
   order: string[];
+  /** Declared names held by roles the apply cannot take: `wait` ones are freed by another resource. */
+  conflicts: NameConflict[];
+  /** Removed roles, to be deleted, that users hold. */
+  held: HeldRole[];
 }
 
 function listedState(role: RoleSummary, settings: Record<string, boolean>, retain: boolean | undefined): EntryState {
@@ -47,32 +73,67 @@ function listedState(role: RoleSummary, settings: Record<string, boolean>, retai
 }
 
 /**
- * Plans an apply. A create is the same with an empty state.
- * @throws NameTakenError when declared names are held by roles the resource does not manage.
- * @throws RoleInUseError when roles removed from `roles` are in use.
+ * Entries whose key changed but whose name stayed (DESIGN invariant 8): new key to the removed key
+ * whose state holds that name. Such an entry is the same role, moved to its new key.
  */
-export function planApply(state: GroupRolesState, inputs: GroupRolesInputs, listed: readonly RoleSummary[]): Plan {
+export function renamedKeys(state: GroupRolesState, roles: Record<string, unknown>): Map<string, string> {
+  const removedByName = new Map<string, string>();
+  for (const [key, old] of Object.entries(state.roles))
+    if (!Object.hasOwn(roles, key)) removedByName.set(old.name, key);
+  const moved = new Map<string, string>();
+  for (const [key, entry] of Object.entries(roles)) {
+    if (Object.hasOwn(state.roles, key) || !entry || typeof entry !== "object") continue;
+    const name = (entry as { name?: unknown }).name;
+    const from = typeof name === "string" ? removedByName.get(name) : undefined;
+    if (from !== undefined) {
+      moved.set(key, from);
+      removedByName.delete(name as string);
+    }
+  }
+  return moved;
+}
+
+/** Plans an apply. A create is the same with an empty state. Never throws: refusals are in the plan. */
+export function planApply(
+  state: GroupRolesState,
+  inputs: GroupRolesInputs,
+  listed: readonly RoleSummary[],
+  others: OtherResources = NO_OTHERS,
+): Plan {
   const { groupId } = inputs;
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const byName = new Map(listed.map((r) => [r.name, r]));
   const managed = new Set(Object.values(state.roles).map((r) => r.roleId));
+  const moved = renamedKeys(state, inputs.roles);
+  const movedFrom = new Set(moved.values());
   const claimed = new Set<number>();
-  const plan: Plan = { groupId, start: {}, deletes: [], updates: [], creates: [], order: Object.keys(inputs.roles) };
-  const conflicts: NameConflict[] = [];
-  const declared = new Map<number, { key: string; name: string; added: boolean }>();
+  const plan: Plan = {
+    groupId,
+    start: {},
+    deletes: [],
+    letGo: [],
+    updates: [],
+    creates: [],
+    takeovers: [],
+    order: Object.keys(inputs.roles),
+    conflicts: [],
+    held: [],
+  };
+  const declared = new Map<number, string>(); // roleId to the key that declares it
 
   const takeOver = (key: string, entry: EntryInputs, role: RoleSummary) => {
     claimed.add(role.roleId);
-    declared.set(role.roleId, { key, name: entry.name, added: true });
+    plan.takeovers.push(role.roleId);
+    declared.set(role.roleId, key);
     plan.start[key] = listedState(role, {}, entry.retain);
     plan.updates.push(update(key, entry, role, null, true));
   };
 
   for (const [key, entry] of Object.entries(inputs.roles)) {
-    const old = state.roles[key];
+    const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
     const current = old && byId.get(old.roleId);
     if (old && current) {
-      declared.set(current.roleId, { key, name: entry.name, added: false });
+      declared.set(current.roleId, key);
       plan.start[key] = listedState(current, old.settings ?? {}, entry.retain);
       const settingsChange = !sameSettings(old.settings ?? {}, entry.settings ?? {});
       const u = update(key, entry, current, old.settings ?? {}, settingsChange, old.description);
@@ -81,29 +142,34 @@ export function planApply(state: GroupRolesState, inputs: GroupRolesInputs, list
       continue;
     }
     // Not held yet: the role an unconfirmed create of an earlier run made (the name it sent is the
-    // evidence), a role taken over by name (adoptExisting), or a new one.
+    // evidence), a role taken over by name (adoptExisting: made by hand, or let go by another resource
+    // of this deployment, i.e. moved here), or a new one.
     const sent = state.unconfirmed?.[key];
     const made = sent === undefined ? undefined : byName.get(sent);
     const holder = byName.get(entry.name);
-    if (made && !managed.has(made.roleId) && !claimed.has(made.roleId)) takeOver(key, entry, made);
-    else if (holder && inputs.adoptExisting && !managed.has(holder.roleId) && !claimed.has(holder.roleId))
-      takeOver(key, entry, holder);
+    const free = (r: RoleSummary) => !managed.has(r.roleId) && !claimed.has(r.roleId) && !others.keeps(r.roleId);
+    if (made && free(made)) takeOver(key, entry, made);
+    else if (holder && free(holder) && inputs.adoptExisting) takeOver(key, entry, holder);
     else plan.creates.push({ key, entry });
   }
 
   for (const [key, old] of Object.entries(state.roles)) {
-    if (Object.hasOwn(inputs.roles, key) || old.retain) continue; // declared, or forgotten (retain)
+    if (Object.hasOwn(inputs.roles, key) || movedFrom.has(key) || old.retain) continue; // declared, or forgotten
     const current = byId.get(old.roleId);
-    if (!current || declared.has(current.roleId)) continue; // gone already
-    plan.deletes.push({ key, roleId: current.roleId });
+    if (!current || declared.has(current.roleId)) continue; // gone already, or declared again
+    if (others.takes(current.roleId, current.name)) {
+      plan.letGo.push({ key, roleId: current.roleId });
+      continue;
+    }
+    plan.deletes.push({ key, roleId: current.roleId, name: current.name });
     plan.start[key] = listedState(current, old.settings ?? {}, undefined);
   }
   for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {
     if (Object.hasOwn(inputs.roles, key)) continue;
     // A create of an earlier run that was never confirmed, and is no longer declared: its role goes.
     const made = byName.get(sent);
-    if (made && !managed.has(made.roleId) && !claimed.has(made.roleId)) {
-      plan.deletes.push({ key, roleId: made.roleId });
+    if (made && !managed.has(made.roleId) && !claimed.has(made.roleId) && !others.takes(made.roleId, made.name)) {
+      plan.deletes.push({ key, roleId: made.roleId, name: made.name });
       plan.start[key] = listedState(made, {}, undefined);
     }
   }
@@ -115,13 +181,32 @@ export function planApply(state: GroupRolesState, inputs: GroupRolesInputs, list
   );
   for (const [key, entry] of Object.entries(inputs.roles)) {
     const holder = untouched.get(entry.name);
-    if (holder) conflicts.push({ key, name: entry.name, holderId: holder.roleId, added: !state.roles[key] });
+    if (!holder) continue;
+    const added = !state.roles[key] && !moved.has(key);
+    const kind = managed.has(holder.roleId) ? "retained" : kindOf(holder, entry, added, others);
+    plan.conflicts.push({ key, name: entry.name, holderId: holder.roleId, added, kind });
   }
-  if (conflicts.length) throw namesTaken(groupId, conflicts);
 
-  const held = plan.deletes.flatMap((d) => (byId.get(d.roleId)!.inUse ? [heldRole(d.key, byId.get(d.roleId)!)] : []));
-  if (held.length) throw removedInUse(groupId, held);
+  plan.held = plan.deletes.flatMap((d) => (byId.get(d.roleId)?.inUse ? [heldRole(d.key, byId.get(d.roleId)!)] : []));
   return plan;
+}
+
+/**
+ * Why a name is held by a role the plan cannot take: another resource of this deployment frees it
+ * (renames it away, or lets it go to be deleted: `wait`), lets it go for an added entry to take over
+ * (`released`: with adoptExisting it would), keeps it (`program`), or nobody here knows the holder
+ * (`outside`).
+ */
+function kindOf(
+  holder: RoleSummary,
+  entry: EntryInputs,
+  added: boolean,
+  others: OtherResources,
+): "wait" | "released" | "program" | "outside" {
+  if (others.releases(holder.roleId) && !others.keeps(holder.roleId)) return added ? "released" : "wait";
+  const kept = others.keeps(holder.roleId);
+  if (!kept) return "outside";
+  return kept.plannedName !== undefined && kept.plannedName !== entry.name && !kept.settled ? "wait" : "program";
 }
 
 function update(

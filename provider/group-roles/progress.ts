@@ -4,6 +4,7 @@
  * next `pulumi up` finishes from there.
  */
 import type { RoleSummary } from "../../client/types";
+import { TEMPORARY_NAME_MARK } from "../name-conflicts";
 import { userCountOf } from "../user-count";
 import type { EntryInputs, EntryState, GroupRolesState } from "./types";
 
@@ -12,6 +13,8 @@ export class Progress {
   private readonly unconfirmed: Record<string, string> = {};
   /** Counts of confirmed writes, for messages. */
   readonly done = { deleted: 0, updated: 0, created: 0 };
+  /** Confirmed renames to a temporary name (a rotation wider than one PUT): changes too. */
+  private asides = 0;
 
   constructor(
     private readonly groupId: number,
@@ -24,7 +27,7 @@ export class Progress {
   /** True once any write was confirmed (or may have been applied). */
   get changedService(): boolean {
     const { deleted, updated, created } = this.done;
-    return deleted + updated + created > 0 || Object.keys(this.unconfirmed).length > 0;
+    return deleted + updated + created + this.asides > 0 || Object.keys(this.unconfirmed).length > 0;
   }
 
   entry(key: string): EntryState | undefined {
@@ -37,10 +40,28 @@ export class Progress {
   }
 
   /** A confirmed PUT: `settings` are the declared values the role now holds (undefined: unchanged). */
-  updated(key: string, name: string, description: string, settings?: Record<string, boolean>, counts = true): void {
+  updated(key: string, name: string, description: string, settings?: Record<string, boolean>): void {
     const role = this.roles[key]!;
     this.roles[key] = { ...role, name, description, ...(settings ? { settings: { ...settings } } : {}) };
-    if (counts) this.done.updated++;
+    this.done.updated++;
+  }
+
+  /** A confirmed PUT of a temporary name, which a later PUT replaces with the final one. */
+  steppedAside(key: string, temporary: string): void {
+    this.roles[key] = { ...this.roles[key]!, name: temporary };
+    this.asides++;
+  }
+
+  /** The entries whose role holds a temporary name now (as far as confirmed writes and lists tell). */
+  temporarilyNamed(): Array<{ key: string; name: string }> {
+    return Object.entries(this.roles)
+      .filter(([, r]) => r.name.endsWith(TEMPORARY_NAME_MARK))
+      .map(([key, r]) => ({ key, name: r.name }));
+  }
+
+  /** A removed entry whose role another resource of the deployment took: forgotten, not deleted. */
+  letGo(key: string): void {
+    delete this.roles[key];
   }
 
   /** The declared settings a role taken over holds, once read. */

@@ -3,21 +3,29 @@
  * ./diff; create and update list the group once, plan (./plan) and apply at the array endpoints
  * (./apply); refresh in ./read, delete in ./delete. It shares the Role provider's settings (./../config)
  * and client, and none of its per-role machinery: one resource sees the whole set, so it needs no
- * batching window and no coordination between resources.
+ * batching window. What it shares with every other resource of the deployment is the ledger
+ * (../deployment-ledger): roles it keeps, lets go, takes over and renames, so that a role moved between
+ * resources is never deleted and names freed elsewhere are waited for.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { checkCreateCredentials } from "../credential-check";
+import { checkCreateCredentials, previewListing } from "../credential-check";
+import { deploymentLedger } from "../deployment-ledger";
+import { NAME_WAIT } from "../name-conflicts";
+import { isUnknown } from "../role-fields";
 import { batchOptions, clientFromConfig, resolveConfig, setStackConfig, type ConfigSource } from "../config";
 import { DEFAULT_BATCH_OPTIONS } from "../role-batcher";
 import { inContext } from "../role-errors";
+import { namesTaken, removedInUse } from "./errors";
 import { apply } from "./apply";
 import { checkGroupRolesInputs } from "./check";
 import { deleteGroupRoles } from "./delete";
 import { diff } from "./diff";
-import { planApply } from "./plan";
+import { otherResources } from "./others";
+import { planApply, renamedKeys } from "./plan";
 import { read } from "./read";
 import {
   formatGroupId,
+  hasUnknowns,
   parseGroupId,
   toInputs,
   toState,
@@ -32,13 +40,54 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 }
 
 export async function check(olds: Props, news: Props) {
-  return { inputs: news, failures: await checkCreateCredentials(olds, news, checkGroupRolesInputs(news)) };
+  const ledger = deploymentLedger();
+  ledger.noteRegistration();
+  let failures = await checkCreateCredentials(olds, news, checkGroupRolesInputs(news));
+  if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number")
+    failures = await checkCreateNames(news);
+  return { inputs: news, failures };
+}
+
+/**
+ * A create's names, in the preview: the names it declares (wanted, in the ledger), and held ones it
+ * cannot take, from the preview's list of the group (the credential check's: no extra request).
+ */
+async function checkCreateNames(news: Props) {
+  const groupId = news.groupId as number;
+  const ledger = deploymentLedger();
+  if (hasUnknowns(news.roles) || isUnknown(news.adoptExisting)) return [];
+  const inputs = toInputs(news);
+  if (inputs.adoptExisting) for (const entry of Object.values(inputs.roles)) ledger.wantName(groupId, entry.name);
+  const { roles } = await previewListing(groupId);
+  if (!roles) return []; // not listed: the create meets it, with its retries and messages
+  const plan = planApply({ groupId, roles: {} }, inputs, roles, otherResources(ledger, groupId));
+  const taken = plan.conflicts.filter((c) => c.kind !== "wait");
+  return taken.length ? [{ property: "roles", reason: namesTaken(groupId, taken).message }] : [];
 }
 
 /** Most roles per array request: `grouproles:maxBatchSize`, default 100. */
 const maxBatchSize = (): number => batchOptions(resolveConfig()).maxBatchSize ?? DEFAULT_BATCH_OPTIONS.maxBatchSize;
 
-/** Lists the group once, plans (refusing what would fail half-way) and applies. */
+/**
+ * How long an apply that lets roles go waits for the program to stop registering resources (see
+ * ../deployment-ledger `quiet`) before it decides which of them to delete, and at most how long.
+ */
+export const LET_GO_WAIT = { quietMs: 1_000, maxMs: 120_000 };
+
+/** True when the change removes entries (or unconfirmed creates) whose roles would be deleted. */
+function removesRoles(state: GroupRolesState, inputs: GroupRolesInputs): boolean {
+  const moved = new Set(renamedKeys(state, inputs.roles).values());
+  return (
+    Object.entries(state.roles).some(([k, r]) => !Object.hasOwn(inputs.roles, k) && !moved.has(k) && !r.retain) ||
+    Object.keys(state.unconfirmed ?? {}).some((k) => !Object.hasOwn(inputs.roles, k))
+  );
+}
+
+/**
+ * Lists the group, plans (refusing what would fail half-way) and applies. Roles this change lets go
+ * are decided once the program has registered every resource, so that one another resource takes
+ * over is left to it; names another resource of the deployment frees are waited for.
+ */
 async function converge(
   what: string,
   state: GroupRolesState,
@@ -46,20 +95,46 @@ async function converge(
   providerRef: unknown,
 ): Promise<GroupRolesState> {
   const client = clientFromConfig();
-  const listed = await client.roles.list(inputs.groupId).catch((e) => {
-    throw inContext(e, `${what}: listing the group (nothing was changed)`);
-  });
-  const plan = planApply(state, inputs, listed);
-  return apply({ client, maxBatchSize: maxBatchSize(), providerRef, what, listed }, plan);
+  const ledger = deploymentLedger();
+  const { groupId } = inputs;
+  const own = new Set<number>();
+  if (removesRoles(state, inputs)) await ledger.quiet(LET_GO_WAIT.quietMs, LET_GO_WAIT.maxMs);
+  const deadline = Date.now() + NAME_WAIT.deadlineMs;
+  for (;;) {
+    const listed = await client.roles.list(groupId).catch((e) => {
+      throw inContext(e, `${what}: listing the group (nothing was changed)`);
+    });
+    const plan = planApply(state, inputs, listed, otherResources(ledger, groupId, own));
+    const taken = plan.conflicts.filter((c) => c.kind !== "wait");
+    if (taken.length) throw namesTaken(groupId, taken);
+    if (plan.held.length) throw removedInUse(groupId, plan.held);
+    const waits = plan.conflicts;
+    const deleting = plan.takeovers.filter((roleId) => ledger.isDeleting(groupId, roleId));
+    if (!waits.length && !deleting.length) {
+      // Claimed before any write, in the same turn as the plan: a resource letting them go sees it.
+      for (const roleId of plan.takeovers) {
+        ledger.claim(groupId, roleId);
+        own.add(roleId);
+      }
+      return apply({ client, maxBatchSize: maxBatchSize(), providerRef, what, listed }, plan);
+    }
+    if (Date.now() > deadline) throw namesTaken(groupId, waits);
+    await ledger.waitingOn(async () => {
+      if (deleting.length) await Promise.all(deleting.map((roleId) => ledger.deleteSettled(groupId, roleId)));
+      else await ledger.nextChange(500);
+    });
+  }
 }
 
 export async function create(props: Props): Promise<{ id: string; outs: GroupRolesState }> {
   const inputs = toInputs(props);
-  const outs = await converge(
-    `creating the roles of group ${inputs.groupId}`,
-    { groupId: inputs.groupId, roles: {} },
-    inputs,
-    props.__provider,
+  const outs = await deploymentLedger().track(() =>
+    converge(
+      `creating the roles of group ${inputs.groupId}`,
+      { groupId: inputs.groupId, roles: {} },
+      inputs,
+      props.__provider,
+    ),
   );
   return { id: formatGroupId(inputs.groupId), outs };
 }
@@ -67,11 +142,14 @@ export async function create(props: Props): Promise<{ id: string; outs: GroupRol
 export async function update(id: string, olds: Props, news: Props): Promise<{ outs: GroupRolesState }> {
   const groupId = parseGroupId(id);
   const inputs = toInputs({ ...news, groupId });
-  return { outs: await converge(`updating the roles of group ${groupId}`, toState(olds), inputs, news.__provider) };
+  const outs = await deploymentLedger().track(() =>
+    converge(`updating the roles of group ${groupId}`, toState(olds), inputs, news.__provider),
+  );
+  return { outs };
 }
 
 async function deleteRoles(id: string, props: Props): Promise<void> {
-  await deleteGroupRoles(id, props, maxBatchSize());
+  await deploymentLedger().track(() => deleteGroupRoles(id, props, maxBatchSize()));
 }
 
 /**

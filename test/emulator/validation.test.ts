@@ -126,7 +126,7 @@ describe("roles API: validation and errors", () => {
     expect((await http("GET", `${h.rolesUrl(8)}/123456`)).status).toBe(404);
     const group = await http("GET", h.rolesUrl(11));
     expect(group.status).toBe(404);
-    expect(group.json).toMatchObject({ code: "not_found", message: "group 11 not found" });
+    expect(group.json).toMatchObject({ code: "group_not_found", message: "group 11 not found" });
     for (const g of ["0", "-1", "1.5", "abc", "01"]) {
       const r = await http("GET", `${h.emu.baseUrl}/api/v0/groups/${g}/roles`);
       expect(r.status, g).toBe(400);

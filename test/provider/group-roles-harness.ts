@@ -3,11 +3,33 @@
  * that read outcomes from the service: its roles, and its request log by route.
  */
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import * as groupRoles from "../../provider/group-roles";
+import * as provider from "../../provider/group-roles";
+import { inNewDeployment } from "../../provider/deployment-ledger";
 import type { GroupRolesState } from "../../provider/group-roles/types";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 
-export { groupRoles };
+/** The provider's methods as the host calls them, for several calls in one deployment (`inNewDeployment`). */
+export { provider as oneDeploymentGroupRoles };
+
+type Provider = typeof provider;
+const ownDeployment =
+  <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+  (...args: A): Promise<R> =>
+    inNewDeployment(() => f(...args));
+
+/**
+ * The provider's methods, each call its own deployment (its own ledger): as the engine calls them
+ * from one `pulumi up` to the next. Tests of several resources in one deployment use `inNewDeployment`.
+ */
+export const groupRoles: Provider = {
+  configure: provider.configure,
+  check: ownDeployment(provider.check),
+  diff: ownDeployment(provider.diff),
+  create: ownDeployment(provider.create),
+  read: ownDeployment(provider.read),
+  update: ownDeployment(provider.update),
+  delete: ownDeployment(provider.delete),
+};
 
 export const ROUTES = {
   LIST: "GET /api/v0/groups/:groupId/roles",

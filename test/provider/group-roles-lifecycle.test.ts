@@ -4,12 +4,14 @@
  * refresh and destroy.
  */
 import { describe, expect, it } from "vitest";
+import { inNewDeployment } from "../../provider/deployment-ledger";
 import { UNKNOWN } from "../../provider/role-inputs";
 import {
   ROUTES,
   catalogue,
   groupRoles,
   emulatorPerFile,
+  oneDeploymentGroupRoles,
   inputs,
   stateOf,
   type GroupRolesHarness,
@@ -38,16 +40,19 @@ describe("diff", () => {
 
   it("changed or added entries, or unknowns, are changes; the one request is the credential check", async () => {
     const { outs } = await created({ a: { name: "A" } });
-    for (const roles of [
-      { a: { name: "B" } },
-      { a: { name: "A", description: "d" } },
-      { a: { name: "A" }, b: { name: "B" } },
-      { a: { name: UNKNOWN } },
-      UNKNOWN,
-    ]) {
-      expect((await groupRoles.diff("42", stateOf(outs), inputs(roles as Record<string, unknown>))).changes).toBe(true);
-    }
-    // A planned write confirms the credentials once per group and process, not once per diff.
+    await inNewDeployment(async () => {
+      for (const roles of [
+        { a: { name: "B" } },
+        { a: { name: "A", description: "d" } },
+        { a: { name: "A" }, b: { name: "B" } },
+        { a: { name: UNKNOWN } },
+        UNKNOWN,
+      ]) {
+        const d = await oneDeploymentGroupRoles.diff("42", stateOf(outs), inputs(roles as Record<string, unknown>));
+        expect(d.changes).toBe(true);
+      }
+    });
+    // A planned write confirms the credentials (and names) once per group and deployment, not once per diff.
     expect((await h.requests()).counts).toEqual({ [ROUTES.LIST]: 1 });
   });
 

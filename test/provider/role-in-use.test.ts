@@ -98,11 +98,23 @@ describe("in-use roles are never deleted", () => {
     expect(await h.listRoles(42)).toHaveLength(2);
   });
 
-  it("a group the service no longer knows: the role is gone, nothing to delete", async () => {
+  it("a group the service says it no longer knows: the role is gone, nothing to delete", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
-    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "status", status: 404 });
+    const gone = { method: "GET", path: "/api/v0/groups/42/roles", action: "status", status: 404 };
+    await h.fault({ ...gone, code: "group_not_found" });
     await provider.delete(id, outs);
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
+  });
+
+  it("a 404 on the group's list that does not say the group is gone fails the delete, naming the URL", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "status", status: 404 });
+    const err = (await provider.delete(id, outs).catch((e: unknown) => e)) as Error & { code: string };
+    expect(err.code).toBe("ERR_NOT_FOUND");
+    expect(err.message).toContain(`GET ${h.emu.baseUrl}/api/v0/groups/42/roles answered 404`);
+    expect(err.message).toContain("Check grouproles:baseUrl");
+    expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
+    expect(await h.listRoles(42)).toEqual([expect.objectContaining({ roleId: outs.roleId })]);
   });
 
   it("a role missing from a truncated list whose details then fail is not taken for gone", async () => {

@@ -5,6 +5,7 @@
 // config roles-spec:spec        JSON array of { name, args: RoleArgs, opts?: { aliases, retainOnDelete,
 //                               protect, deleteBeforeReplace, import, ignoreChanges } }
 // config roles-spec:groupRoles  JSON array of { name, args: GroupRolesArgs, opts? } (optional)
+// config roles-spec:order       "catalogues-first" registers the GroupRoles before the Roles (optional)
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const { Role, GroupRoles } = require("pulumi-grouproles");
@@ -12,10 +13,21 @@ const { Role, GroupRoles } = require("pulumi-grouproles");
 const config = new pulumi.Config("roles-spec");
 const spec = JSON.parse(config.get("spec") ?? "[]");
 const roles = {};
-for (const r of spec) roles[r.name] = new Role(r.name, r.args, r.opts ?? {});
 const catalogues = {};
-for (const g of JSON.parse(config.get("groupRoles") ?? "[]")) {
-  catalogues[g.name] = new GroupRoles(g.name, g.args, g.opts ?? {});
+const declareRoles = () => {
+  for (const r of spec) roles[r.name] = new Role(r.name, r.args, r.opts ?? {});
+};
+const declareCatalogues = () => {
+  for (const g of JSON.parse(config.get("groupRoles") ?? "[]")) {
+    catalogues[g.name] = new GroupRoles(g.name, g.args, g.opts ?? {});
+  }
+};
+if (config.get("order") === "catalogues-first") {
+  declareCatalogues();
+  declareRoles();
+} else {
+  declareRoles();
+  declareCatalogues();
 }
 
 exports.roleIds = Object.fromEntries(Object.entries(roles).map(([name, role]) => [name, role.roleId]));

@@ -1,0 +1,127 @@
+/**
+ * Roles that move between resources of one program in one `up` (DESIGN invariant 8): an entry moved
+ * from one GroupRoles to another, a Role replaced by a GroupRoles entry and back. Whatever order the
+ * resources register in, and however slow the delete of the resource that lets the role go, the role
+ * keeps its ID, the service still holds it, and the next preview is a no-op. Checked through the
+ * service (its list and request log), through the engine stand-in and the real provider host.
+ */
+import { describe, expect, it } from "vitest";
+import { runMixed, specStackPerFile, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
+
+let s: Stack;
+specStackPerFile((stack) => (s = stack));
+
+type Entries = GroupRolesSpec["args"]["roles"];
+const cat = (name: string, roles: Entries, extra: Partial<GroupRolesSpec["args"]> = {}): GroupRolesSpec => ({
+  name,
+  args: { groupId: 42, roles, ...extra },
+});
+const role = (name: string, roleName: string, opts?: Record<string, unknown>): RoleSpec => ({
+  name,
+  args: { groupId: 42, name: roleName },
+  ...(opts ? { opts } : {}),
+});
+const CATALOGUES_FIRST = { "roles-spec:order": "catalogues-first" };
+
+const up = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], config: Record<string, string> = {}) => {
+  const r = await runMixed(s, "up", cats, roles, config);
+  expect(r.ok, r.errors.join("\n")).toBe(true);
+  return r;
+};
+/** Name to roleId, as the service lists the group. */
+const held = async () => Object.fromEntries((await s.h.listRoles(42)).map((r) => [r.name, r.roleId]));
+type Outputs = { resources: Array<{ type: string; urn: string; outputs: Record<string, unknown> }> };
+/** The roles a GroupRoles' state holds: key to roleId. */
+const stateOf = (r: Outputs, name: string) => {
+  const res = r.resources.find((x) => x.type.endsWith("GroupRoles") && x.urn.endsWith(`::${name}`));
+  const roles = (res?.outputs["roles"] ?? {}) as Record<string, { roleId: number }>;
+  return Object.fromEntries(Object.entries(roles).map(([k, v]) => [k, v.roleId]));
+};
+const deletes = async () => (await s.h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"] ?? 0;
+/** The next run of the same program plans nothing and sends nothing. */
+const expectSettled = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], config: Record<string, string> = {}) => {
+  await s.h.clearRequests();
+  const preview = await runMixed(s, "preview", cats, roles, config);
+  expect(preview.ok, preview.errors.join("\n")).toBe(true);
+  expect(preview.planText).toBe("");
+  expect((await s.h.requests()).total).toBe(0);
+};
+
+describe("a role moved between resources of one program keeps its ID and is never deleted", () => {
+  it("an entry moved to a catalogue with adoptExisting, in either order, while the delete is slow and retried", async () => {
+    const one = (roles: Entries) => cat("one", roles);
+    const two = (roles: Entries) => cat("two", roles, { adoptExisting: true });
+    for (const first of ["two", "one"]) {
+      await s.fresh();
+      await up([one({ a: { name: "A" }, b: { name: "B" } }), two({ c: { name: "C" } })]);
+      const before = await held();
+      // Two 503s on delete-roles: the old catalogue's delete is retried, the window the race needed.
+      await s.h.fault({
+        method: "POST",
+        path: "/api/v0/groups/42/delete-roles",
+        action: "status",
+        status: 503,
+        times: 2,
+      });
+      const pair = [two({ c: { name: "C" }, a: { name: "A" } }), one({ b: { name: "B" } })];
+      const next = first === "two" ? pair : pair.reverse();
+      await s.h.clearRequests();
+      const moved = await up(next);
+      expect(await held()).toEqual(before);
+      expect(await deletes()).toBe(0);
+      expect(stateOf(moved, "two")).toEqual({ c: before.C, a: before.A });
+      expect(stateOf(moved, "one")).toEqual({ b: before.B });
+      await expectSettled(next);
+    }
+  });
+
+  it("an entry moved to a catalogue without adoptExisting: the preview fails in either order and says what works", async () => {
+    await up([cat("one", { a: { name: "A" } }), cat("two", { c: { name: "C" } })]);
+    const before = await held();
+    // Registration order follows input serialization, not the program's order: both are tried.
+    for (const order of [
+      [cat("two", { c: { name: "C" }, a: { name: "A" } }), cat("one", {})],
+      [cat("one", {}), cat("two", { c: { name: "C" }, a: { name: "A" } })],
+    ]) {
+      await s.h.clearRequests();
+      const preview = await runMixed(s, "preview", order);
+      expect(preview.ok).toBe(false);
+      const message = preview.errors.join("\n");
+      expect(message).toContain(`roles.a: "A" is held by roleId ${before.A}`);
+      expect(message).toContain("`adoptExisting: true` on this resource");
+      // The preview's one list of the group (credentials and names), and no write.
+      expect((await s.h.requests()).entries.map((e) => e.method)).toEqual(["GET"]);
+    }
+    expect(await held()).toEqual(before);
+  });
+
+  it("from Role to GroupRoles without the retainOnDelete step: the Role's delete leaves the adopted role", async () => {
+    await up([], [role("support", "Support"), role("billing", "Billing")]);
+    const before = await held();
+    await s.h.clearRequests();
+    const migrated = await up(
+      [cat("catalogue", { support: { name: "Support" } }, { adoptExisting: true })],
+      [role("billing", "Billing")],
+    );
+    expect(migrated.planText).toMatch(/- delete\s+pulumi-nodejs:dynamic\/grouproles:Role support/);
+    expect(await held()).toEqual(before);
+    expect(await deletes()).toBe(0);
+    expect(stateOf(migrated, "catalogue")).toEqual({ support: before.Support });
+  });
+
+  it("from a GroupRoles entry to a Role of the same name, in either registration order", async () => {
+    for (const order of [{}, CATALOGUES_FIRST]) {
+      await s.fresh();
+      await up([cat("catalogue", { a: { name: "A" }, b: { name: "B" } })], [], order);
+      const before = await held();
+      await s.h.clearRequests();
+      const next = [cat("catalogue", { b: { name: "B" } })];
+      const moved = await up(next, [role("a", "A")], order);
+      expect(await held()).toEqual(before);
+      expect(await deletes()).toBe(0);
+      const roleState = moved.resources.find((x) => x.urn.endsWith("Role::a"));
+      expect(roleState?.id).toBe(`42/${before.A}`);
+      await expectSettled(next, [role("a", "A")], order);
+    }
+  });
+});
