@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as groupRolesProvider from "../provider/group-roles";
 import type { EntryState } from "../provider/group-roles/types";
 import { checkoutGroupRolesShim, isInstalled } from "./checkout-shim";
+import { refuseDroppedKeys } from "./dropped-keys";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? groupRolesProvider : checkoutGroupRolesShim;
@@ -93,6 +94,7 @@ export class GroupRoles extends pulumi.dynamic.Resource {
    * @param opts Resource options (`protect`, `retainOnDelete`, `ignoreChanges`, ...).
    */
   constructor(name: string, args: GroupRolesArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseDroppedKeys(args.roles, "roles", `GroupRoles resource '${name}'`);
     super(
       provider,
       name,

@@ -2,6 +2,7 @@
  * The Role resource: one permission role of a group, managed through the service's array endpoints.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { refuseDroppedKeys } from "./dropped-keys";
 // The provider module object itself is the dynamic provider, so Pulumi serializes it as a bare
 // `require("pulumi-grouproles/provider")` instead of inlining code: the state holds a few hundred bytes
 // per role, identical across versions, checkouts and machines.
@@ -108,6 +109,7 @@ export class Role extends pulumi.dynamic.Resource {
     // pulumi/pulumi#3550). So the `import` option is carried as an input instead, and the provider's
     // create adopts the existing role after checking that it matches the program, as an import does.
     const { import: importId, ...rest } = opts ?? {};
+    refuseDroppedKeys(args?.settings, "settings", `Role resource '${name}'`);
     super(
       provider,
       name,
