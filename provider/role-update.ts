@@ -101,8 +101,9 @@ export async function update(id: string, olds: Props, news: Props) {
   } catch (error) {
     if (error instanceof NotFoundError) {
       throw error.rephrase(
-        `${what}: the role no longer exists in the service; run \`pulumi refresh\` to drop it from state, then ` +
-          `\`pulumi up\` to create it again`,
+        `${what}: the service answered 404 (${error.message}). If the role was deleted in the service, ` +
+          `\`pulumi refresh\` drops it from state and \`pulumi up\` then creates it again; if every request answers ` +
+          `404, check grouproles:baseUrl`,
       );
     }
     throw error instanceof NameTakenError ? error : inContext(error, what);

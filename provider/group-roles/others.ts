@@ -15,7 +15,8 @@ export function otherResources(
     releases: (roleId) => ledger.isReleased(groupId, roleId),
     keeps: (roleId) => {
       if (own.has(roleId)) return undefined;
-      if (ledger.isClaimed(groupId, roleId)) return {};
+      // Taken over or made by another resource in this deployment: it keeps the name it has.
+      if (ledger.isOfThisDeployment(groupId, roleId)) return {};
       return ledger.declaration(groupId, roleId);
     },
     takes: (roleId, name) => !own.has(roleId) && ledger.mayBeTakenOver(groupId, roleId, name),

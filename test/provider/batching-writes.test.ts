@@ -172,7 +172,9 @@ describe("updates", () => {
     await h.api("POST", "/groups/42/delete-roles", [made[2].outs.roleId]);
     const results = await settled(made.map((m, i) => provider.update(m.id, m.outs, { groupId: 42, name: `New ${i}` })));
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
-    expect(((results[2] as PromiseRejectedResult).reason as { message: string }).message).toContain("no longer exists");
+    expect(((results[2] as PromiseRejectedResult).reason as { message: string }).message).toContain(
+      "If the role was deleted in the service",
+    );
     expect((await h.listRoles(42)).map((r) => r.name)).toEqual(["New 0", "New 1", "New 3"]);
   });
 

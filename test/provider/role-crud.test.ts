@@ -158,7 +158,7 @@ describe("Role provider CRUD against the emulator", () => {
     const { id, outs } = await provider.create({ ...support });
     await h.api("POST", "/groups/42/delete-roles", [outs.roleId]);
     await expect(provider.update(id, outs, { ...support, name: "New" })).rejects.toThrow(
-      /no longer exists.*pulumi refresh/,
+      /answered 404.*If the role was deleted in the service, `pulumi refresh` drops it/,
     );
   });
 

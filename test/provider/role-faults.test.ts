@@ -1,6 +1,7 @@
 /** Regressions found by the fault matrix (test/faults): each fails without its fix. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setStackConfig } from "../../provider/config";
+import { resetDeploymentLedger } from "../../provider/deployment-ledger";
 import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 
@@ -48,6 +49,7 @@ describe("faults the matrix found", () => {
 
   it("a name already taken says which role holds it and how to import it", async () => {
     const { id } = await provider.create({ ...role });
+    resetDeploymentLedger(); // the holder was made by an earlier deployment, as by hand
     const err = (await provider.create({ ...role }).catch((e: unknown) => e)) as Error & { code?: string };
     expect(err.code).toBe("ERR_NAME_TAKEN");
     expect(err.message).toContain(`already has a role named "Support" (id ${id})`);
