@@ -24,7 +24,21 @@ export interface DeclaredRole {
   plannedName: string;
   /** Its update has run (and succeeded or failed): its name will not change again in this deployment. */
   settled?: boolean;
+  /** Which kind of resource declares it: a resource never deletes a role the other kind keeps. */
+  by?: "role" | "catalogue";
 }
+
+/** A role let go by a resource, and whether that resource's update started and completed. */
+interface Release {
+  name: string;
+  started: boolean;
+  done: boolean;
+  outcome: Promise<boolean>;
+  settle(ok: boolean): void;
+}
+
+/** How a takeover of a role another resource lets go ends: see {@link DeploymentLedger.awaitRelease}. */
+export type ReleaseWait = "taken" | "failed" | "not started";
 
 const key = (groupId: number, roleId: number) => `${groupId}/${roleId}`;
 
@@ -44,7 +58,14 @@ export class DeploymentLedger {
   /** Unconfirmed creates this deployment replaces, by the group and name the program now declares. */
   private readonly unconfirmed = new Map<string, UnconfirmedCreate>();
   /** Roles a resource of this deployment lets go (removes from its catalogue), by `groupId/roleId`. */
-  private readonly released = new Map<string, string>();
+  private readonly released = new Map<string, Release>();
+  /** What failed in this deployment (a refused Check, a failed Diff, Create, Update or Delete). */
+  private readonly failures: string[] = [];
+  private onFailure: () => void = () => undefined;
+  /** Resolves at the first failure of this deployment. */
+  private readonly failed = new Promise<void>((resolve) => {
+    this.onFailure = resolve;
+  });
   /** Names some resource of this deployment declares for a role it does not hold yet, by group. */
   private readonly wantedNames = new Map<number, Set<string>>();
   /** Roles some resource of this deployment will take over by ID (the Role `import` input). */
@@ -131,10 +152,81 @@ export class DeploymentLedger {
     return byName.get(name) as T;
   }
 
-  /** A resource lets this role go: it leaves that resource's catalogue in this deployment. */
+  /**
+   * A resource lets this role go: it leaves that resource's catalogue in this deployment. A resource
+   * that takes it over waits for {@link releaseOutcome}: the role is its only once the resource letting
+   * it go has applied its change.
+   */
   release(groupId: number, roleId: number, name: string): void {
-    this.released.set(key(groupId, roleId), name);
+    const k = key(groupId, roleId);
+    if (this.released.has(k)) return;
+    let settle: (ok: boolean) => void = () => undefined;
+    const outcome = new Promise<boolean>((resolve) => {
+      settle = resolve;
+    });
+    this.released.set(k, { name, started: false, done: false, outcome, settle });
     this.changed();
+  }
+
+  /** The update of the resource letting these roles go has started. */
+  startReleases(groupId: number, roleIds: Iterable<number>): void {
+    for (const roleId of roleIds) {
+      const release = this.released.get(key(groupId, roleId));
+      if (release) release.started = true;
+    }
+    this.changed();
+  }
+
+  /** The resource letting these roles go applied its change (`ok`) or failed: takeovers may go on, or not. */
+  settleReleases(groupId: number, roleIds: Iterable<number>, ok: boolean): void {
+    for (const roleId of roleIds) {
+      const release = this.released.get(key(groupId, roleId));
+      if (!release) continue;
+      release.done = true;
+      release.settle(ok);
+    }
+    this.changed();
+  }
+
+  /**
+   * For a resource taking over a role another resource lets go: waits until registrations stop, then
+   * for that resource's change. `taken` once it applied (the role may be taken over), `failed` if it or
+   * any step of the deployment failed, or `maxMs` passed (the role stays with it), `not started` when
+   * its update had not started by then (with `--parallel 1` it cannot run while this one waits).
+   */
+  async awaitRelease(groupId: number, roleId: number, quietMs: number, maxMs: number): Promise<ReleaseWait> {
+    const release = this.released.get(key(groupId, roleId));
+    if (!release) return "taken";
+    await this.quiet(quietMs, maxMs);
+    if (!release.started && !release.done) return "not started";
+    const ok = await this.waitingOn(() =>
+      Promise.race([release.outcome, this.failed.then(() => false), delay(maxMs).then(() => false)]),
+    );
+    return ok ? "taken" : "failed";
+  }
+
+  /** An operation of this deployment failed: the engine starts no new step, and moves must not complete. */
+  noteFailure(what: string): void {
+    this.failures.push(what);
+    this.onFailure();
+    this.changed();
+  }
+
+  /** The first failure of this deployment, if any. */
+  get failure(): string | undefined {
+    return this.failures[0];
+  }
+
+  /** Runs a Check, Diff or operation, noting a failure (an error, or Check failures) in the ledger. */
+  async observe<T>(what: string, fn: () => Promise<T>, refused?: (result: T) => boolean): Promise<T> {
+    try {
+      const result = await fn();
+      if (refused?.(result)) this.noteFailure(what);
+      return result;
+    } catch (error) {
+      this.noteFailure(what);
+      throw error;
+    }
   }
 
   isReleased(groupId: number, roleId: number): boolean {
@@ -196,11 +288,14 @@ export class DeploymentLedger {
     this.lastRegistration = Date.now();
   }
 
-  /** Runs a create, update or delete, counted as running (see {@link quiet}). */
+  /** Runs a create, update or delete, counted as running (see {@link quiet}); a failure is noted. */
   async track<T>(fn: () => Promise<T>): Promise<T> {
     this.running++;
     try {
       return await fn();
+    } catch (error) {
+      this.noteFailure((error as Error)?.message ?? String(error));
+      throw error;
     } finally {
       this.running--;
       this.changed();
@@ -255,6 +350,9 @@ export class DeploymentLedger {
     for (const wake of waiters) wake();
   }
 }
+
+/** Resolves after `ms` without keeping the process alive. */
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 let current = new DeploymentLedger();
 const scoped = new AsyncLocalStorage<DeploymentLedger>();

@@ -19,6 +19,8 @@ export const NAME_WAIT = {
   undeclaredGraceMs: 5_000,
   /** For the whole wait, however many renames it follows. */
   deadlineMs: 120_000,
+  /** Registrations have stopped when none came for this long (see the ledger's `quiet`). */
+  quietMs: 1_000,
 };
 
 export interface NameWrite<T> {
@@ -81,6 +83,9 @@ export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
         continue;
       }
       if (w.takeOver && !w.self) {
+        // Ours only once the resource letting it go applied its change; if that failed, it stays there.
+        const outcome = await ledger.awaitRelease(w.groupId, holder.roleId, NAME_WAIT.quietMs, NAME_WAIT.deadlineMs);
+        if (outcome !== "taken") throw releaseFailed(w, holder, conflict);
         ledger.claim(w.groupId, holder.roleId);
         return w.takeOver(holder);
       }
@@ -126,6 +131,16 @@ function notDeclared(w: NameWrite<unknown>, holder: RoleSummary, cause: Conflict
       `name is still taken now and this \`pulumi up\` cannot apply as written: apply it in two steps (first the ` +
       `removal, keeping this role's current name; then the rename). If the role is not managed by this program, ` +
       `choose another name, or rename or delete that role in the service first.`,
+    cause,
+  );
+}
+
+function releaseFailed(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictError): Error {
+  return nameTaken(
+    `${w.what}: ${holderText(w, holder)}, which another resource of this program lets go in this change so that ` +
+      `this one takes it over, but that resource's change failed or could not start while this one waited ` +
+      `(\`--parallel 1\`?), so the role stays with it. Fix that error, or move the role in two steps, and run ` +
+      `\`pulumi up\` again.`,
     cause,
   );
 }

@@ -48,6 +48,7 @@ export async function check(olds: Props, news: Props) {
       if (imported) ledger.wantRole(news.groupId, Number(imported[1]));
     } else if (typeof news.name === "string") ledger.wantName(news.groupId, news.name);
   }
+  if (failures.length) ledger.noteFailure("check of a Role");
   return { inputs: news, failures };
 }
 
@@ -63,6 +64,10 @@ export function changedProperties(olds: Props, news: Props): string[] {
 
 export async function diff(id: string, olds: Props, news: Props) {
   deploymentLedger().noteRegistration();
+  return deploymentLedger().observe(`diff of role ${id}`, () => diffRole(id, olds, news));
+}
+
+async function diffRole(id: string, olds: Props, news: Props) {
   const unconfirmed = unconfirmedGroup(id);
   if (unconfirmed !== undefined) {
     // A create of an earlier run that was never confirmed: replace the record with a create that
@@ -83,7 +88,7 @@ export async function diff(id: string, olds: Props, news: Props) {
   if (!replaces.length && typeof olds.name === "string" && typeof news.name === "string") {
     // Every existing role of the program is diffed as it registers: what a rename elsewhere can wait for.
     const { groupId, roleId } = parseRoleId(id);
-    deploymentLedger().declare(groupId, roleId, { currentName: olds.name, plannedName: news.name });
+    deploymentLedger().declare(groupId, roleId, { currentName: olds.name, plannedName: news.name, by: "role" });
   }
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
 }
@@ -174,9 +179,11 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
   if (unconfirmed !== undefined) return deleteUnconfirmed(unconfirmed, props);
   const { groupId, roleId } = parseRoleId(id);
   // A resource of this deployment adopted this role (a renamed resource with `import`, an unconfirmed
-  // create settled by its replacement, a GroupRoles that took it over with adoptExisting): it is
-  // theirs now, not this resource's to delete. (Deletes run after every create and update.)
-  if (deploymentLedger().isClaimed(groupId, roleId)) return;
+  // create settled by its replacement, a GroupRoles that took it over with adoptExisting), or a
+  // GroupRoles of the program keeps it: it is theirs, not this resource's to delete. (Deletes run after
+  // every create and update.)
+  const ledger = deploymentLedger();
+  if (ledger.isClaimed(groupId, roleId) || ledger.declaration(groupId, roleId)?.by === "catalogue") return;
   const entry = await findInList(
     groupId,
     roleId,

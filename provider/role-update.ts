@@ -37,7 +37,7 @@ export async function sendUpdate(
   }
   const ledger = deploymentLedger();
   const from = currentName ?? inputs.name;
-  ledger.declare(groupId, roleId, { currentName: from, plannedName: inputs.name });
+  ledger.declare(groupId, roleId, { currentName: from, plannedName: inputs.name, by: "role" });
   let nameNow = from;
   try {
     await writeWithName({

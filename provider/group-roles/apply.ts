@@ -90,13 +90,14 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
   });
   let step = "";
   const ledger = deploymentLedger();
+  const letGo = plan.letGo.map((l) => l.key);
   try {
     for (const planned of chunksOf(plan.deletes, max)) {
       // Checked again right before sending, in the same turn: a resource registered late may have
       // taken one of these roles over since the plan; it is let go, not deleted.
       const chunk = planned.filter((d) => {
         if (!ledger.mayBeTakenOver(groupId, d.roleId, d.name)) return true;
-        progress.letGo(d.key);
+        letGo.push(d.key);
         return false;
       });
       if (!chunk.length) continue;
@@ -145,6 +146,8 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     }
     step = "listing the group for the use of the roles just created";
     if (unsettled) progress.usage(await client.roles.list(groupId));
+    // Done: the roles let go leave this resource's state (another resource takes them over).
+    for (const key of letGo) progress.letGo(key);
   } catch (error) {
     throw await failed(ctx, progress, step, error);
   } finally {

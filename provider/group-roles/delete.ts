@@ -24,12 +24,14 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const byName = new Map(listed.map((r) => [r.name, r]));
   const ledger = deploymentLedger();
-  // A role another resource of this deployment took over is theirs now: forgotten here. (Deletes run
-  // after every create and update, so every takeover has happened.)
+  // A role another resource of this deployment took over, or a Role of the program keeps, is theirs:
+  // forgotten here. (Deletes run after every create and update, so every takeover has happened.)
   const targets = Object.entries(state.roles)
     .filter(([, role]) => !role.retain && byId.has(role.roleId))
     .map(([key, role]) => ({ key, role: byId.get(role.roleId)! }))
-    .filter(({ role }) => !ledger.isClaimed(groupId, role.roleId));
+    .filter(
+      ({ role }) => !ledger.isClaimed(groupId, role.roleId) && ledger.declaration(groupId, role.roleId)?.by !== "role",
+    );
   // A create never confirmed: the role holding the name it sent is the one it made.
   const managed = new Set(targets.map((t) => t.role.roleId));
   for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {

@@ -68,7 +68,7 @@ function refusalOf(plan: Plan): Error | undefined {
  * lets go (removed entries), and, with adoptExisting, wants by name (entries added, which take over a
  * role of that name that another resource lets go).
  */
-function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean): void {
+function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean, released: number[]): void {
   const ledger = deploymentLedger();
   const moved = renamedKeys(state, roles);
   const kept = new Set<string>();
@@ -77,19 +77,31 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
     const name = entry && typeof entry === "object" ? (entry as Props).name : undefined;
     if (old) {
       kept.add(state.roles[key] ? key : moved.get(key)!);
-      if (typeof name === "string") ledger.declare(groupId, old.roleId, { currentName: old.name, plannedName: name });
+      if (typeof name === "string")
+        ledger.declare(groupId, old.roleId, { currentName: old.name, plannedName: name, by: "catalogue" });
     } else if (typeof name === "string" && adopts) {
       ledger.wantName(groupId, name);
     }
   }
-  for (const [key, old] of Object.entries(state.roles))
-    if (!kept.has(key)) ledger.release(groupId, old.roleId, old.name);
+  for (const [key, old] of Object.entries(state.roles)) {
+    if (kept.has(key)) continue;
+    ledger.release(groupId, old.roleId, old.name);
+    released.push(old.roleId);
+  }
 }
 
 /** A groupId change replaces the resource: roles are created in the new group and deleted from the old. */
-async function diffReplacement(groupId: number, state: GroupRolesState, news: Props): Promise<void> {
+async function diffReplacement(
+  groupId: number,
+  state: GroupRolesState,
+  news: Props,
+  released: number[],
+): Promise<void> {
   const ledger = deploymentLedger();
-  for (const old of Object.values(state.roles)) ledger.release(groupId, old.roleId, old.name);
+  for (const old of Object.values(state.roles)) {
+    ledger.release(groupId, old.roleId, old.name);
+    released.push(old.roleId);
+  }
   const deleted = Object.entries(state.roles).filter(([, r]) => !r.retain);
   if (deleted.length) {
     const listed = await listedForPreview(
@@ -120,11 +132,28 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
 }
 
 export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {
-  deploymentLedger().noteRegistration();
-  const state = toState(olds);
+  const ledger = deploymentLedger();
+  ledger.noteRegistration();
   const groupId = parseGroupId(id);
+  const released: number[] = [];
+  try {
+    return await diffOf(groupId, toState(olds), news, released);
+  } catch (error) {
+    // Refused: the roles it would let go stay with it, and no other resource may complete their move.
+    ledger.settleReleases(groupId, released, false);
+    ledger.noteFailure(`diff of the GroupRoles of group ${groupId}`);
+    throw error;
+  }
+}
+
+async function diffOf(
+  groupId: number,
+  state: GroupRolesState,
+  news: Props,
+  released: number[],
+): Promise<GroupRolesDiff> {
   if (isUnknown(news.groupId) || news.groupId !== groupId) {
-    if (!isUnknown(news.groupId)) await diffReplacement(groupId, state, news);
+    if (!isUnknown(news.groupId)) await diffReplacement(groupId, state, news, released);
     return { changes: true, replaces: ["groupId"], deleteBeforeReplace: false };
   }
   const roles = news.roles;
@@ -135,7 +164,7 @@ export async function diff(id: string, olds: Props, news: Props): Promise<GroupR
     return { changes: true, replaces: [], deleteBeforeReplace: false };
   }
   const declared = roles as Props;
-  record(groupId, state, declared, news.adoptExisting === true);
+  record(groupId, state, declared, news.adoptExisting === true, released);
   const moved = renamedKeys(state, declared);
   const movedFrom = new Set(moved.values());
   const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));

@@ -160,6 +160,32 @@ export function namesTaken(
   );
 }
 
+/**
+ * An apply that lets roles go, in a deployment where something already failed: not applied, so that a
+ * role another resource was to take over is neither deleted nor left in no resource's state.
+ */
+export function notAppliedAfterFailure(what: string, failure: string): RoleNotAppliedError {
+  return new RoleNotAppliedError(
+    `${what}: not applied, because another step of this deployment failed first (${failure.slice(0, 300)}). ` +
+      "This change removes roles, which another resource may be taking over; nothing was changed. Fix that " +
+      "error and run `pulumi up` again.",
+  );
+}
+
+/** Roles moving here whose other resource did not let them go: they stay with it. */
+export function moveFailed(what: string, roleIds: number[], why: "failed" | "not started"): RoleNotAppliedError {
+  const roles = `role${roleIds.length === 1 ? "" : "s"} ${roleIds.join(", ")} ${roleIds.length === 1 ? "is" : "are"}`;
+  const stays = `${roleIds.length === 1 ? "it stays" : "they stay"} with that resource; nothing was changed.`;
+  return new RoleNotAppliedError(
+    why === "failed"
+      ? `${what}: ${roles} moving here from another resource of this program, whose change (or another step of ` +
+          `this deployment) failed, so ${stays} Fix that error and run \`pulumi up\` again.`
+      : `${what}: ${roles} moving here from another resource of this program, whose update could not start while ` +
+          `this one waited for it (\`--parallel 1\`?), so ${stays} Run with \`--parallel 2\` or more, or move ` +
+          "the roles in two steps (`retain: true` on the entries first).",
+  );
+}
+
 /** The message of a failed step, with what was done before it. */
 export function stepFailed(what: string, error: unknown, done: string): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -45,7 +45,10 @@ export interface Plan {
   /** The state before the first write: what the service holds for every role the apply touches or keeps. */
   start: Record<string, EntryState>;
   deletes: Array<{ key: string; roleId: number; name: string }>;
-  /** Removed entries whose roles another resource of the deployment takes: forgotten, never deleted. */
+  /**
+   * Removed entries whose roles another resource of the deployment takes: forgotten once the apply
+   * succeeds, never deleted.
+   */
   letGo: Array<{ key: string; roleId: number }>;
   updates: PlannedUpdate[];
   creates: Array<{ key: string; entry: EntryInputs }>;
@@ -157,12 +160,10 @@ export function planApply(
     if (Object.hasOwn(inputs.roles, key) || movedFrom.has(key) || old.retain) continue; // declared, or forgotten
     const current = byId.get(old.roleId);
     if (!current || declared.has(current.roleId)) continue; // gone already, or declared again
-    if (others.takes(current.roleId, current.name)) {
-      plan.letGo.push({ key, roleId: current.roleId });
-      continue;
-    }
-    plan.deletes.push({ key, roleId: current.roleId, name: current.name });
+    // Kept in the state until the apply succeeds: if it fails, the role is still this resource's.
     plan.start[key] = listedState(current, old.settings ?? {}, undefined);
+    if (others.takes(current.roleId, current.name)) plan.letGo.push({ key, roleId: current.roleId });
+    else plan.deletes.push({ key, roleId: current.roleId, name: current.name });
   }
   for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {
     if (Object.hasOwn(inputs.roles, key)) continue;

@@ -15,7 +15,7 @@ import { isUnknown } from "../role-fields";
 import { batchOptions, clientFromConfig, resolveConfig, setStackConfig, type ConfigSource } from "../config";
 import { DEFAULT_BATCH_OPTIONS } from "../role-batcher";
 import { inContext } from "../role-errors";
-import { namesTaken, removedInUse } from "./errors";
+import { moveFailed, namesTaken, notAppliedAfterFailure, removedInUse } from "./errors";
 import { apply } from "./apply";
 import { checkGroupRolesInputs } from "./check";
 import { deleteGroupRoles } from "./delete";
@@ -45,6 +45,7 @@ export async function check(olds: Props, news: Props) {
   let failures = await checkCreateCredentials(olds, news, checkGroupRolesInputs(news));
   if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number")
     failures = await checkCreateNames(news);
+  if (failures.length) ledger.noteFailure("check of a GroupRoles");
   return { inputs: news, failures };
 }
 
@@ -94,11 +95,44 @@ async function converge(
   inputs: GroupRolesInputs,
   providerRef: unknown,
 ): Promise<GroupRolesState> {
+  const ledger = deploymentLedger();
+  const { groupId } = inputs;
+  const released = releasedBy(state, inputs);
+  ledger.startReleases(groupId, released);
+  try {
+    const outs = await plannedApply(what, state, inputs, providerRef);
+    ledger.settleReleases(groupId, released, true);
+    return outs;
+  } catch (error) {
+    ledger.settleReleases(groupId, released, false);
+    throw error;
+  }
+}
+
+/** The roles of `state` that `inputs` no longer declare (moved keys aside): what this change lets go. */
+function releasedBy(state: GroupRolesState, inputs: GroupRolesInputs): number[] {
+  const moved = new Set(renamedKeys(state, inputs.roles).values());
+  return Object.entries(state.roles)
+    .filter(([k]) => !Object.hasOwn(inputs.roles, k) && !moved.has(k))
+    .map(([, r]) => r.roleId);
+}
+
+async function plannedApply(
+  what: string,
+  state: GroupRolesState,
+  inputs: GroupRolesInputs,
+  providerRef: unknown,
+): Promise<GroupRolesState> {
   const client = clientFromConfig();
   const ledger = deploymentLedger();
   const { groupId } = inputs;
   const own = new Set<number>();
-  if (removesRoles(state, inputs)) await ledger.quiet(LET_GO_WAIT.quietMs, LET_GO_WAIT.maxMs);
+  if (removesRoles(state, inputs)) {
+    await ledger.quiet(LET_GO_WAIT.quietMs, LET_GO_WAIT.maxMs);
+    // The deployment is failing: a role another resource was to take over must be neither deleted
+    // nor lost, so this change, which removes roles, waits for the next run.
+    if (ledger.failure) throw notAppliedAfterFailure(what, ledger.failure);
+  }
   const deadline = Date.now() + NAME_WAIT.deadlineMs;
   for (;;) {
     const listed = await client.roles.list(groupId).catch((e) => {
@@ -108,6 +142,12 @@ async function converge(
     const taken = plan.conflicts.filter((c) => c.kind !== "wait");
     if (taken.length) throw namesTaken(groupId, taken);
     if (plan.held.length) throw removedInUse(groupId, plan.held);
+    // A role another resource lets go is this one's only once that resource applied its change.
+    const moving = plan.takeovers.filter((roleId) => ledger.isReleased(groupId, roleId) && !own.has(roleId));
+    for (const roleId of moving) {
+      const outcome = await ledger.awaitRelease(groupId, roleId, LET_GO_WAIT.quietMs, LET_GO_WAIT.maxMs);
+      if (outcome !== "taken") throw moveFailed(what, moving, outcome);
+    }
     const waits = plan.conflicts;
     const deleting = plan.takeovers.filter((roleId) => ledger.isDeleting(groupId, roleId));
     if (!waits.length && !deleting.length) {

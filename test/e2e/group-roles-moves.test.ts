@@ -95,6 +95,46 @@ describe("a role moved between resources of one program keeps its ID and is neve
     expect(await held()).toEqual(before);
   });
 
+  it("a move whose receiver fails (refused, or a bad entry) deletes nothing: the role stays with its sender", async () => {
+    for (const receiver of [
+      cat("two", { c: { name: "C" }, a: { name: "A" } }), // no adoptExisting: refused
+      cat("two", { c: { name: "C" }, a: { name: "A" }, bad: { name: "x".repeat(71) } }, { adoptExisting: true }),
+    ]) {
+      await s.fresh();
+      await up([cat("one", { a: { name: "A" }, b: { name: "B" } }), cat("two", { c: { name: "C" } })]);
+      const before = await held();
+      await s.h.clearRequests();
+      // `up` without a preview first (--skip-preview): the steps run, and one of them fails.
+      const r = await runMixed(s, "up", [cat("one", { b: { name: "B" } }), receiver]);
+      expect(r.ok).toBe(false);
+      expect(await held()).toEqual(before);
+      expect(await deletes()).toBe(0);
+      expect(stateOf(r, "one")).toEqual({ a: before.A, b: before.B });
+      expect(stateOf(r, "two")).toEqual({ c: before.C });
+    }
+  });
+
+  it("a role users hold, moved in either order: moved whole, or refused in the preview; never in two states", async () => {
+    for (const first of ["two", "one"]) {
+      await s.fresh();
+      await up([cat("one", { a: { name: "A" }, b: { name: "B" } }), cat("two", { c: { name: "C" } })]);
+      const before = await held();
+      await s.h.setUsers(42, before.A!, 2);
+      const pair = [
+        cat("two", { c: { name: "C" }, a: { name: "A" } }, { adoptExisting: true }),
+        cat("one", { b: { name: "B" } }),
+      ];
+      const next = first === "two" ? pair : pair.reverse();
+      const preview = await runMixed(s, "preview", next);
+      const r = await runMixed(s, "up", next);
+      expect(r.ok, r.errors.join("\n")).toBe(preview.ok);
+      if (!preview.ok) expect(preview.errors.join("\n")).toContain('roles.a: "A" (roleId');
+      expect(await held()).toEqual(before);
+      const holders = ["one", "two"].filter((name) => Object.values(stateOf(r, name)).includes(before.A!));
+      expect(holders).toEqual([r.ok ? "two" : "one"]);
+    }
+  });
+
   it("from Role to GroupRoles without the retainOnDelete step: the Role's delete leaves the adopted role", async () => {
     await up([], [role("support", "Support"), role("billing", "Billing")]);
     const before = await held();

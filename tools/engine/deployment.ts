@@ -111,6 +111,15 @@ export class Deployment {
     return undefined;
   }
 
+  /**
+   * Resolves once every running step has finished: when the program fails, the engine starts no new
+   * step but waits for the running ones (deployment_executor.go, `stepExec.WaitForCompletion`) before
+   * it closes the provider plugins.
+   */
+  settled(): Promise<void> {
+    return this.limit.idle();
+  }
+
   get resources(): readonly StateResource[] {
     return this.snapshot;
   }
@@ -573,10 +582,26 @@ function checkFailures(goal: Goal, failures: Array<{ property: string; reason: s
 class Limiter {
   private active = 0;
   private readonly queue: Array<() => void> = [];
+  private readonly running = new Set<Promise<unknown>>();
 
   constructor(private readonly n: number) {}
 
-  async run<T>(f: () => Promise<T>): Promise<T> {
+  /** Resolves once every step started so far has finished (successfully or not). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  run<T>(f: () => Promise<T>): Promise<T> {
+    const step = this.runBounded(f);
+    this.running.add(step);
+    void step.then(
+      () => this.running.delete(step),
+      () => this.running.delete(step),
+    );
+    return step;
+  }
+
+  private async runBounded<T>(f: () => Promise<T>): Promise<T> {
     // A finishing task hands its slot straight to the next waiter, so the bound is never exceeded.
     if (this.active >= this.n) await new Promise<void>((r) => this.queue.push(r));
     else this.active++;

@@ -161,6 +161,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       const warm = provider().catch(() => undefined);
       const run = await runProgram();
       await warm;
+      await d.settled();
       stdout = run.stdout;
       stderr = run.stderr;
       programExitCode = run.code;
