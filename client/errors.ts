@@ -238,16 +238,6 @@ export class VisitorNotConnectedError extends GroupRolesError {
   }
 }
 
-/** A write the service accepted but did not apply as declared (a setting it ignored, say). */
-export class RoleNotAppliedError extends GroupRolesError {
-  readonly code = "ERR_ROLE_NOT_APPLIED";
-}
-
-/** The `import` option named a role that differs from what the program declares. */
-export class ImportMismatchError extends GroupRolesError {
-  readonly code = "ERR_IMPORT_MISMATCH";
-}
-
 /** Where a redirect pointed, as an origin (a path or query could carry someone's secrets). */
 function redirectTarget(location: string | undefined, base: string | undefined): string {
   if (location === undefined) return "";

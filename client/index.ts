@@ -144,8 +144,6 @@ export {
   UnexpectedReplyError,
   ConfigurationError,
   VisitorNotConnectedError,
-  RoleNotAppliedError,
-  ImportMismatchError,
   type GroupRolesErrorCode,
   type GroupRolesErrorOptions,
   type RequestInfo,

@@ -14,7 +14,7 @@ import {
   type RequestInfo,
 } from "./errors";
 import { parseRetryAfter } from "./retry";
-import type { TimeoutOptions } from "./transport";
+import type { TimeoutOptions } from "./timeouts";
 import { WireError } from "./wire";
 
 /** Error codes that mean the connection was never established, so the service never saw the request. */

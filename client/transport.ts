@@ -18,28 +18,10 @@ import {
 import { RateBudget, type Release } from "./rate-budget";
 import { DEFAULT_RETRY, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
 import { httpError, transportError } from "./transport-errors";
+import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./timeouts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
 
-/** Per-phase timeouts, in milliseconds. */
-export interface TimeoutOptions {
-  /**
-   * Time to open the TCP (and TLS) connection.
-   * @default 10000
-   */
-  connectMs?: number;
-  /**
-   * Time from sending the request to receiving the reply headers.
-   * @default 30000
-   */
-  headersMs?: number;
-  /**
-   * Longest gap between two chunks of the reply body.
-   * @default 30000
-   */
-  bodyMs?: number;
-}
-
-export const DEFAULT_TIMEOUTS: Required<TimeoutOptions> = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 };
+export { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./timeouts";
 
 /**
  * Keep-alive: idle sockets are closed after 4 s unless the server says otherwise, and never kept longer

@@ -6,7 +6,7 @@
  * versions, checkouts and machines. Its exports are Pulumi's ResourceProvider methods (see
  * `roleProvider` in ./role-provider, checked against `pulumi.dynamic.ResourceProvider`).
  */
-import { roleProvider } from "./role-provider";
+import { roleProvider } from "./role/provider";
 
 export const { configure, check, diff, create, read, update } = roleProvider;
 const deleteRole = roleProvider.delete;

@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { GroupRolesClient } from "../client";
-import { requireSettings, resolveConfig, timeoutOptions, type ResolvedConfig } from "../provider/config";
-import { resolveCredentials } from "../provider/credentials-config";
+import { requireSettings, resolveConfig, timeoutOptions, type ResolvedConfig } from "../config/stack-config";
+import { resolveCredentials } from "../config/credentials";
 
 /** Overrides for where and how the data functions reach the service. */
 export interface ConnectionOptions {

@@ -26,6 +26,8 @@ export {
   VisitorNotConnectedError,
   type GroupRolesErrorCode,
 } from "../client";
+// Errors of the resources' operations (a partial apply, an import that does not match).
+export { RoleNotAppliedError, ImportMismatchError } from "../provider/shared/errors";
 export {
   getVisitorPresence,
   getVisitorPresenceOutput,

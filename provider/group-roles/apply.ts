@@ -7,11 +7,11 @@
 import type { GroupRolesClient } from "../../client";
 import { ConflictError, NotFoundError, RoleInUseError } from "../../client/errors";
 import type { RoleSummary, RoleUpdateInput } from "../../client/types";
-import { deploymentLedger } from "../deployment-ledger";
-import { temporaryName } from "../name-conflicts";
-import { isAmbiguous } from "../role-adoption";
-import { inContext } from "../role-errors";
-import { heldSettings, settingsForUpdate } from "../role-settings";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { temporaryName } from "../shared/temporary-names";
+import { isAmbiguous } from "../shared/lost-replies";
+import { inContext } from "../shared/errors";
+import { heldSettings, settingsForUpdate } from "../shared/settings";
 import { createChunk } from "./create-chunk";
 import { GroupRolesInitError } from "./errors";
 import { orderPuts } from "./ordering";

@@ -4,7 +4,7 @@
  * with one name. Unknown values (preview) pass; nothing here sends a request.
  */
 import { describeTyped as describe, hasControlChar, idRule } from "../../client/rules";
-import { checkField, checkRoleFields, isUnknown, type CheckFailure } from "../role-fields";
+import { checkField, checkRoleFields, isUnknown, type CheckFailure } from "../shared/fields";
 import type { Props } from "./types";
 
 /** Longest entry key: keys name entries in messages and state, like resource names. */

@@ -8,9 +8,9 @@
 import type { GroupRolesClient } from "../../client";
 import { ConflictError, RoleInUseError, TimeoutError } from "../../client/errors";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
-import { isAmbiguous, watchAfterTimeout } from "../role-adoption";
-import { deploymentLedger } from "../deployment-ledger";
-import { userCountOf } from "../user-count";
+import { isAmbiguous, watchAfterTimeout } from "../shared/lost-replies";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { userCountOf } from "../shared/user-count";
 import { namesTaken, someNames, type NameConflict } from "./errors";
 import type { EntryInputs } from "./types";
 

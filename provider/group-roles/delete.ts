@@ -5,9 +5,9 @@
  * of this deployment took over (deletes run after every create and update). A delete that fails half-way
  * leaves the resource in state; the next attempt lists again and deletes what is left.
  */
-import { clientFromConfig } from "../config";
-import { deploymentLedger } from "../deployment-ledger";
-import { inContext } from "../role-errors";
+import { clientFromConfig } from "../../config/stack-config";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { inContext } from "../shared/errors";
 import { chunksOf, deleteChunk, entries } from "./apply";
 import { destroyInUse, heldRole } from "./errors";
 import { listGroup } from "./listing";

@@ -9,12 +9,12 @@
  */
 import { NotFoundError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
-import { credentialRefusal, previewListing } from "../credential-check";
-import { deploymentLedger } from "../deployment-ledger";
-import { isGroupGone, unprovenNotFound } from "../gone";
-import { inContext } from "../role-errors";
-import { isUnknown } from "../role-fields";
-import { sameSettings } from "../role-settings";
+import { credentialRefusal, previewListing } from "../shared/preview-listing";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { isGroupGone, unprovenNotFound } from "../shared/gone";
+import { inContext } from "../shared/errors";
+import { isUnknown } from "../shared/fields";
+import { sameSettings } from "../shared/settings";
 import { heldRole, namesTaken, removedInUse, replaceInUse } from "./errors";
 import { otherResources } from "./others";
 import { planApply, renamedKeys, type Plan } from "./plan";

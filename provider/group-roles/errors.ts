@@ -2,7 +2,8 @@
  * Errors of GroupRoles operations and their messages: in-use refusals that name every role and the
  * ways out, name conflicts that name every holder, and the init error that records a half-done apply.
  */
-import { NameTakenError, RoleInUseError, RoleNotAppliedError } from "../../client/errors";
+import { NameTakenError, RoleInUseError } from "../../client/errors";
+import { RoleNotAppliedError } from "../shared/errors";
 import type { RoleSummary } from "../../client/types";
 import type { GroupRolesState } from "./types";
 

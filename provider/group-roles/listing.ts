@@ -2,8 +2,8 @@
 import type { GroupRolesClient } from "../../client";
 import { NotFoundError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
-import { listUnlessGone } from "../gone";
-import { inContext } from "../role-errors";
+import { listUnlessGone } from "../shared/gone";
+import { inContext } from "../shared/errors";
 
 /**
  * The group's roles, or undefined when the service says the group is gone (../gone): its roles went

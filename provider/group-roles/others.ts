@@ -1,5 +1,5 @@
 /** What the other resources of this deployment do with the roles of one group, as the plan asks it. */
-import type { DeploymentLedger } from "../deployment-ledger";
+import type { DeploymentLedger } from "../shared/deployment-ledger";
 import type { OtherResources } from "./plan";
 
 /**

@@ -7,8 +7,8 @@
  * runs the same plan on the preview's list of the group, so that a green preview predicts `up`.
  */
 import type { RoleSummary } from "../../client/types";
-import { sameSettings } from "../role-settings";
-import { userCountOf } from "../user-count";
+import { sameSettings } from "../shared/settings";
+import { userCountOf } from "../shared/user-count";
 import { heldRole, type HeldRole, type NameConflict } from "./errors";
 import type { Renamable } from "./ordering";
 import type { EntryInputs, EntryState, GroupRolesInputs, GroupRolesState } from "./types";

@@ -4,8 +4,8 @@
  * next `pulumi up` finishes from there.
  */
 import type { RoleSummary } from "../../client/types";
-import { TEMPORARY_NAME_MARK } from "../name-conflicts";
-import { userCountOf } from "../user-count";
+import { TEMPORARY_NAME_MARK } from "../shared/temporary-names";
+import { userCountOf } from "../shared/user-count";
 import type { EntryInputs, EntryState, GroupRolesState } from "./types";
 
 export class Progress {

@@ -8,13 +8,19 @@
  * resources is never deleted and names freed elsewhere are waited for.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { checkCreateCredentials, previewListing } from "../credential-check";
-import { deploymentLedger } from "../deployment-ledger";
-import { NAME_WAIT } from "../name-conflicts";
-import { isUnknown } from "../role-fields";
-import { batchOptions, clientFromConfig, resolveConfig, setStackConfig, type ConfigSource } from "../config";
-import { DEFAULT_BATCH_OPTIONS } from "../role-batcher";
-import { inContext } from "../role-errors";
+import { checkCreateCredentials, previewListing } from "../shared/preview-listing";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { NAME_WAIT } from "../shared/temporary-names";
+import { isUnknown } from "../shared/fields";
+import {
+  batchOptions,
+  clientFromConfig,
+  resolveConfig,
+  setStackConfig,
+  type ConfigSource,
+} from "../../config/stack-config";
+import { DEFAULT_BATCH_OPTIONS } from "../../config/batch-options";
+import { inContext } from "../shared/errors";
 import { moveFailed, namesTaken, notAppliedAfterFailure, removedInUse } from "./errors";
 import { apply } from "./apply";
 import { checkGroupRolesInputs } from "./check";

@@ -5,10 +5,10 @@
  */
 import { NotFoundError } from "../../client/errors";
 import type { RoleDetails } from "../../client/types";
-import { clientFromConfig } from "../config";
-import { inContext } from "../role-errors";
-import { heldSettings } from "../role-settings";
-import { userCountOf } from "../user-count";
+import { clientFromConfig } from "../../config/stack-config";
+import { inContext } from "../shared/errors";
+import { heldSettings } from "../shared/settings";
+import { userCountOf } from "../shared/user-count";
 import { listGroup } from "./listing";
 import { formatGroupId, parseGroupId, toState, type EntryState, type GroupRolesState, type Props } from "./types";
 

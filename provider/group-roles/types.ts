@@ -3,7 +3,7 @@
  * resource holds a group's whole catalogue of roles, keyed by a stable key of the program's choosing.
  */
 import { ConfigurationError } from "../../client/errors";
-import { isUnknown } from "../role-fields";
+import { isUnknown } from "../shared/fields";
 
 /** One declared role: an entry of the `roles` input map. */
 export interface EntryInputs {

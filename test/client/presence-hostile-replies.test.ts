@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GroupRolesClient, UnexpectedReplyError, type ClientOptions } from "../../client";
-import { resolveConfig } from "../../provider/config";
+import { resolveConfig } from "../../config/stack-config";
 import { connectVisitor } from "../../emulator";
 import { signalVisitor } from "../../sdk";
 import { startHarness, type EmulatorHarness } from "../support/emulator";

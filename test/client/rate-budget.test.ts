@@ -5,7 +5,7 @@
 import type http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { GroupRolesClient } from "../../client";
-import { clientFromConfig, setStackConfig } from "../../provider/config";
+import { clientFromConfig, setStackConfig } from "../../config/stack-config";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 import { waitFor } from "../support/wait";
 

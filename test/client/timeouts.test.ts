@@ -1,7 +1,7 @@
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { GroupRolesClient, TimeoutError } from "../../client";
-import { clientFromConfig, setStackConfig } from "../../provider/config";
+import { clientFromConfig, setStackConfig } from "../../config/stack-config";
 import { startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
 let server: ScriptedServer | undefined;

@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as provider from "../../provider";
-import { setStackConfig } from "../../provider/config";
+import { setStackConfig } from "../../config/stack-config";
 import { findVisitor, getRole, getRoles, getVisitorPresence, signalVisitor } from "../../sdk";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 

@@ -23,7 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as provider from "../../provider";
-import { setStackConfig } from "../../provider/config";
+import { setStackConfig } from "../../config/stack-config";
 import { runEngine } from "../../tools/engine";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import {

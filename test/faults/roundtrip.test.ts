@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KNOWN_SETTINGS } from "../../provider/settings-keys";
+import { KNOWN_SETTINGS } from "../../provider/shared/settings-keys";
 import { provider, providerAgainstEmulator } from "../provider/provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 

@@ -5,8 +5,8 @@
  * create and update succeeded, as the engine deletes only after a successful program.
  */
 import * as provider from "../../provider";
-import type { RoleOutputs } from "../../provider/role-inputs";
-import { inNewDeployment } from "../../provider/deployment-ledger";
+import type { RoleOutputs } from "../../provider/role/inputs";
+import { inNewDeployment } from "../../provider/shared/deployment-ledger";
 
 type Props = Record<string, unknown>;
 

@@ -3,10 +3,10 @@
  * caller gets its own outcome, and how lists are shared (single flight) without hiding writes.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDeploymentLedger } from "../../provider/deployment-ledger";
+import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
 import { ConflictError, GroupRolesClient, NotFoundError, RoleInUseError } from "../../client";
-import { batchingWriter } from "../../provider/role-batcher";
-import type { RoleWriter } from "../../provider/role-writes";
+import { batchingWriter } from "../../provider/role/batcher";
+import type { RoleWriter } from "../../provider/role/writes";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import { reply, startScriptedServer } from "../support/scripted-server";
 import { waitFor } from "../support/wait";

@@ -3,7 +3,7 @@
  * emulator's request log; one bad item fails only its own caller.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDeploymentLedger } from "../../provider/deployment-ledger";
+import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
 import { provider, providerAgainstEmulator } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 

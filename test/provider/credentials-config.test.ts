@@ -4,7 +4,7 @@
  * the key, never showing a secret.
  */
 import { describe, expect, it } from "vitest";
-import { resolveCredentials } from "../../provider/credentials-config";
+import { resolveCredentials } from "../../config/credentials";
 
 const config = (values: Record<string, string>) => ({ get: (k: string) => values[k] });
 const AUTH = { "grouproles:authUrl": "https://auth.example.com/authorize", "grouproles:partnerUserId": "ci-bot" };

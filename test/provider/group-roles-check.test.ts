@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as groupRoles from "../../provider/group-roles";
-import { UNKNOWN } from "../../provider/role-inputs";
+import { UNKNOWN } from "../../provider/role/inputs";
 import { provider, providerAgainstEmulator } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 

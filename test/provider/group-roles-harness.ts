@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import * as provider from "../../provider/group-roles";
-import { inNewDeployment } from "../../provider/deployment-ledger";
+import { inNewDeployment } from "../../provider/shared/deployment-ledger";
 import type { GroupRolesState } from "../../provider/group-roles/types";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 

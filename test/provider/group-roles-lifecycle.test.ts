@@ -4,8 +4,8 @@
  * refresh and destroy.
  */
 import { describe, expect, it } from "vitest";
-import { inNewDeployment } from "../../provider/deployment-ledger";
-import { UNKNOWN } from "../../provider/role-inputs";
+import { inNewDeployment } from "../../provider/shared/deployment-ledger";
+import { UNKNOWN } from "../../provider/role/inputs";
 import {
   ROUTES,
   catalogue,

@@ -1,7 +1,7 @@
 /** Points the Role provider (the module the host loads) at a fresh emulator, through `configure`. */
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import * as provider from "../../provider";
-import { resetDeploymentLedger } from "../../provider/deployment-ledger";
+import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 
 export async function providerAgainstEmulator(extraConfig: Record<string, string> = {}): Promise<EmulatorHarness> {

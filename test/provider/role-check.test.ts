@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UNKNOWN } from "../../provider/role-inputs";
+import { UNKNOWN } from "../../provider/role/inputs";
 import { provider, providerAgainstEmulator } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 

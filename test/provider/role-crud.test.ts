@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UNKNOWN } from "../../provider/role-inputs";
-import { changedProperties } from "../../provider/role-provider";
+import { UNKNOWN } from "../../provider/role/inputs";
+import { changedProperties } from "../../provider/role/provider";
 import { provider, providerSuite } from "./provider-harness";
 
 const h = providerSuite();

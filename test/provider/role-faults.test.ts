@@ -1,7 +1,7 @@
 /** Regressions found by the fault matrix (test/faults): each fails without its fix. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { setStackConfig } from "../../provider/config";
-import { resetDeploymentLedger } from "../../provider/deployment-ledger";
+import { setStackConfig } from "../../config/stack-config";
+import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
 import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
 

@@ -4,8 +4,8 @@
  * frees, step aside to break a swap, and fail fast, naming the holder, when the name will not be freed.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDeploymentLedger } from "../../provider/deployment-ledger";
-import { NAME_WAIT } from "../../provider/name-conflicts";
+import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
+import { NAME_WAIT } from "../../provider/shared/temporary-names";
 import type { EmulatorHarness } from "../support/emulator";
 import { newDeployment, provider, providerAgainstEmulator } from "./provider-harness";
 

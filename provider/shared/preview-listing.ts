@@ -8,12 +8,12 @@
  * configured credential is accepted there. Only a refusal fails the check (401, 403, no credential
  * for the group); any other failure is left to the operation itself, with its retries.
  */
-import type { GroupRolesClient } from "../client";
-import { AuthenticationError, ConfigurationError, ForbiddenError, type GroupRolesError } from "../client/errors";
-import type { RoleSummary } from "../client/types";
-import { clientFromConfig } from "./config";
+import type { GroupRolesClient } from "../../client";
+import { AuthenticationError, ConfigurationError, ForbiddenError, type GroupRolesError } from "../../client/errors";
+import type { RoleSummary } from "../../client/types";
+import { clientFromConfig } from "../../config/stack-config";
 import { deploymentLedger } from "./deployment-ledger";
-import type { CheckFailure } from "./role-fields";
+import type { CheckFailure } from "./fields";
 
 /** The group's list, or the error listing it met. */
 export type GroupListing = { roles: RoleSummary[]; error?: undefined } | { roles?: undefined; error: unknown };

@@ -8,20 +8,11 @@
  * first steps aside to a temporary name, which breaks swaps and rotations. Any other holder fails the
  * write with a message that says who holds the name and what works.
  */
-import { ConflictError, NameTakenError, RoleInUseError } from "../client/errors";
-import type { RoleSummary } from "../client/types";
-import { deploymentLedger } from "./deployment-ledger";
-import { formatRoleId } from "./role-inputs";
-
-/** How long a write waits for name changes of this deployment. */
-export const NAME_WAIT = {
-  /** For a holder this process has not seen declared yet (the program may still be registering it). */
-  undeclaredGraceMs: 5_000,
-  /** For the whole wait, however many renames it follows. */
-  deadlineMs: 120_000,
-  /** Registrations have stopped when none came for this long (see the ledger's `quiet`). */
-  quietMs: 1_000,
-};
+import { ConflictError, NameTakenError, RoleInUseError } from "../../client/errors";
+import type { RoleSummary } from "../../client/types";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { NAME_WAIT, temporaryName } from "../shared/temporary-names";
+import { formatRoleId } from "./inputs";
 
 export interface NameWrite<T> {
   groupId: number;
@@ -53,12 +44,6 @@ export interface RenamedRole {
 }
 
 const isNameConflict = (e: unknown): e is ConflictError => e instanceof ConflictError && !(e instanceof RoleInUseError);
-
-/** How every temporary name ends. */
-export const TEMPORARY_NAME_MARK = "(pulumi-grouproles)";
-
-/** A name no program would choose, unique per role, within the 70-character limit. */
-export const temporaryName = (roleId: number): string => `~renaming role ${roleId} ${TEMPORARY_NAME_MARK}`;
 
 export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
   const ledger = deploymentLedger();

@@ -3,8 +3,8 @@
  * so batching can take it over without the provider changing. The direct writer sends one-element
  * arrays.
  */
-import type { GroupRolesClient } from "../client";
-import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "../client/types";
+import type { GroupRolesClient } from "../../client";
+import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "../../client/types";
 
 export interface RoleWriter {
   /** Creates one role; resolves with the service's reply for it. */

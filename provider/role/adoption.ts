@@ -4,49 +4,15 @@
  * Names are unique within a group, so the role we made is the one with the name we sent; a role is
  * adopted by name only with evidence that this stack sent that create.
  */
-import {
-  ConnectionError,
-  type GroupRolesError,
-  ImportMismatchError,
-  NotFoundError,
-  ServerError,
-  TimeoutError,
-  UnexpectedReplyError,
-} from "../client/errors";
-import type { CreatedRole, RoleSummary } from "../client/types";
-import { deploymentLedger } from "./deployment-ledger";
-import { RoleInitError, inContext } from "./role-errors";
-import { parseRoleId, unconfirmedId, type RoleInputs, type RoleOutputs } from "./role-inputs";
-import { notApplied, readBack } from "./role-readback";
-import { services } from "./role-services";
-
-/**
- * How long a create that timed out is watched for, after the timeout: twice the timeout, at least 3 s
- * (undici's timers fire up to about a second late, so a short timeout says little), at most 60 s.
- */
-const ADOPTION_WINDOW_FLOOR_MS = 3_000;
-const ADOPTION_WINDOW_CAP_MS = 60_000;
-
-/** True when a create may have been applied although no usable reply came back. */
-export function isAmbiguous(error: unknown): error is GroupRolesError {
-  return (
-    (error instanceof ConnectionError && error.requestSent) ||
-    (error instanceof TimeoutError && error.phase !== "connect") ||
-    error instanceof ServerError ||
-    error instanceof UnexpectedReplyError
-  );
-}
-
-/**
- * A request that timed out may still be in the service's hands and be applied after a list that
- * does not show it: how long to watch the group for it, and how often to look.
- */
-export function watchAfterTimeout(error: TimeoutError): { windowMs: number; stepMs: number } {
-  return {
-    windowMs: Math.min(Math.max(2 * error.timeoutMs, ADOPTION_WINDOW_FLOOR_MS), ADOPTION_WINDOW_CAP_MS),
-    stepMs: Math.max(50, Math.min(error.timeoutMs / 2, 5_000)),
-  };
-}
+import { type GroupRolesError, NotFoundError, TimeoutError } from "../../client/errors";
+import { ImportMismatchError, inContext } from "../shared/errors";
+import type { CreatedRole, RoleSummary } from "../../client/types";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { watchAfterTimeout } from "../shared/lost-replies";
+import { RoleInitError } from "./errors";
+import { parseRoleId, unconfirmedId, type RoleInputs, type RoleOutputs } from "./inputs";
+import { notApplied, readBack } from "./readback";
+import { services } from "./services";
 
 /**
  * The create request may have been applied but its reply was lost: adopt the role with our name

@@ -5,14 +5,15 @@
  * every resource of the deployment.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { ConflictError, NotFoundError, RoleInUseError } from "../client/errors";
-import type { RoleSummary } from "../client/types";
-import { setStackConfig, type ConfigSource } from "./config";
-import { checkCreateCredentials, credentialRefusal } from "./credential-check";
-import { deploymentLedger } from "./deployment-ledger";
-import { confirmRoleGone, isGroupGone, unprovenNotFound } from "./gone";
-import { create } from "./role-create";
-import { inContext, inUseDeleteMessage, inUseReplaceMessage } from "./role-errors";
+import { ConflictError, NotFoundError, RoleInUseError } from "../../client/errors";
+import type { RoleSummary } from "../../client/types";
+import { setStackConfig, type ConfigSource } from "../../config/stack-config";
+import { checkCreateCredentials, credentialRefusal } from "../shared/preview-listing";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
+import { create } from "./create";
+import { inContext } from "../shared/errors";
+import { inUseDeleteMessage, inUseReplaceMessage } from "./errors";
 import {
   checkRoleInputs,
   formatRoleId,
@@ -22,11 +23,11 @@ import {
   unconfirmedGroup,
   type RoleInputs,
   type RoleOutputs,
-} from "./role-inputs";
-import { listedEntry, readBack } from "./role-readback";
-import { services } from "./role-services";
-import { sameSettings } from "./role-settings";
-import { update } from "./role-update";
+} from "./inputs";
+import { listedEntry, readBack } from "./readback";
+import { services } from "./services";
+import { sameSettings } from "../shared/settings";
+import { update } from "./update";
 
 type Props = Record<string, unknown>;
 

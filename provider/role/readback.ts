@@ -2,12 +2,12 @@
  * The role as the service holds it, turned into Role outputs: after a write (cheap, from the group's
  * shared list) or in full (details and list, for refresh, import and adoption).
  */
-import { UnexpectedReplyError } from "../client/errors";
-import { ROUTES, pathOf } from "../client/routes";
-import type { RoleSummary } from "../client/types";
-import type { RoleInputs, RoleOutputs } from "./role-inputs";
-import { services } from "./role-services";
-import { userCountOf } from "./user-count";
+import { UnexpectedReplyError } from "../../client/errors";
+import { ROUTES, pathOf } from "../../client/routes";
+import type { RoleSummary } from "../../client/types";
+import type { RoleInputs, RoleOutputs } from "./inputs";
+import { services } from "./services";
+import { userCountOf } from "../shared/user-count";
 
 /**
  * The role as the service holds it now. `declared` says which settings keys the program manages;

@@ -7,7 +7,7 @@
  * One writer exists per client (see `services()` in ./role-provider), i.e. per service address and
  * credentials, so a batch never mixes origins or tokens.
  */
-import type { GroupRolesClient } from "../client";
+import type { GroupRolesClient } from "../../client";
 import {
   ConfigurationError,
   ConflictError,
@@ -15,36 +15,11 @@ import {
   NotFoundError,
   UnexpectedReplyError,
   ValidationError,
-} from "../client/errors";
-import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "../client/types";
-import { directWriter, type RoleWriter } from "./role-writes";
+} from "../../client/errors";
+import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "../../client/types";
+import { directWriter, type RoleWriter } from "./writes";
 import { SingleFlight } from "./single-flight";
-
-/** How writes are grouped into array requests. */
-export interface BatchOptions {
-  /**
-   * Most roles in one array request. `1` turns batching off: one request per role, no shared lists
-   * (the direct writer).
-   * @default 100
-   */
-  maxBatchSize?: number;
-  /**
-   * How long a batch waits for the next write before it is sent, in milliseconds: each write that
-   * joins restarts the wait, up to {@link MAX_BATCH_WAIT_MS} after the first. Pulumi's engine calls
-   * Check and Diff one resource at a time and starts each step as soon as its own are done, so the
-   * writes of one wave arrive some milliseconds apart; a quiet gap collects them all, and a single
-   * change waits only this long. (Measured: a fixed 15 ms window collected about 2 updates per batch,
-   * a 50 ms gap all 16 of a `--parallel 16` wave; see docs/performance.md.)
-   * @default 50
-   */
-  windowMs?: number;
-}
-
-/** The longest a write waits for others to join its batch, however many keep arriving. */
-export const MAX_BATCH_WAIT_MS = 250;
-
-/** The defaults of {@link BatchOptions}. */
-export const DEFAULT_BATCH_OPTIONS: Required<BatchOptions> = { maxBatchSize: 100, windowMs: 50 };
+import { DEFAULT_BATCH_OPTIONS, MAX_BATCH_WAIT_MS, type BatchOptions } from "../../config/batch-options";
 
 type Kind = "create" | "update" | "delete";
 

@@ -3,8 +3,8 @@
  * it reports: an operation adds what it was doing with `withContext` or `rephrase`, so `instanceof
  * NotFoundError` still holds for a role that was not found while deleting it.
  */
-import { GroupRolesError, RoleNotAppliedError } from "../client/errors";
-import { formatRoleId, type RoleOutputs } from "./role-inputs";
+import { RoleNotAppliedError } from "../shared/errors";
+import { formatRoleId, type RoleOutputs } from "./inputs";
 
 /**
  * A create or update that left the role changed but not as declared: Pulumi keeps the resource in
@@ -21,12 +21,6 @@ export class RoleInitError extends RoleNotAppliedError {
   ) {
     super(message);
   }
-}
-
-/** A client error with what the operation was doing in front; other errors pass through. */
-export function inContext(error: unknown, what: string): Error {
-  if (error instanceof GroupRolesError) return error.withContext(what);
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 interface InUseRole {

@@ -11,9 +11,9 @@
  * - a role is gone when the group's list answers and does not hold it (a 404 on the role itself is
  *   confirmed by that list), or when its group is gone.
  */
-import type { GroupRolesClient } from "../client";
-import { NotFoundError } from "../client/errors";
-import { resolveConfig } from "./config";
+import type { GroupRolesClient } from "../../client";
+import { NotFoundError } from "../../client/errors";
+import { resolveConfig } from "../../config/stack-config";
 
 /** The body code of the 404 that says a group does not exist. */
 export const GROUP_GONE_CODE = "group_not_found";

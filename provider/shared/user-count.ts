@@ -1,4 +1,4 @@
-import type { RoleSummary } from "../client/types";
+import type { RoleSummary } from "../../client/types";
 
 /**
  * Users holding a listed role. The list's `userCount` is optional in the service's documentation;

@@ -3,7 +3,7 @@
  * managed; every other key the service holds must survive our updates, whether the service replaces
  * an update's `settings` map as a whole or merges it (it does not document which).
  */
-import { isUnknown } from "./role-fields";
+import { isUnknown } from "./fields";
 
 type Settings = Record<string, unknown>;
 

@@ -2,10 +2,10 @@
  * The client and the writer a Role operation uses, built from the settings at call time (see
  * ./config). One writer per client, so every operation of the deployment shares its batches.
  */
-import type { GroupRolesClient } from "../client";
-import { batchOptions, clientFromConfig, resolveConfig } from "./config";
-import { batchingWriter } from "./role-batcher";
-import type { RoleWriter } from "./role-writes";
+import type { GroupRolesClient } from "../../client";
+import { batchOptions, clientFromConfig, resolveConfig } from "../../config/stack-config";
+import { batchingWriter } from "./batcher";
+import type { RoleWriter } from "./writes";
 
 const writers = new WeakMap<GroupRolesClient, RoleWriter>();
 

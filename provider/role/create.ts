@@ -3,16 +3,18 @@
  * unconfirmed earlier create made (see ./role-adoption). Once the role exists, every failure keeps
  * its ID in state as a partial create, so nothing is orphaned.
  */
-import { type ConflictError, NameTakenError } from "../client/errors";
-import type { CreatedRole, RoleSummary } from "../client/types";
-import { deploymentLedger } from "./deployment-ledger";
+import { type ConflictError, NameTakenError } from "../../client/errors";
+import type { CreatedRole, RoleSummary } from "../../client/types";
+import { deploymentLedger } from "../shared/deployment-ledger";
 import { nameTaken, writeWithName } from "./name-conflicts";
-import { adoptAfterLostReply, adoptImported, findUnconfirmed, isAmbiguous } from "./role-adoption";
-import { RoleInitError, inContext } from "./role-errors";
-import { formatRoleId, toRoleInputs, type RoleInputs, type RoleOutputs } from "./role-inputs";
-import { afterWrite, createdOutputs, notApplied, readBack } from "./role-readback";
-import { services } from "./role-services";
-import { sendUpdate } from "./role-update";
+import { isAmbiguous } from "../shared/lost-replies";
+import { adoptAfterLostReply, adoptImported, findUnconfirmed } from "./adoption";
+import { inContext } from "../shared/errors";
+import { RoleInitError } from "./errors";
+import { formatRoleId, toRoleInputs, type RoleInputs, type RoleOutputs } from "./inputs";
+import { afterWrite, createdOutputs, notApplied, readBack } from "./readback";
+import { services } from "./services";
+import { sendUpdate } from "./update";
 
 type Props = Record<string, unknown>;
 

@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import type { ClientOptions } from "../client";
 import { staticToken, tokensByGroup, type TokenSource } from "../client/credentials";
 import { ConfigurationError } from "../client/errors";
-import type { ConfigSource } from "./config";
+import type { ConfigSource } from "./source";
 
 /** The credential settings, stack config key and environment variable. */
 export const CREDENTIAL_KEYS = {

@@ -2,15 +2,15 @@
  * Update of the Role provider: settings read first when they change (so keys the program does not
  * list survive), names coordinated with the other renames of the deployment (./name-conflicts).
  */
-import { NameTakenError, NotFoundError, RoleNotAppliedError } from "../client/errors";
-import type { RoleUpdateInput } from "../client/types";
-import { deploymentLedger } from "./deployment-ledger";
+import { NameTakenError, NotFoundError } from "../../client/errors";
+import { RoleNotAppliedError, inContext } from "../shared/errors";
+import type { RoleUpdateInput } from "../../client/types";
+import { deploymentLedger } from "../shared/deployment-ledger";
 import { writeWithName } from "./name-conflicts";
-import { inContext } from "./role-errors";
-import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs } from "./role-inputs";
-import { afterWrite, notApplied } from "./role-readback";
-import { services } from "./role-services";
-import { heldSettings, sameSettings, settingsForUpdate } from "./role-settings";
+import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs } from "./inputs";
+import { afterWrite, notApplied } from "./readback";
+import { services } from "./services";
+import { heldSettings, sameSettings, settingsForUpdate } from "../shared/settings";
 
 type Props = Record<string, unknown>;
 

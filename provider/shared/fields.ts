@@ -5,7 +5,7 @@
  * `roles.support.name`).
  */
 import { z } from "zod";
-import { describeTyped as describe, problemOf, roleDescriptionRule, roleNameRule } from "../client/rules";
+import { describeTyped as describe, problemOf, roleDescriptionRule, roleNameRule } from "../../client/rules";
 import { suggestSetting } from "./settings-keys";
 
 /** The value Pulumi uses for "not known until apply" in dynamic provider inputs. */

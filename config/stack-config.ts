@@ -5,13 +5,11 @@
 import { GroupRolesClient, type ClientOptions } from "../client";
 import { ConfigurationError } from "../client/errors";
 import { parsePresenceServerDomains } from "../client/presence-hosts";
-import { resolveCredentials } from "./credentials-config";
-import type { BatchOptions } from "./role-batcher";
+import { resolveCredentials } from "./credentials";
+import type { BatchOptions } from "./batch-options";
+import type { ConfigSource } from "./source";
 
-/** Anything with `get(key)`, like the `config` of Pulumi's `ConfigureRequest`. */
-export interface ConfigSource {
-  get(key: string): string | undefined;
-}
+export type { ConfigSource } from "./source";
 
 export const CONFIG_KEYS = {
   baseUrl: "grouproles:baseUrl",

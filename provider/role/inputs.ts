@@ -3,11 +3,11 @@
  * validation (`check`). Validation is zod-backed, field by field, so that an unknown value during
  * preview skips just that field and every failure names its property path.
  */
-import { ConfigurationError } from "../client/errors";
-import { describeTyped as describe, idRule } from "../client/rules";
-import { checkField, checkRoleFields, isUnknown, type CheckFailure } from "./role-fields";
+import { ConfigurationError } from "../../client/errors";
+import { describeTyped as describe, idRule } from "../../client/rules";
+import { checkField, checkRoleFields, isUnknown, type CheckFailure } from "../shared/fields";
 
-export { UNKNOWN, isUnknown, type CheckFailure } from "./role-fields";
+export { UNKNOWN, isUnknown, type CheckFailure } from "../shared/fields";
 
 /** Validated Role inputs. */
 export type RoleInputs = {
