@@ -48,8 +48,38 @@ export type GroupRolesErrorCode =
   | "ERR_ROLE_NOT_APPLIED"
   | "ERR_IMPORT_MISMATCH";
 
+/**
+ * Where an error carries the names of its classes. `Symbol.for` is one registry per process, so two
+ * copies of this package (a program's and a plugin's, two versions in one tree) share it: `instanceof`
+ * asks the brand, not the prototype chain, and holds across copies (as undici and Pulumi's `isInstance`
+ * do it).
+ */
+const KINDS = Symbol.for("pulumi-grouproles.error-kinds");
+
+type Class = abstract new (...args: never[]) => unknown;
+
+/** The names of `cls` and its superclasses, up to (not including) `Error`. */
+function kindsOf(cls: Class): string[] {
+  const kinds: string[] = [];
+  for (let c: Class | null = cls; c && c !== Error; c = Object.getPrototypeOf(c) as Class | null) kinds.push(c.name);
+  return kinds;
+}
+
+/** True when `value` is an error of class `cls`, made by any copy of this package. */
+function isKind(value: unknown, cls: Class): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const kinds = (value as { [KINDS]?: unknown })[KINDS];
+  return Array.isArray(kinds) ? kinds.includes(cls.name) : Function.prototype[Symbol.hasInstance].call(cls, value);
+}
+
 /** Base class of every error this package raises while talking to the service. */
 export abstract class GroupRolesError extends Error {
+  /** `value instanceof X` for any class X of this package's errors, whichever copy of the package made it. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` asks about (a subclass).
+    return isKind(value, this);
+  }
+
   /** Stable machine-readable code, one per class, e.g. `"ERR_ROLE_IN_USE"`. */
   abstract readonly code: GroupRolesErrorCode;
   /** HTTP status of the reply, when there was one. */
@@ -67,6 +97,8 @@ export abstract class GroupRolesError extends Error {
     const where = options.request ? `${options.request.method} ${options.request.path}: ` : "";
     super(redact(where + message), { cause: sanitizeCause(options.cause) });
     this.name = new.target.name;
+    // Enumerable, so that `rephrase`'s copy (Object.assign) keeps it.
+    (this as { [KINDS]?: string[] })[KINDS] = kindsOf(new.target);
     this.status = options.status;
     this.request = options.request ? { ...options.request, path: redact(options.request.path) } : undefined;
     this.serviceCode = options.serviceCode;

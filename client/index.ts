@@ -13,6 +13,7 @@ import { PresenceApi } from "./presence";
 import { parsePresenceServerDomains } from "./presence-hosts";
 import { RolesApi } from "./roles";
 import { Transport, type TransportOptions } from "./transport";
+import { seamsOf } from "./seams";
 import { parseServiceUrl } from "./urls";
 
 /**
@@ -67,7 +68,7 @@ function tokenSource(options: ClientOptions, transport: () => Transport): TokenS
   if (options.tokens) return options.tokens;
   if (options.authorization) {
     const url = parseServiceUrl(options.authorization.authUrl, "authUrl", options.allowInsecureHttp);
-    return authorizedTokens(options.authorization, url, transport, options.now);
+    return authorizedTokens(options.authorization, url, transport, seamsOf(options).now);
   }
   const single = options.accessToken !== undefined ? staticToken(options.accessToken, "accessToken") : undefined;
   if (options.accessTokens === undefined) return single as TokenSource;
@@ -94,7 +95,10 @@ export class GroupRolesClient {
   /** @throws ConfigurationError when a URL is malformed or insecure. */
   constructor(options: ClientOptions) {
     // The authorization requests go through this same transport (no token, no redirects).
-    const transport: Transport = new Transport({ ...options, tokens: tokenSource(options, () => transport) });
+    const transport: Transport = new Transport(
+      { ...options, tokens: tokenSource(options, () => transport) },
+      seamsOf(options),
+    );
     this.transport = transport;
     // Validate eagerly, so a bad URL fails before any request.
     if (options.baseUrl !== undefined)
@@ -156,4 +160,3 @@ export type { AuthorizationCredential, AuthorizationOptions } from "./authorizat
 export type { TimeoutOptions, TransportOptions } from "./transport";
 export type { PresenceApi } from "./presence";
 export type { RolesApi, RequestOptions } from "./roles";
-export * as wire from "./wire";

@@ -18,6 +18,7 @@ import {
 import { RateBudget, type Release } from "./rate-budget";
 import { DEFAULT_RETRY, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
 import { httpError, transportError } from "./transport-errors";
+import type { Seams } from "./seams";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./timeouts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
 
@@ -41,10 +42,6 @@ export interface TransportOptions {
    * @default 16
    */
   maxConnections?: number;
-  /** Waits between retries; injectable so tests stay fast. */
-  sleep?: (ms: number) => Promise<void>;
-  /** Source of jitter in [0, 1). */
-  random?: () => number;
   /** Appended to the User-Agent, e.g. the caller's tool name. */
   userAgentSuffix?: string;
   /**
@@ -59,8 +56,6 @@ export interface TransportOptions {
    * @default unlimited (the pool's `maxConnections` still bounds sockets)
    */
   maxConcurrentRequests?: number;
-  /** Clock of the request budget, in milliseconds; injectable so tests stay fast. */
-  now?: () => number;
 }
 
 /** One call through the transport. */
@@ -110,7 +105,10 @@ export class Transport {
   private readonly options: TransportOptions;
   private readonly budgets = new Map<string, RateBudget>();
 
-  constructor(options: TransportOptions) {
+  constructor(
+    options: TransportOptions,
+    private readonly seams: Seams = {},
+  ) {
     this.options = options;
   }
 
@@ -123,8 +121,8 @@ export class Transport {
       budget = new RateBudget({
         maxRequestsPerSecond,
         maxConcurrentRequests,
-        ...(this.options.now ? { now: this.options.now } : {}),
-        ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
+        ...(this.seams.now ? { now: this.seams.now } : {}),
+        ...(this.seams.sleep ? { sleep: this.seams.sleep } : {}),
       });
       this.budgets.set(origin, budget);
     }
@@ -139,7 +137,7 @@ export class Transport {
    */
   async call<T>(call: CallOptions<T>): Promise<T> {
     const retry = { ...DEFAULT_RETRY, ...this.options.retry, ...call.retry };
-    const sleep = this.options.sleep ?? defaultSleep;
+    const sleep = this.seams.sleep ?? defaultSleep;
     const budget = this.budget(call.origin);
     const { tokens } = this.options;
     const bearer = call.bearer;
@@ -178,7 +176,7 @@ export class Transport {
         release?.();
         if (!(error instanceof GroupRolesError)) throw error;
         const decision = outcome
-          ? shouldRetry({ outcome, attempt, idempotent: call.idempotent, options: retry, random: this.options.random })
+          ? shouldRetry({ outcome, attempt, idempotent: call.idempotent, options: retry, random: this.seams.random })
           : ({ retry: false, reason: "" } as const);
         if (!decision.retry) {
           if (attempt > 1) error.attempts = attempt;

@@ -4,14 +4,9 @@
  * on a 401. Against the real emulator, counting its authorizations in its request log.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  AuthenticationError,
-  ConfigurationError,
-  ForbiddenError,
-  GroupRolesClient,
-  type ClientOptions,
-} from "../../client";
+import { AuthenticationError, ConfigurationError, ForbiddenError, GroupRolesClient } from "../../client";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
+import { withSeams, type Seams } from "../../client/seams";
 
 let h: EmulatorHarness;
 beforeAll(async () => {
@@ -26,22 +21,26 @@ afterAll(() => h.close());
 beforeEach(() => h.clearRequests());
 
 const apiKeys: Record<string, string> = { "41": "api-key-41", "42": "api-key-42", "43": "api-key-43" };
-const withKeys = (keys = apiKeys, extra: Partial<ClientOptions> = {}) =>
-  new GroupRolesClient({
-    baseUrl: h.emu.baseUrl,
-    presenceUrl: h.emu.presenceUrl,
-    authorization: {
-      authUrl: h.emu.authUrl,
-      credential: {
-        kind: "apiKey",
-        apiKeyFor: (g) => keys[String(g)],
-        partnerUserId: "ci-bot",
-        origin: "grouproles:apiKeys",
+const withKeys = (keys = apiKeys, seams: Seams = {}) =>
+  new GroupRolesClient(
+    withSeams(
+      {
+        baseUrl: h.emu.baseUrl,
+        presenceUrl: h.emu.presenceUrl,
+        authorization: {
+          authUrl: h.emu.authUrl,
+          credential: {
+            kind: "apiKey",
+            apiKeyFor: (g) => keys[String(g)],
+            partnerUserId: "ci-bot",
+            origin: "grouproles:apiKeys",
+          },
+          tokenMinutes: 5,
+        },
       },
-      tokenMinutes: 5,
-    },
-    ...extra,
-  });
+      seams,
+    ),
+  );
 const authorizations = async () => (await h.requests()).counts["POST /authorize"] ?? 0;
 
 describe("tokens per group", () => {

@@ -17,13 +17,15 @@ import {
 import { redact, registerSecret } from "../../client/redact";
 import { allText } from "../support/error-text";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { withSeams } from "../../client/seams";
 
 let server: ScriptedServer;
 afterEach(() => server?.close());
 
 const CANARY = "canary-7f3e9b2c-secret-token";
 const noRetry = { retry: { maxAttempts: 1 } };
-const client = (url: string) => new GroupRolesClient({ baseUrl: url, accessToken: CANARY, sleep: async () => {} });
+const client = (url: string) =>
+  new GroupRolesClient(withSeams({ baseUrl: url, accessToken: CANARY }, { sleep: async () => {} }));
 
 describe("error classes", () => {
   it.each([

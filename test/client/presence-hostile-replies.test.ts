@@ -13,6 +13,7 @@ import { signalVisitor } from "../../sdk";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import { allText } from "../support/error-text";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { withSeams } from "../../client/seams";
 
 const CANARY = "canary-presence-hosts-8c41d7e2";
 const GROUP = 61;
@@ -37,7 +38,9 @@ afterEach(async () => {
 });
 
 const client = (options: Partial<ClientOptions> = {}) =>
-  new GroupRolesClient({ presenceUrl: h.emu.presenceUrl, accessToken: CANARY, sleep: async () => {}, ...options });
+  new GroupRolesClient(
+    withSeams({ presenceUrl: h.emu.presenceUrl, accessToken: CANARY, ...options }, { sleep: async () => {} }),
+  );
 
 /** Makes every /findvisitor reply say the visitor is on the server `fields` name. */
 const hostileFind = (fields: Record<string, unknown>) =>

@@ -3,6 +3,7 @@ import { ConfigurationError, GroupRolesClient, VisitorNotConnectedError } from "
 import { directServerOrigin } from "../../client/presence";
 import { parseServiceUrl } from "../../client/urls";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { withSeams } from "../../client/seams";
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {
@@ -14,7 +15,7 @@ async function start(...args: Parameters<typeof startScriptedServer>) {
   return s;
 }
 const client = (presenceUrl: string) =>
-  new GroupRolesClient({ presenceUrl, accessToken: "tok-presence-1", sleep: async () => {} });
+  new GroupRolesClient(withSeams({ presenceUrl, accessToken: "tok-presence-1" }, { sleep: async () => {} }));
 
 describe("presence endpoints", () => {
   it("looks up a present visitor with numbers as numbers", async () => {

@@ -8,6 +8,7 @@ import { GroupRolesClient } from "../../client";
 import { clientFromConfig, setStackConfig } from "../../config/stack-config";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 import { waitFor } from "../support/wait";
+import { withSeams } from "../../client/seams";
 
 let server: ScriptedServer;
 afterEach(async () => {
@@ -92,13 +93,12 @@ describe("maxRequestsPerSecond", () => {
   it("starts requests at an even pace: one now, then one per 1/rate seconds of the injected clock", async () => {
     server = await startScriptedServer((_req, res) => reply(res, 200, []));
     const clock = fakeClock();
-    const client = new GroupRolesClient({
-      baseUrl: server.url,
-      accessToken: "tok-budget-2",
-      maxRequestsPerSecond: 4,
-      now: clock.now,
-      sleep: clock.sleep,
-    });
+    const client = new GroupRolesClient(
+      withSeams(
+        { baseUrl: server.url, accessToken: "tok-budget-2", maxRequestsPerSecond: 4 },
+        { now: clock.now, sleep: clock.sleep },
+      ),
+    );
     const calls = [1, 2, 3, 4].map((g) => client.roles.list(g));
     const seen: Array<[number, number]> = [];
     for (let k = 1; k <= 4; k++) {
@@ -126,13 +126,12 @@ describe("maxRequestsPerSecond", () => {
       i === 0 ? reply(res, 429, { message: "slow down" }, { "retry-after": "3" }) : reply(res, 200, []),
     );
     const clock = fakeClock();
-    const client = new GroupRolesClient({
-      baseUrl: server.url,
-      accessToken: "tok-budget-3",
-      maxConcurrentRequests: 1,
-      now: clock.now,
-      sleep: clock.sleep,
-    });
+    const client = new GroupRolesClient(
+      withSeams(
+        { baseUrl: server.url, accessToken: "tok-budget-3", maxConcurrentRequests: 1 },
+        { now: clock.now, sleep: clock.sleep },
+      ),
+    );
     const a = client.roles.list(1);
     const b = client.roles.list(2);
     await until(() => clock.pending().length === 2);

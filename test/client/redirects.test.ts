@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GroupRolesClient, RedirectError } from "../../client";
 import { allText } from "../support/error-text";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { withSeams } from "../../client/seams";
 
 const CANARY = "canary-redirect-4b1e8f2a-token";
 const servers: ScriptedServer[] = [];
@@ -43,7 +44,9 @@ function expectRefusedRedirect(err: unknown, status: number, attacker: ScriptedS
 describe("redirects are errors, never followed", () => {
   it.each([301, 302, 303, 307, 308])("a read answered %i: RedirectError, one request, none to Location", async (st) => {
     const { attacker, redirecting } = await redirectingPair(st);
-    const client = new GroupRolesClient({ baseUrl: redirecting.url, accessToken: CANARY, sleep: async () => {} });
+    const client = new GroupRolesClient(
+      withSeams({ baseUrl: redirecting.url, accessToken: CANARY }, { sleep: async () => {} }),
+    );
     const err = await client.roles.list(7).catch((e: unknown) => e);
     expectRefusedRedirect(err, st, attacker);
     expect(redirecting.requests).toHaveLength(1); // not retried either
@@ -52,7 +55,9 @@ describe("redirects are errors, never followed", () => {
 
   it("a create answered 307 (which would resend the body and token): refused, nothing to the Location", async () => {
     const { attacker, redirecting } = await redirectingPair(307);
-    const client = new GroupRolesClient({ baseUrl: redirecting.url, accessToken: CANARY, sleep: async () => {} });
+    const client = new GroupRolesClient(
+      withSeams({ baseUrl: redirecting.url, accessToken: CANARY }, { sleep: async () => {} }),
+    );
     const err = await client.roles.create(7, [{ name: "Support" }]).catch((e: unknown) => e);
     expectRefusedRedirect(err, 307, attacker);
   });
@@ -62,7 +67,9 @@ describe("redirects are errors, never followed", () => {
     const lb = await start((_req, res) =>
       reply(res, 200, { visitorfound: true, directserver: "127.0.0.1", httpsport: redirecting.port }),
     );
-    const client = new GroupRolesClient({ presenceUrl: lb.url, accessToken: CANARY, sleep: async () => {} });
+    const client = new GroupRolesClient(
+      withSeams({ presenceUrl: lb.url, accessToken: CANARY }, { sleep: async () => {} }),
+    );
     const message = { mtype: "signal", data: { n: 1 } } as const;
     const err = await client.presence.signalVisitor(42, "v1", message).catch((e: unknown) => e);
     expectRefusedRedirect(err, 307, attacker);

@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ConnectionError, GroupRolesClient, RateLimitedError, ServerError } from "../../client";
 import { reply, sequence, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { withSeams } from "../../client/seams";
 
 let server: ScriptedServer;
 afterEach(() => server?.close());
 
 function client(url: string, delays: number[]) {
-  return new GroupRolesClient({
-    baseUrl: url,
-    accessToken: "tok-retry-1",
-    retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 },
-    sleep: async (ms) => void delays.push(ms),
-    random: () => 0.5,
-  });
+  return new GroupRolesClient(
+    withSeams(
+      { baseUrl: url, accessToken: "tok-retry-1", retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 } },
+      { sleep: async (ms) => void delays.push(ms), random: () => 0.5 },
+    ),
+  );
 }
 
 describe("retries", () => {

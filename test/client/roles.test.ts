@@ -2,12 +2,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GroupRolesClient, UnexpectedReplyError, ConfigurationError } from "../../client";
 import { PACKAGE_VERSION } from "../../client/version";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import { withSeams } from "../../client/seams";
 
 let server: ScriptedServer;
 afterEach(() => server?.close());
 
 function client(url: string) {
-  return new GroupRolesClient({ baseUrl: url, accessToken: "tok-roles-1234", sleep: async () => {} });
+  return new GroupRolesClient(withSeams({ baseUrl: url, accessToken: "tok-roles-1234" }, { sleep: async () => {} }));
 }
 
 describe("roles endpoints", () => {
