@@ -1,0 +1,354 @@
+// TEST INFRASTRUCTURE (engine stand-in): step execution.
+//
+// As the Go engine's step executor and steps (pkg/resource/deploy/step_executor.go, step.go): runs the
+// steps the generator (./step-generator) decided, at most `--parallel` at once, records each outcome
+// in the checkpoint (a partial create or update with its init errors, as the engine keeps them), and
+// runs the deletes after the program, refresh, and the import and read steps.
+
+import type { PlanStep, StepOp } from "./plan";
+import { parseUrn } from "./plan";
+import { type ProviderHost, ProviderInitError, type Target } from "./provider-host";
+import type { StateResource } from "./state";
+import {
+  type GeneratedStep,
+  type Goal,
+  StepError,
+  applyIgnoreChanges,
+  checkFailures,
+  markSecrets,
+} from "./step-generator";
+import { type Props, UNKNOWN, changedKeys, containsSecret, unwrapSecrets } from "./values";
+
+export interface StepResult {
+  urn: string;
+  id: string;
+  outputs: Props;
+}
+
+/** What the executor records a step's outcome in: the deployment's snapshot, plan and errors. */
+export interface Journal {
+  readonly preview: boolean;
+  readonly failed: boolean;
+  provider(): Promise<ProviderHost>;
+  /** A state entry for `goal` with these inputs and outputs. */
+  entry(goal: Goal, urn: string, inputs: Props, outputs: Props, id?: string): StateResource;
+  /** Swaps `old` for `next` in the snapshot (either may be absent) and writes the checkpoint. */
+  put(old: StateResource | undefined, next: StateResource | undefined): void;
+  persist(): Promise<void>;
+  /** A plan line; `seq` orders it (registration order), a new one when absent. */
+  planStep(op: StepOp, urn: string, extra?: Partial<PlanStep>, seq?: number): void;
+  fail(urn: string | undefined, message: string): void;
+  warn(urn: string, message: string): void;
+  /** The next plan position: a step's line keeps the place it had when the step started. */
+  nextSeq(): number;
+}
+
+const plain = (p: Props) => unwrapSecrets(p) as Props;
+
+export class StepExecutor {
+  private readonly limit: Limiter;
+
+  constructor(
+    private readonly j: Journal,
+    parallel: number,
+  ) {
+    this.limit = new Limiter(parallel);
+  }
+
+  /** Resolves once every step started so far has finished (successfully or not). */
+  settled(): Promise<void> {
+    return this.limit.idle();
+  }
+
+  /** Runs a generated step (nothing in preview but the outputs the program sees). */
+  execute(step: GeneratedStep): Promise<StepResult> {
+    const { t, goal, old, secretKeys } = step;
+    const seal = (p: Props) => markSecrets(p, secretKeys);
+    const inputs = seal(step.plainInputs);
+    const id = old?.id ?? "";
+    // In preview the host cannot plan (no supportsPreview), so outputs are the new inputs and every
+    // other old output becomes unknown, exactly what the program sees under `pulumi preview`.
+    const previewOutputs = (): Props => {
+      const out: Props = { ...inputs };
+      for (const k of Object.keys(old?.outputs ?? {})) if (!(k in out)) out[k] = UNKNOWN;
+      return out;
+    };
+    switch (step.op) {
+      case "same":
+        this.j.put(old, this.j.entry(goal, t.urn, inputs, old!.outputs, id));
+        return Promise.resolve({ urn: t.urn, id, outputs: old!.outputs });
+      case "create":
+        if (this.j.preview) return Promise.resolve({ urn: t.urn, id: "", outputs: inputs });
+        return this.limit.run(() => this.create(goal, t, inputs, step.plainInputs, seal));
+      case "update":
+        if (this.j.preview) return Promise.resolve({ urn: t.urn, id, outputs: previewOutputs() });
+        return this.limit.run(() => this.update(step, inputs, seal));
+      case "replace":
+        if (this.j.preview) return Promise.resolve({ urn: t.urn, id: "", outputs: previewOutputs() });
+        return this.limit.run(async () => {
+          if (step.deleteBeforeReplace) {
+            if (!old!.retainOnDelete)
+              await (await this.j.provider()).delete(t, id, plain(old!.outputs), plain(old!.inputs));
+            this.j.put(old, undefined);
+            await this.j.persist();
+          } else {
+            old!.delete = true; // the old one is deleted after the program finishes
+          }
+          return this.create(goal, t, inputs, step.plainInputs, seal);
+        });
+    }
+  }
+
+  private async update(
+    step: GeneratedStep & { op: "update" },
+    inputs: Props,
+    seal: (p: Props) => Props,
+  ): Promise<StepResult> {
+    const { t, goal, old } = step;
+    const id = old!.id ?? "";
+    const provider = await this.j.provider();
+    let outs: Props;
+    try {
+      outs = seal(
+        await provider.update(t, id, plain(old!.outputs), step.plainInputs, plain(old!.inputs), goal.ignoreChanges),
+      );
+    } catch (e) {
+      // A partial update: the engine records the properties the provider returned, with init errors.
+      if (e instanceof ProviderInitError)
+        this.j.put(old, { ...this.j.entry(goal, t.urn, inputs, seal(e.properties), id), initErrors: e.reasons });
+      throw e;
+    }
+    this.j.put(old, this.j.entry(goal, t.urn, inputs, outs, id));
+    return { urn: t.urn, id, outputs: outs };
+  }
+
+  /**
+   * Create, as step.go CreateStep: a partial create (the provider's init error) is kept in state with
+   * the id, the properties it returned and its reasons as init errors, and the step fails.
+   */
+  private async create(
+    goal: Goal,
+    t: Target,
+    inputs: Props,
+    plainInputs: Props,
+    seal: (p: Props) => Props,
+  ): Promise<StepResult> {
+    const provider = await this.j.provider();
+    try {
+      const created = await provider.create(t, plainInputs);
+      const entry = this.j.entry(goal, t.urn, inputs, seal(created.properties), created.id);
+      this.j.put(undefined, entry);
+      return { urn: t.urn, id: created.id, outputs: entry.outputs };
+    } catch (e) {
+      if (e instanceof ProviderInitError && e.id) {
+        this.j.put(undefined, {
+          ...this.j.entry(goal, t.urn, inputs, seal(e.properties), e.id),
+          initErrors: e.reasons,
+        });
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The `import` option, as step.go ImportStep: Read with the id alone (no inputs, no state), Check
+   * the program's inputs against the inputs Read returned, Diff; a mismatch fails `up` and only warns
+   * in preview. NB: with the dynamic-provider host the id-only Read cannot find `__provider` and
+   * fails ("code must be a string, not undefined", pulumi/pulumi#3550) - as it does under the CLI.
+   */
+  importStep(goal: Goal, t: Target, seq: number): Promise<StepResult> {
+    return this.limit.run(async () => {
+      const secretKeys = [
+        ...Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k])),
+        ...goal.additionalSecretOutputs,
+      ];
+      const provider = await this.j.provider();
+      this.j.planStep("import", t.urn, {}, seq);
+      const read = await provider.read(t, goal.importId);
+      if (!read.id) throw new StepError(`resource '${goal.importId}' does not exist`);
+      if (!read.inputs)
+        throw new StepError(
+          "provider does not support importing resources; please try updating the 'pulumi-nodejs' plugin",
+        );
+      const news = applyIgnoreChanges(plain(goal.inputs), read.inputs, goal.ignoreChanges);
+      const checked = await provider.check(t, read.inputs, news);
+      if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
+      const diff = await provider.diff(t, read.id, read.properties, checked.inputs, read.inputs, goal.ignoreChanges);
+      const changed = diff.diffs.length ? [...diff.diffs].sort() : changedKeys(read.inputs, checked.inputs);
+      if (diff.changes === "unknown" ? changed.length > 0 : diff.changes === "some") {
+        const message = `inputs to import do not match the existing resource: [${changed.join(" ")}]`;
+        if (!this.j.preview) throw new StepError(message);
+        this.j.warn(t.urn, `${message}; importing this resource will fail`);
+      }
+      const entry = this.j.entry(
+        goal,
+        t.urn,
+        markSecrets(checked.inputs, secretKeys),
+        markSecrets(read.properties, secretKeys),
+        read.id,
+      );
+      this.j.put(undefined, entry);
+      return { urn: t.urn, id: read.id, outputs: entry.outputs };
+    });
+  }
+
+  /** `Resource.get`: Read with only the id and the request's properties (which carry `__provider`). */
+  read(
+    t: Target,
+    id: string,
+    props: Props,
+    old: StateResource | undefined,
+    entry: (outputs: Props, id: string) => StateResource,
+    seq: number,
+  ): Promise<StepResult> {
+    return this.limit.run(async () => {
+      // step.go ReadStep sends the request's properties as both inputs and state ("since forever").
+      const plainProps = plain(props);
+      const r = await (await this.j.provider()).read(t, id, plainProps, plainProps);
+      if (!r.id) throw new StepError(`resource '${id}' does not exist`);
+      this.j.planStep("read", t.urn, {}, seq);
+      this.j.put(old, entry(r.properties, r.id));
+      return { urn: t.urn, id: r.id, outputs: r.properties };
+    });
+  }
+
+  /** Deletes in reverse dependency order: a resource goes only once nothing left depends on it. */
+  async deleteAll(candidates: StateResource[]): Promise<void> {
+    const remaining = new Set(candidates);
+    while (remaining.size > 0 && !this.j.failed) {
+      const all = [...remaining];
+      let wave = all.filter((r) => !all.some((o) => o !== r && o.urn !== r.urn && dependsOn(o, r.urn)));
+      if (wave.length === 0) wave = all; // a cycle cannot come from a real program; do not hang on one
+      await Promise.all(wave.map((r) => this.limit.run(() => this.deleteOne(r))));
+      for (const r of wave) remaining.delete(r);
+    }
+  }
+
+  private async deleteOne(r: StateResource): Promise<void> {
+    if (r.external) {
+      // A resource read with `get` is only forgotten, never deleted.
+      if (!this.j.preview) this.j.put(r, undefined);
+      return;
+    }
+    // A replaced original shows as part of its `+-` line, not as a delete of its own.
+    if (!r.delete) this.j.planStep("delete", r.urn, r.retainOnDelete ? { retain: true } : {});
+    if (r.protect && !r.delete) {
+      this.j.fail(
+        r.urn,
+        `resource ${r.urn} cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the ` +
+          "`protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
+          `\`pulumi state unprotect '${r.urn}'\``,
+      );
+      return;
+    }
+    if (this.j.preview) return;
+    try {
+      if (r.custom && !r.retainOnDelete) {
+        await (await this.j.provider()).delete(target(r), r.id ?? "", plain(r.outputs), plain(r.inputs));
+      }
+      this.j.put(r, undefined);
+    } catch (e) {
+      this.j.fail(r.urn, (e as Error).message);
+    }
+  }
+
+  /** `pulumi refresh`: Read every resource; an empty id means it is gone. The program does not run. */
+  async refresh(resources: readonly StateResource[]): Promise<void> {
+    await Promise.all(
+      resources
+        .filter((r) => r.custom && r.id)
+        .map((r) =>
+          this.limit.run(async () => {
+            if (this.j.failed) return;
+            const seq = this.j.nextSeq();
+            try {
+              await this.refreshOne(r, seq);
+            } catch (e) {
+              this.j.fail(r.urn, (e as Error).message);
+            }
+          }),
+        ),
+    );
+  }
+
+  private async refreshOne(r: StateResource, seq: number): Promise<void> {
+    const t = target(r);
+    const provider = await this.j.provider();
+    const got = await provider.read(t, r.id ?? "", plain(r.outputs), plain(r.inputs));
+    if (!got.id) {
+      this.j.planStep("delete", r.urn, {}, seq);
+      this.j.put(r, undefined);
+      return;
+    }
+    const outputs = markSecrets(got.properties, secretKeysOf(r.outputs));
+    const inputs = got.inputs ? markSecrets(got.inputs, secretKeysOf(r.inputs)) : r.inputs;
+    const oldInputs = plain(r.inputs);
+    const newInputs = got.inputs ?? oldInputs;
+    const outputChanges = changedKeys(plain(r.outputs), got.properties);
+    let drifted = outputChanges.length > 0;
+    let changed = outputChanges; // the CLI shows a refresh's diff on outputs
+    if (!r.external) {
+      // step.go RefreshStep: drift is what an `up` of an unchanged program would change, i.e. Diff with
+      // the refreshed state as "old" and the recorded inputs as "new".
+      const diff = await provider.diff(t, got.id, got.properties, oldInputs, newInputs, []);
+      drifted = diff.changes === "unknown" ? changedKeys(newInputs, oldInputs).length > 0 : diff.changes === "some";
+      if (diff.diffs.length) changed = [...diff.diffs].sort();
+    }
+    this.j.planStep(drifted ? "refresh" : "same", r.urn, drifted ? { changedProperties: changed } : {}, seq);
+    Object.assign(r, { id: got.id, outputs, inputs });
+    await this.j.persist();
+  }
+}
+
+function target(r: StateResource): Target {
+  return { urn: r.urn, ...parseUrn(r.urn) };
+}
+
+function dependsOn(r: StateResource, urn: string): boolean {
+  return (
+    r.parent === urn ||
+    r.dependencies.includes(urn) ||
+    Object.values(r.propertyDependencies ?? {}).some((urns) => urns.includes(urn))
+  );
+}
+
+function secretKeysOf(p: Props): string[] {
+  return Object.keys(p).filter((k) => containsSecret(p[k]));
+}
+
+/** At most `n` provider steps at once, like `pulumi up --parallel n`. */
+export class Limiter {
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly n: number) {}
+
+  /** Resolves once every step started so far has finished (successfully or not). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  run<T>(f: () => Promise<T>): Promise<T> {
+    const step = this.runBounded(f);
+    this.running.add(step);
+    void step.then(
+      () => this.running.delete(step),
+      () => this.running.delete(step),
+    );
+    return step;
+  }
+
+  private async runBounded<T>(f: () => Promise<T>): Promise<T> {
+    // A finishing task hands its slot straight to the next waiter, so the bound is never exceeded.
+    if (this.active >= this.n) await new Promise<void>((r) => this.queue.push(r));
+    else this.active++;
+    try {
+      return await f();
+    } finally {
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}

@@ -1,0 +1,146 @@
+// TEST INFRASTRUCTURE (engine stand-in): step generation.
+//
+// As the Go engine's step generator (pkg/resource/deploy/step_generator.go) does for each registration,
+// one resource at a time: Check the program's inputs (ignoreChanges applied first), Diff them against
+// the old state, and decide the step (same, create, update, replace). Nothing is executed here; the
+// executor (./step-executor) runs the step under `--parallel`.
+
+import type { ProviderHost, Target } from "./provider-host";
+import type { StateResource } from "./state";
+import {
+  type Props,
+  type Value,
+  changedKeys,
+  containsSecret,
+  isObject,
+  isSecret,
+  secret,
+  unwrapSecrets,
+} from "./values";
+
+/** What one RegisterResource request asks for. */
+export interface Goal {
+  type: string;
+  name: string;
+  parent: string;
+  custom: boolean;
+  inputs: Props;
+  dependencies: string[];
+  propertyDependencies: Record<string, string[]>;
+  protect: boolean;
+  retainOnDelete: boolean;
+  /** undefined when the program did not set the option: the provider's Diff then decides. */
+  deleteBeforeReplace?: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  importId: string;
+  additionalSecretOutputs: string[];
+  /** URNs this resource was known by before (the `aliases` option, as the SDK resolves them). */
+  aliasUrns: string[];
+}
+
+/** A step the engine refuses or a provider call that failed; the message is shown as is. */
+export class StepError extends Error {}
+
+/** A step decided for one registration, with the checked inputs it runs with. */
+export type GeneratedStep = { t: Target; goal: Goal; old?: StateResource; secretKeys: string[] } & (
+  | { op: "create"; plainInputs: Props }
+  | { op: "same"; plainInputs: Props }
+  | { op: "update"; plainInputs: Props; changed: string[] }
+  | { op: "replace"; plainInputs: Props; changed: string[]; deleteBeforeReplace: boolean }
+);
+
+/** Check, Diff and the decision for a registration with old state `old` (none: a create). */
+export async function generateStep(
+  provider: ProviderHost,
+  t: Target,
+  goal: Goal,
+  old: StateResource | undefined,
+): Promise<GeneratedStep> {
+  // The dynamic-provider host answers Configure with acceptSecrets=false: it sees plain values and
+  // the engine re-marks as secret the outputs whose inputs were secret.
+  const secretKeys = [
+    ...Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k])),
+    ...goal.additionalSecretOutputs,
+  ];
+  const base = { t, goal, secretKeys, ...(old ? { old } : {}) };
+  const news =
+    old && goal.ignoreChanges.length ? applyIgnoreChanges(goal.inputs, old.inputs, goal.ignoreChanges) : goal.inputs;
+  const checked = await provider.check(t, old ? plain(old.inputs) : {}, plain(news));
+  if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
+  if (!old) return { ...base, op: "create", plainInputs: checked.inputs };
+
+  const diff = await provider.diff(
+    t,
+    old.id ?? "",
+    plain(old.outputs),
+    checked.inputs,
+    plain(old.inputs),
+    goal.ignoreChanges,
+  );
+  const changed = diff.diffs.length ? [...diff.diffs].sort() : changedKeys(plain(old.inputs), checked.inputs);
+  // DIFF_UNKNOWN (a dynamic provider without `diff`): the engine falls back to comparing inputs.
+  const hasChanges = diff.changes === "unknown" ? changed.length > 0 : diff.changes === "some";
+  const replace =
+    hasChanges && (diff.replaces.length > 0 || goal.replaceOnChanges.some((k) => k === "*" || changed.includes(k)));
+  // A resource kept with init errors (a partial create or update) gets an update even without a diff,
+  // so that the provider can finish the job (step_generator.go, hasInitErrors).
+  const finishing = !hasChanges && (old.initErrors?.length ?? 0) > 0;
+  if (!hasChanges && !finishing) return { ...base, op: "same", plainInputs: checked.inputs };
+  if (!replace) return { ...base, op: "update", plainInputs: checked.inputs, changed };
+  // step_generator.go checks the *new* protect flag, so unprotect-and-replace works in one run.
+  if (goal.protect) {
+    throw new StepError(
+      `unable to replace resource "${t.urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
+        "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`",
+    );
+  }
+  const deleteBeforeReplace = goal.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+  return { ...base, op: "replace", plainInputs: checked.inputs, changed, deleteBeforeReplace };
+}
+
+const plain = (p: Props) => unwrapSecrets(p) as Props;
+
+/** The engine's copy of `p` with the values of `keys` marked secret. */
+export function markSecrets(p: Props, keys: string[]): Props {
+  const out: Props = { ...p };
+  for (const k of keys) {
+    const v = out[k];
+    if (v !== undefined && !isSecret(v)) out[k] = secret(v);
+  }
+  return out;
+}
+
+/** `ignoreChanges`: take the old value of each path (or drop it if it had none) before Check. */
+export function applyIgnoreChanges(news: Props, olds: Props, paths: string[]): Props {
+  const out = structuredClone(news);
+  for (const p of paths) {
+    const keys = p.split(".");
+    const last = keys.pop() ?? "";
+    let src: Value | undefined = olds;
+    let dst: Value | undefined = out;
+    for (const k of keys) {
+      src = isObject(src) ? src[k] : undefined;
+      dst = isObject(dst) ? dst[k] : undefined;
+    }
+    if (!isObject(dst)) continue;
+    if (isObject(src) && last in src) dst[last] = structuredClone(src[last] as Value);
+    else delete dst[last];
+  }
+  return out;
+}
+
+/** The CLI's wording for CheckFailures (diag.GetResourcePropertyInvalidValueError). */
+export function checkFailures(
+  goal: Goal,
+  failures: Array<{ property: string; reason: string }>,
+  inputs: Props,
+): string {
+  return failures
+    .map((f) =>
+      f.property
+        ? `${goal.type} resource '${goal.name}': property ${f.property} value {${JSON.stringify(inputs[f.property] ?? null)}} has a problem: ${f.reason}`
+        : `${goal.type} resource '${goal.name}' has a problem: ${f.reason}`,
+    )
+    .join("\n");
+}
