@@ -85,13 +85,11 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
   const { client, maxBatchSize: max } = ctx;
   const groupId = plan.groupId;
   const progress = new Progress(groupId, plan.start, plan.order);
-  const puts = await prepare(ctx, plan, progress).catch((e) => {
-    throw inContext(e, `${ctx.what}: reading the settings of the roles whose settings change (nothing was changed)`);
-  });
-  let step = "";
+  let step = "reading the settings of the roles whose settings change";
   const ledger = deploymentLedger();
   const letGo = plan.letGo.map((l) => l.key);
   try {
+    const puts = await prepare(ctx, plan, progress);
     for (const planned of chunksOf(plan.deletes, max)) {
       // Checked again right before sending, in the same turn: a resource registered late may have
       // taken one of these roles over since the plan; it is let go, not deleted.
@@ -149,7 +147,9 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     // Done: the roles let go leave this resource's state (another resource takes them over).
     for (const key of letGo) progress.letGo(key);
   } catch (error) {
-    throw await failed(ctx, progress, step, error);
+    // Roles let go that another resource took over are theirs, whatever happened here.
+    for (const l of plan.letGo) if (ledger.isClaimed(groupId, l.roleId)) progress.letGo(l.key);
+    throw await failed(ctx, progress, step, error, plan.takeovers.length > 0 || plan.letGo.length > 0);
   } finally {
     // Every role this apply touched has the name it will keep in this deployment (see the ledger).
     for (const role of Object.values(progress.snapshot().roles)) ledger.renamed(groupId, role.roleId, role.name, true);
@@ -190,8 +190,15 @@ export async function deleteChunk(client: GroupRolesClient, groupId: number, rol
  * in context. Otherwise the state reached, settled by a fresh list when the group can be listed, as
  * an init error, so that Pulumi records it and the next `pulumi up` finishes the job.
  */
-async function failed(ctx: ApplyContext, progress: Progress, step: string, error: unknown): Promise<Error> {
-  if (!progress.changedService && !isAmbiguous(error))
+async function failed(
+  ctx: ApplyContext,
+  progress: Progress,
+  step: string,
+  error: unknown,
+  /** Roles were taken over or let go: the state must say whose they are now, even if nothing was written. */
+  moved: boolean,
+): Promise<Error> {
+  if (!progress.changedService && !isAmbiguous(error) && !moved)
     return inContext(error, `${ctx.what}: ${step} (nothing was changed)`);
   await ctx.client.roles
     .list(progress.snapshot().groupId)

@@ -11,7 +11,7 @@ import { inContext } from "../shared/errors";
 import { chunksOf, deleteChunk, entries } from "./apply";
 import { destroyInUse, heldRole } from "./errors";
 import { listGroup } from "./listing";
-import { parseGroupId, toState, type Props } from "./types";
+import { catalogueOwner, parseGroupId, toState, type Props } from "./types";
 
 /** Deletes the roles of the resource, in arrays of at most `max`. */
 export async function deleteGroupRoles(id: string, props: Props, max: number): Promise<void> {
@@ -24,14 +24,18 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const byName = new Map(listed.map((r) => [r.name, r]));
   const ledger = deploymentLedger();
+  const own = catalogueOwner(state);
+  /** Declared by a Role, or by another catalogue (a refresh of this one declares it too, as its own). */
+  const keptElsewhere = (roleId: number) => {
+    const declared = ledger.declaration(groupId, roleId);
+    return declared?.by === "role" || (declared?.by === "catalogue" && declared.owner !== own);
+  };
   // A role another resource of this deployment took over, or a Role of the program keeps, is theirs:
   // forgotten here. (Deletes run after every create and update, so every takeover has happened.)
   const targets = Object.entries(state.roles)
     .filter(([, role]) => !role.retain && byId.has(role.roleId))
     .map(([key, role]) => ({ key, role: byId.get(role.roleId)! }))
-    .filter(
-      ({ role }) => !ledger.isClaimed(groupId, role.roleId) && ledger.declaration(groupId, role.roleId)?.by !== "role",
-    );
+    .filter(({ role }) => !ledger.isClaimed(groupId, role.roleId) && !keptElsewhere(role.roleId));
   // A create never confirmed: the role holding the name it sent is the one it made.
   const managed = new Set(targets.map((t) => t.role.roleId));
   for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {

@@ -19,6 +19,7 @@ import { heldRole, namesTaken, removedInUse, replaceInUse } from "./errors";
 import { otherResources } from "./others";
 import { planApply, renamedKeys, type Plan } from "./plan";
 import {
+  catalogueOwner,
   hasUnknowns,
   parseGroupId,
   toInputs,
@@ -78,7 +79,12 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
     if (old) {
       kept.add(state.roles[key] ? key : moved.get(key)!);
       if (typeof name === "string")
-        ledger.declare(groupId, old.roleId, { currentName: old.name, plannedName: name, by: "catalogue" });
+        ledger.declare(groupId, old.roleId, {
+          currentName: old.name,
+          plannedName: name,
+          by: "catalogue",
+          owner: catalogueOwner(state),
+        });
     } else if (typeof name === "string" && adopts) {
       ledger.wantName(groupId, name);
     }
@@ -128,7 +134,9 @@ async function diffReplacement(
   const refusal = refusalOf(
     planApply({ groupId: newGroup, roles: {} }, inputs, listed, otherResources(ledger, newGroup)),
   );
-  if (refusal) throw refusal;
+  if (refusal) throw refusal; // The old resource's delete runs after every create and update and leaves alone what another
+  // resource took over: a role moved from it may be taken over now.
+  ledger.settleReleases(groupId, released, true);
 }
 
 export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {

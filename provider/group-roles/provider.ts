@@ -106,10 +106,9 @@ async function converge(
   const released = releasedBy(state, inputs);
   ledger.startReleases(groupId, released);
   try {
-    const outs = await plannedApply(what, state, inputs, providerRef);
-    ledger.settleReleases(groupId, released, true);
-    return outs;
+    return await plannedApply(what, state, inputs, providerRef, released);
   } catch (error) {
+    // Before it committed (see plannedApply), the roles it lets go stay with it; after, no effect.
     ledger.settleReleases(groupId, released, false);
     throw error;
   }
@@ -128,6 +127,7 @@ async function plannedApply(
   state: GroupRolesState,
   inputs: GroupRolesInputs,
   providerRef: unknown,
+  released: readonly number[],
 ): Promise<GroupRolesState> {
   const client = clientFromConfig();
   const ledger = deploymentLedger();
@@ -148,11 +148,20 @@ async function plannedApply(
     const taken = plan.conflicts.filter((c) => c.kind !== "wait");
     if (taken.length) throw namesTaken(groupId, taken);
     if (plan.held.length) throw removedInUse(groupId, plan.held);
-    // A role another resource lets go is this one's only once that resource applied its change.
-    const moving = plan.takeovers.filter((roleId) => ledger.isReleased(groupId, roleId) && !own.has(roleId));
-    for (const roleId of moving) {
-      const outcome = await ledger.awaitRelease(groupId, roleId, LET_GO_WAIT.quietMs, LET_GO_WAIT.maxMs);
-      if (outcome !== "taken") throw moveFailed(what, moving, outcome);
+    // Committed: the roles this change lets go may be taken over now (before waiting on others, so
+    // that two catalogues exchanging roles do not wait on each other).
+    ledger.settleReleases(groupId, released, true);
+    // A role another resource lets go is this one's only once that resource committed; then plan again.
+    const moving = plan.takeovers.filter((roleId) => !own.has(roleId));
+    const refused = moving.filter((roleId) => ledger.releaseCommitted(groupId, roleId) === false);
+    if (refused.length) throw moveFailed(what, refused, "failed");
+    const undecided = moving.filter((roleId) => ledger.releaseCommitted(groupId, roleId) === undefined);
+    if (undecided.length) {
+      for (const roleId of undecided) {
+        const outcome = await ledger.awaitRelease(groupId, roleId, LET_GO_WAIT.quietMs, LET_GO_WAIT.maxMs);
+        if (outcome !== "taken") throw moveFailed(what, undecided, outcome);
+      }
+      continue;
     }
     const waits = plan.conflicts;
     const deleting = plan.takeovers.filter((roleId) => ledger.isDeleting(groupId, roleId));

@@ -9,6 +9,7 @@ import { clientFromConfig } from "../../config/stack-config";
 import { inContext } from "../shared/errors";
 import { heldSettings } from "../shared/settings";
 import { userCountOf } from "../shared/user-count";
+import { confirmRoleGone } from "../shared/gone";
 import { listGroup } from "./listing";
 import { formatGroupId, parseGroupId, toState, type EntryState, type GroupRolesState, type Props } from "./types";
 
@@ -46,8 +47,11 @@ export async function read(id: string, props: Props = {}): Promise<{ id: string;
       try {
         details = await client.roles.get(groupId, known.roleId);
       } catch (error) {
-        if (error instanceof NotFoundError) return undefined; // deleted since the list
-        throw inContext(error, `${what}: role ${known.roleId} (roles.${key})`);
+        const at = `${what}: role ${known.roleId} (roles.${key})`;
+        // Deleted since the list, if a fresh list says so (../shared/gone); a 404 alone proves nothing.
+        if (error instanceof NotFoundError && (await confirmRoleGone(client, groupId, known.roleId, error, at)))
+          return undefined;
+        throw inContext(error, at);
       }
       const role: EntryState = {
         roleId: known.roleId,

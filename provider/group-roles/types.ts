@@ -99,3 +99,15 @@ export function parseGroupId(id: string): number {
   }
   return groupId;
 }
+
+/**
+ * Which catalogue a state is, within one deployment: its group and the IDs of its roles. Two
+ * catalogues of a group never hold the same roles, and a refresh and the delete that follows it in one
+ * deployment see the same ones: how a catalogue tells its own declarations in the ledger from another's.
+ */
+export function catalogueOwner(state: GroupRolesState): string {
+  const ids = Object.values(state.roles)
+    .map((r) => r.roleId)
+    .sort((a, b) => a - b);
+  return `${state.groupId}:${ids.join(",")}`;
+}

@@ -29,6 +29,7 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
     throw inContext(e, `${what}: looking for the role an earlier, unconfirmed create may have made`);
   });
   let adopted = created !== undefined;
+  let movedIn = false; // taken over from a resource that let it go in this deployment
   if (!created)
     try {
       created = await writeWithName({
@@ -41,6 +42,7 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
         // An entry a GroupRoles of this deployment removes, now declared as this Role: moved, not remade.
         takeOver: async (holder) => {
           adopted = true;
+          movedIn = true;
           return { roleId: holder.roleId, name: holder.name, inUse: holder.inUse };
         },
       });
@@ -60,7 +62,7 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
   const id = formatRoleId(groupId, made.roleId);
   // From here on the role exists: every failure must keep its ID in state (a partial create), never orphan it.
   const partial = (message: string, outs?: RoleOutputs) => {
-    const full = `${what}: created as ${id}, but ${message}`;
+    const full = `${what}: ${movedIn ? "took over" : "created as"} ${id}, but ${message}`;
     const properties = {
       ...(outs ?? { ...inputs, roleId: made.roleId, inUse: false, userCount: 0 }),
       __provider: props.__provider,

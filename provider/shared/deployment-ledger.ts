@@ -26,6 +26,8 @@ export interface DeclaredRole {
   settled?: boolean;
   /** Which kind of resource declares it: a resource never deletes a role the other kind keeps. */
   by?: "role" | "catalogue";
+  /** For a catalogue: which one (see `catalogueOwner`), so that it does not mistake its own declaration. */
+  owner?: string;
 }
 
 /** A role let go by a resource, and whether that resource's update started and completed. */
@@ -33,6 +35,7 @@ interface Release {
   name: string;
   started: boolean;
   done: boolean;
+  committed?: boolean;
   outcome: Promise<boolean>;
   settle(ok: boolean): void;
 }
@@ -72,8 +75,11 @@ export class DeploymentLedger {
   private readonly wantedIds = new Set<string>();
   /** Deletes sent and not yet answered, by `groupId/roleId`: a takeover must wait for them. */
   private readonly deleting = new Map<string, Promise<unknown>>();
-  /** When the last Check or Diff arrived: the program is still registering resources. */
-  private lastRegistration = 0;
+  /**
+   * When the last Check or Diff arrived, or an operation finished: the program may still be registering
+   * resources (one that waited for that operation's outputs registers right after it).
+   */
+  private lastActivity = 0;
   /** Operations (create, update, delete) running now, and how many of them wait on this ledger. */
   private running = 0;
   private waiting = 0;
@@ -168,6 +174,15 @@ export class DeploymentLedger {
     this.changed();
   }
 
+  /**
+   * Whether the resource letting this role go committed to it (true), gave up (false), or has not
+   * decided yet (undefined); true for a role nobody lets go. See {@link settleReleases}.
+   */
+  releaseCommitted(groupId: number, roleId: number): boolean | undefined {
+    const release = this.released.get(key(groupId, roleId));
+    return !release ? true : release.done ? release.committed : undefined;
+  }
+
   /** The update of the resource letting these roles go has started. */
   startReleases(groupId: number, roleIds: Iterable<number>): void {
     for (const roleId of roleIds) {
@@ -177,12 +192,17 @@ export class DeploymentLedger {
     this.changed();
   }
 
-  /** The resource letting these roles go applied its change (`ok`) or failed: takeovers may go on, or not. */
+  /**
+   * The resource letting these roles go committed to it (`ok`: its update passed its checks and is
+   * about to apply, or its replacement deletes them last), or gave up: takeovers may go on, or not. The
+   * first word counts.
+   */
   settleReleases(groupId: number, roleIds: Iterable<number>, ok: boolean): void {
     for (const roleId of roleIds) {
       const release = this.released.get(key(groupId, roleId));
-      if (!release) continue;
+      if (!release || release.done) continue;
       release.done = true;
+      release.committed = ok;
       release.settle(ok);
     }
     this.changed();
@@ -190,13 +210,14 @@ export class DeploymentLedger {
 
   /**
    * For a resource taking over a role another resource lets go: waits until registrations stop, then
-   * for that resource's change. `taken` once it applied (the role may be taken over), `failed` if it or
+   * for that resource to commit. `taken` once it did (the role may be taken over), `failed` if it or
    * any step of the deployment failed, or `maxMs` passed (the role stays with it), `not started` when
    * its update had not started by then (with `--parallel 1` it cannot run while this one waits).
    */
   async awaitRelease(groupId: number, roleId: number, quietMs: number, maxMs: number): Promise<ReleaseWait> {
     const release = this.released.get(key(groupId, roleId));
     if (!release) return "taken";
+    if (release.done) return (await release.outcome) ? "taken" : "failed";
     await this.quiet(quietMs, maxMs);
     if (!release.started && !release.done) return "not started";
     const ok = await this.waitingOn(() =>
@@ -285,7 +306,7 @@ export class DeploymentLedger {
 
   /** A Check or Diff arrived: the program is registering resources. */
   noteRegistration(): void {
-    this.lastRegistration = Date.now();
+    this.lastActivity = Date.now();
   }
 
   /** Runs a create, update or delete, counted as running (see {@link quiet}); a failure is noted. */
@@ -298,6 +319,7 @@ export class DeploymentLedger {
       throw error;
     } finally {
       this.running--;
+      this.lastActivity = Date.now();
       this.changed();
     }
   }
@@ -323,7 +345,7 @@ export class DeploymentLedger {
     return this.waitingOn(async () => {
       for (;;) {
         const now = Date.now();
-        const silentFor = now - this.lastRegistration;
+        const silentFor = now - this.lastActivity;
         // This wait itself runs inside an operation: it is one of `running` and one of `waiting`.
         const busy = this.running - this.waiting > 0;
         if ((silentFor >= quietMs && !busy) || now >= deadline) return;

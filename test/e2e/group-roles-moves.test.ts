@@ -135,6 +135,68 @@ describe("a role moved between resources of one program keeps its ID and is neve
     }
   });
 
+  it("a receiver that registers only after a slow Role it depends on still gets the moved role", async () => {
+    await up([cat("one", { m: { name: "Mover" }, k: { name: "Keep" } })]);
+    const before = await held();
+    await s.h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "latency", latencyMs: 1500 });
+    const next = [
+      cat("one", { k: { name: "Keep" } }),
+      { ...cat("two", { m: { name: "Mover" } }, { adoptExisting: true }), opts: { dependsOn: ["slow"] } },
+    ];
+    await s.h.clearRequests();
+    const r = await up(next, [role("slow", "Slow")]);
+    expect((await held()).Mover).toBe(before.Mover);
+    expect(await deletes()).toBe(0);
+    expect(stateOf(r, "two")).toEqual({ m: before.Mover });
+  });
+
+  it("two catalogues exchanging entries: one up, no wait on each other, every ID kept", async () => {
+    await up([cat("one", { x: { name: "X" } }), cat("two", { y: { name: "Y" } })]);
+    const before = await held();
+    const swapped = [
+      cat("one", { y: { name: "Y" } }, { adoptExisting: true }),
+      cat("two", { x: { name: "X" } }, { adoptExisting: true }),
+    ];
+    const started = Date.now();
+    const r = await up(swapped);
+    expect(Date.now() - started).toBeLessThan(30_000); // not the 120 s bound of a wait on each other
+    expect(await held()).toEqual(before);
+    expect(stateOf(r, "one")).toEqual({ y: before.Y });
+    expect(stateOf(r, "two")).toEqual({ x: before.X });
+  });
+
+  it("a move whose receiver fails after the sender let go keeps the role in the receiver's state", async () => {
+    await up([cat("one", { m: { name: "Mover" }, k: { name: "Keep" } }), cat("two", { c: { name: "C" } })]);
+    const before = await held();
+    // The receiver's PUT (converging the role it takes over) is refused.
+    await s.h.fault({ method: "PUT", path: "/api/v0/groups/42/roles", action: "status", status: 422 });
+    const next = [
+      cat("one", { k: { name: "Keep" } }),
+      cat("two", { c: { name: "C" }, m: { name: "Mover", description: "moved" } }, { adoptExisting: true }),
+    ];
+    const r = await runMixed(s, "up", next);
+    expect(r.ok).toBe(false);
+    expect(await held()).toEqual(before);
+    const holders = ["one", "two"].filter((name) => Object.values(stateOf(r, name)).includes(before.Mover!));
+    expect(holders).toHaveLength(1);
+    await s.h.admin("DELETE", "/faults");
+    const again = await up(next);
+    expect(stateOf(again, "two")).toEqual({ c: before.C, m: before.Mover });
+    expect(await held()).toEqual(before);
+  });
+
+  it("a move out of a catalogue that is replaced (groupId changed) keeps the role", async () => {
+    await up([cat("one", { m: { name: "Mover" }, k: { name: "Keep" } }), cat("two", { c: { name: "C" } })]);
+    const before = await held();
+    const next = [
+      cat("one", { k: { name: "Keep" } }, { groupId: 43 }),
+      cat("two", { c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true }),
+    ];
+    const r = await up(next);
+    expect((await held()).Mover).toBe(before.Mover);
+    expect(stateOf(r, "two")).toEqual({ c: before.C, m: before.Mover });
+  });
+
   it("from Role to GroupRoles without the retainOnDelete step: the Role's delete leaves the adopted role", async () => {
     await up([], [role("support", "Support"), role("billing", "Billing")]);
     const before = await held();

@@ -33,6 +33,18 @@ describe("a 404 that does not say the group is gone", () => {
     expect(preview.planText).toBe("");
   });
 
+  it("a 404 on one role while the group's list still holds it fails the refresh; the role stays in state", async () => {
+    expect((await runMixed(s, "up", [catalogue])).ok).toBe(true);
+    await s.h.fault({ method: "GET", path: "/api/v0/groups/42/roles/*", action: "status", status: 404, times: 0 });
+    const r = await runMixed(s, "refresh", [catalogue]);
+    await s.h.admin("DELETE", "/faults");
+    expect(r.ok).toBe(false);
+    expect(r.errors.join("\n")).toContain("the group's list still holds role");
+    const held = r.resources.find((x) => x.type.endsWith("GroupRoles"))?.outputs["roles"] as Record<string, unknown>;
+    expect(Object.keys(held)).toEqual(["a"]);
+    expect((await runMixed(s, "preview", [catalogue])).planText).toBe("");
+  });
+
   it("a group the service says is gone (group_not_found) leaves the state at refresh", async () => {
     expect((await runMixed(s, "up", [catalogue], [role])).ok).toBe(true);
     await s.h.fault({

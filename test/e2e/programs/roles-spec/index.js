@@ -6,6 +6,7 @@
 //                               protect, deleteBeforeReplace, import, ignoreChanges } }
 // config roles-spec:groupRoles  JSON array of { name, args: GroupRolesArgs, opts? } (optional)
 // config roles-spec:order       "catalogues-first" registers the GroupRoles before the Roles (optional)
+// A GroupRoles' opts.dependsOn may name Role resources of the spec (declared first by default).
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const { Role, GroupRoles } = require("pulumi-grouproles");
@@ -19,7 +20,9 @@ const declareRoles = () => {
 };
 const declareCatalogues = () => {
   for (const g of JSON.parse(config.get("groupRoles") ?? "[]")) {
-    catalogues[g.name] = new GroupRoles(g.name, g.args, g.opts ?? {});
+    const opts = { ...(g.opts ?? {}) };
+    if (opts.dependsOn) opts.dependsOn = opts.dependsOn.map((name) => roles[name]);
+    catalogues[g.name] = new GroupRoles(g.name, g.args, opts);
   }
 };
 if (config.get("order") === "catalogues-first") {
