@@ -1,10 +1,11 @@
 /**
  * The test surface under `/_emulator` on the roles server: user assignments, fault rules, the request
- * log, reset. Same bearer token as the service; never logged, never faulted.
+ * log, the whole store (to save and restore), reset. Same bearer token as the service; never logged, never faulted.
  */
 import { z } from "zod";
 import { ApiError } from "./errors";
 import { FaultRuleInput, type FaultRules } from "./faults";
+import { StateFileSchema } from "./persistence";
 import { compileTemplate, parseJson, parsePositiveInt } from "./http-util";
 import type { Route, RouteContext } from "./pipeline";
 import type { RequestLog } from "./request-log";
@@ -84,6 +85,27 @@ export function adminRoutes({ store, faults, log, persist }: AdminDeps): Route[]
       kind: "admin",
       handle: () => {
         log.clear();
+        return { status: 200, body: { status: "ok" } };
+      },
+    },
+    {
+      // The whole store (roles, user counts, the ID counter), to restore later with PUT: a test suite
+      // sets up a baseline once and restores it before each test instead of recreating it.
+      method: "GET",
+      path: compileTemplate("/_emulator/state"),
+      kind: "admin",
+      handle: () => ({ status: 200, body: { version: 1, ...store.snapshot() } }),
+    },
+    {
+      method: "PUT",
+      path: compileTemplate("/_emulator/state"),
+      kind: "admin",
+      handle: async (ctx) => {
+        const { nextRoleId, groups } = parseBody(ctx, StateFileSchema);
+        store.restore({ nextRoleId, groups });
+        faults.clear();
+        log.clear();
+        await persist();
         return { status: 200, body: { status: "ok" } };
       },
     },

@@ -16,7 +16,8 @@ const StoredRoleSchema = z.object({
   userCount: z.number().int().nonnegative(),
 });
 
-const StateFileSchema = z.object({
+/** A whole store as JSON: the state file's content, and the body of the admin `PUT /_emulator/state`. */
+export const StateFileSchema = z.object({
   version: z.literal(1),
   nextRoleId: z.number().int().positive(),
   groups: z.record(z.string().regex(/^[1-9]\d*$/), z.array(StoredRoleSchema)),

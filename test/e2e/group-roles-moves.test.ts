@@ -37,6 +37,9 @@ const stateOf = (r: Outputs, name: string) => {
   const roles = (res?.outputs["roles"] ?? {}) as Record<string, { roleId: number }>;
   return Object.fromEntries(Object.entries(roles).map(([k, v]) => [k, v.roleId]));
 };
+/** The stack after `up(cats)` from empty: made once per file and name, then restored (see harness `baseline`). */
+const start = (name: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) =>
+  s.baseline(name, async () => void (await up(cats, roles)));
 const deletes = async () => (await s.h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"] ?? 0;
 /** The next run of the same program plans nothing and sends nothing. */
 const expectSettled = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], config: Record<string, string> = {}) => {
@@ -52,8 +55,10 @@ describe("a role moved between resources of one program keeps its ID and is neve
     const one = (roles: Entries) => cat("one", roles);
     const two = (roles: Entries) => cat("two", roles, { adoptExisting: true });
     for (const first of ["two", "one"]) {
-      await s.fresh();
-      await up([one({ a: { name: "A" }, b: { name: "B" } }), two({ c: { name: "C" } })]);
+      await start("one {a, b}, two {c} adopting", [
+        one({ a: { name: "A" }, b: { name: "B" } }),
+        two({ c: { name: "C" } }),
+      ]);
       const before = await held();
       // Two 503s on delete-roles: the old catalogue's delete is retried, the window the race needed.
       await s.h.fault({
@@ -76,7 +81,7 @@ describe("a role moved between resources of one program keeps its ID and is neve
   });
 
   it("an entry moved to a catalogue without adoptExisting: the preview fails in either order and says what works", async () => {
-    await up([cat("one", { a: { name: "A" } }), cat("two", { c: { name: "C" } })]);
+    await start("one {a}, two {c}", [cat("one", { a: { name: "A" } }), cat("two", { c: { name: "C" } })]);
     const before = await held();
     // Registration order follows input serialization, not the program's order: both are tried.
     for (const order of [
@@ -100,8 +105,10 @@ describe("a role moved between resources of one program keeps its ID and is neve
       cat("two", { c: { name: "C" }, a: { name: "A" } }), // no adoptExisting: refused
       cat("two", { c: { name: "C" }, a: { name: "A" }, bad: { name: "x".repeat(71) } }, { adoptExisting: true }),
     ]) {
-      await s.fresh();
-      await up([cat("one", { a: { name: "A" }, b: { name: "B" } }), cat("two", { c: { name: "C" } })]);
+      await start("one {a, b}, two {c}", [
+        cat("one", { a: { name: "A" }, b: { name: "B" } }),
+        cat("two", { c: { name: "C" } }),
+      ]);
       const before = await held();
       await s.h.clearRequests();
       // `up` without a preview first (--skip-preview): the steps run, and one of them fails.
@@ -116,8 +123,10 @@ describe("a role moved between resources of one program keeps its ID and is neve
 
   it("a role users hold, moved in either order: moved whole, or refused in the preview; never in two states", async () => {
     for (const first of ["two", "one"]) {
-      await s.fresh();
-      await up([cat("one", { a: { name: "A" }, b: { name: "B" } }), cat("two", { c: { name: "C" } })]);
+      await start("one {a, b}, two {c}", [
+        cat("one", { a: { name: "A" }, b: { name: "B" } }),
+        cat("two", { c: { name: "C" } }),
+      ]);
       const before = await held();
       await s.h.setUsers(42, before.A!, 2);
       const pair = [
@@ -166,7 +175,10 @@ describe("a role moved between resources of one program keeps its ID and is neve
   });
 
   it("a move whose receiver fails after the sender let go keeps the role in the receiver's state", async () => {
-    await up([cat("one", { m: { name: "Mover" }, k: { name: "Keep" } }), cat("two", { c: { name: "C" } })]);
+    await start("one {m, k}, two {c}", [
+      cat("one", { m: { name: "Mover" }, k: { name: "Keep" } }),
+      cat("two", { c: { name: "C" } }),
+    ]);
     const before = await held();
     // The receiver's PUT (converging the role it takes over) is refused.
     await s.h.fault({ method: "PUT", path: "/api/v0/groups/42/roles", action: "status", status: 422 });
@@ -186,7 +198,10 @@ describe("a role moved between resources of one program keeps its ID and is neve
   });
 
   it("a move out of a catalogue that is replaced (groupId changed) keeps the role", async () => {
-    await up([cat("one", { m: { name: "Mover" }, k: { name: "Keep" } }), cat("two", { c: { name: "C" } })]);
+    await start("one {m, k}, two {c}", [
+      cat("one", { m: { name: "Mover" }, k: { name: "Keep" } }),
+      cat("two", { c: { name: "C" } }),
+    ]);
     const before = await held();
     const next = [
       cat("one", { k: { name: "Keep" } }, { groupId: 43 }),

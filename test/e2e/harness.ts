@@ -2,7 +2,7 @@
  * Runs example programs through the engine stand-in (tools/engine) against a real emulator, with the
  * stack config a user would set. The roles config is secret, as users set it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import os from "node:os";
 import path from "node:path";
@@ -29,6 +29,12 @@ export interface Stack {
    * delete roles the reset removes anyway.
    */
   fresh(): Promise<void>;
+  /**
+   * The stack and service that `make` leaves, from a fresh start: made by the first call with this
+   * `key` in the file, restored by later ones (the state file and the emulator's store, fault rules
+   * and request log cleared). Tests that share a starting point pay for its engine runs once.
+   */
+  baseline(key: string, make: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,6 +49,11 @@ export async function stackFor(
   const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
   const stateFile = path.join(work, "state.json");
+  const fresh = async () => {
+    rmSync(stateFile, { force: true });
+    await h.admin("POST", "/reset");
+  };
+  const baselines = new Map<string, { state: string; service: unknown }>();
   return {
     h,
     work,
@@ -66,9 +77,18 @@ export async function stackFor(
         },
         secretConfig,
       }),
-    fresh: async () => {
-      rmSync(stateFile, { force: true });
-      await h.admin("POST", "/reset");
+    fresh,
+    baseline: async (key, make) => {
+      const saved = baselines.get(key);
+      if (saved) {
+        writeFileSync(stateFile, saved.state);
+        await h.admin("PUT", "/state", saved.service);
+        return;
+      }
+      await fresh();
+      await make();
+      baselines.set(key, { state: readFileSync(stateFile, "utf8"), service: await h.admin("GET", "/state") });
+      await h.clearRequests();
     },
     close: async () => {
       await h.close();

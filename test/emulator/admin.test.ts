@@ -88,4 +88,25 @@ describe("admin surface", () => {
       await visitor.close();
     }
   });
+
+  it("GET /state saves the store and PUT /state restores it: roles, ids, user counts; faults and log cleared", async () => {
+    const made = await h.create(35, [{ name: "Kept" }, { name: "Also kept" }]);
+    await http("PUT", h.adminUrl(`/groups/35/roles/${made[0]!.roleId}/users`), { body: { userCount: 2 } });
+    const saved = (await http("GET", h.adminUrl("/state"))).json as { nextRoleId: number };
+    await h.create(35, [{ name: "Later" }]);
+    await http("POST", h.adminUrl("/faults"), {
+      body: { path: "/api/v0/groups/35/roles", action: "status", status: 500, times: 0 },
+    });
+    expect((await http("PUT", h.adminUrl("/state"), { body: saved })).status).toBe(200);
+    const listed = (await h.list(35)) as Array<{ roleId: number; name: string; userCount: number }>;
+    expect(listed.map((r) => [r.roleId, r.name, r.userCount])).toEqual([
+      [made[0]!.roleId, "Kept", 2],
+      [made[1]!.roleId, "Also kept", 0],
+    ]);
+    expect((await http("GET", h.adminUrl("/faults"))).json).toEqual([]);
+    const [next] = await h.create(35, [{ name: "After restore" }]);
+    expect(next!.roleId).toBe(saved.nextRoleId);
+    const bad = await http("PUT", h.adminUrl("/state"), { body: { version: 1, nextRoleId: 0, groups: {} } });
+    expect(bad.status).toBe(400);
+  });
 });
