@@ -1,5 +1,5 @@
 /**
- * The emulator under load, reduced size (bench/emulator-load.ts; `npm run bench:emulator-load --
+ * The emulator under load, reduced size (tools/load/emulator-load.ts; `npm run bench:emulator-load --
  * --full` runs the full size by hand): concurrent array writes across groups and visitors never lose
  * or corrupt a role, and a `--state-file` survives kill -9 mid-write holding exactly the acknowledged
  * writes: every role held after the restart is checked, deleted ones of every cycle included.
@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REDUCED, formatReport, runLoad } from "../../bench/emulator-load";
+import { REDUCED, formatReport, runLoad } from "../../tools/load/emulator-load";
 
 describe("emulator under load (reduced size)", () => {
   it("loses and corrupts nothing, and its state file survives kill -9", async () => {
