@@ -56,6 +56,22 @@ describe("the client's rules and the emulator's agree", () => {
   });
 
   it.each([
+    ["70 letters", "x".repeat(70)],
+    ["71 letters", "x".repeat(71)],
+    ["36 emoji (72 UTF-16 units)", emoji.repeat(36)],
+    ["blank", "  "],
+  ])("on a rename (PUT): %s", async (_label, name) => {
+    const client = problemOf(roleNameRule, name, "name") === undefined;
+    const g = group++;
+    const [made] = await h.create(g, [{ name: "Before" }]);
+    const r = await http("PUT", h.rolesUrl(g), { body: [{ roleId: made!.roleId, name }] });
+    if (r.status !== 200 && r.status !== 400) throw new Error(`unexpected ${r.status}: ${r.text}`);
+    expect(r.status === 200).toBe(client);
+    // What the group holds afterwards, read back: the rename applied, or nothing changed.
+    expect((await h.list(g)).map((x) => x["name"])).toEqual([client ? name : "Before"]);
+  });
+
+  it.each([
     ["255 letters", "d".repeat(255)],
     ["256 letters", "d".repeat(256)],
     ["128 emoji (256 units)", emoji.repeat(128)],

@@ -9,7 +9,7 @@ import { batchingWriter } from "../../provider/role/batcher";
 import type { RoleWriter } from "../../provider/role/writes";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import { reply, startScriptedServer } from "../support/scripted-server";
-import { waitFor } from "../support/wait";
+import { waitFor, within } from "../support/wait";
 
 let h: EmulatorHarness;
 let writer: RoleWriter;
@@ -44,7 +44,11 @@ describe("splitting a failed batch", () => {
     await seed(["Taken"]);
     await h.clearRequests();
     const items = Array.from({ length: 8 }, (_, i) => ({ name: i === 5 ? "Taken" : `R${i}` }));
-    const results = await Promise.allSettled(items.map((r) => writer.create(5, r)));
+    const results = await within(
+      Promise.allSettled(items.map((r) => writer.create(5, r))),
+      5_000,
+      "an answer for every caller of the split batch",
+    );
     expect(results.map((r) => r.status)).toEqual([
       "fulfilled",
       "fulfilled",
@@ -77,7 +81,11 @@ describe("splitting a failed batch", () => {
   it("a delete batch with an in-use role (sent without the provider's check) deletes the others", async () => {
     const ids = await seed(["a", "b", "c", "d"]);
     await h.setUsers(5, ids[2], 1);
-    const results = await Promise.allSettled(ids.map((id) => writer.delete(5, id)));
+    const results = await within(
+      Promise.allSettled(ids.map((id) => writer.delete(5, id))),
+      5_000,
+      "an answer for every caller of the split batch",
+    );
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
     expect((results[2] as PromiseRejectedResult).reason).toBeInstanceOf(RoleInUseError);
     expect((await h.listRoles(5)).map((r) => r.roleId)).toEqual([ids[2]]);
@@ -86,7 +94,11 @@ describe("splitting a failed batch", () => {
   it("an id already gone is a 404 for its caller alone; the others are still deleted", async () => {
     const ids = await seed(["a", "b", "c"]);
     await h.api("POST", "/groups/5/delete-roles", [ids[1]]);
-    const results = await Promise.allSettled(ids.map((id) => writer.delete(5, id)));
+    const results = await within(
+      Promise.allSettled(ids.map((id) => writer.delete(5, id))),
+      5_000,
+      "an answer for every caller of the split batch",
+    );
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(NotFoundError);
     expect(await h.listRoles(5)).toEqual([]);
@@ -94,21 +106,33 @@ describe("splitting a failed batch", () => {
 
   it("a 404 on create (unknown group) is not split: it concerns every item", async () => {
     await h.fault({ method: "POST", path: "/api/v0/groups/5/roles", action: "status", status: 404 });
-    const results = await Promise.allSettled(["a", "b", "c", "d"].map((name) => writer.create(5, { name })));
+    const results = await within(
+      Promise.allSettled(["a", "b", "c", "d"].map((name) => writer.create(5, { name }))),
+      5_000,
+      "an answer for every caller of the split batch",
+    );
     expect(results.every((r) => r.status === "rejected" && r.reason instanceof NotFoundError)).toBe(true);
     expect(await bodies("POST", "/api/v0/groups/:groupId/roles")).toHaveLength(1);
   });
 
   it("a server error on create goes to every caller unsplit (the outcome is ambiguous)", async () => {
     await h.fault({ method: "POST", path: "/api/v0/groups/5/roles", action: "status", status: 500 });
-    const results = await Promise.allSettled(["a", "b"].map((name) => writer.create(5, { name })));
+    const results = await within(
+      Promise.allSettled(["a", "b"].map((name) => writer.create(5, { name }))),
+      5_000,
+      "an answer for every caller of the split batch",
+    );
     expect(results.map((r) => (r as PromiseRejectedResult).reason?.code)).toEqual(["ERR_SERVER", "ERR_SERVER"]);
     expect(await bodies("POST", "/api/v0/groups/:groupId/roles")).toHaveLength(1);
   });
 
   it("a delete with an id the client refuses before sending is split: the other is deleted", async () => {
     const [id] = await seed(["a"]);
-    const results = await Promise.allSettled([writer.delete(5, id), writer.delete(5, 0)]);
+    const results = await within(
+      Promise.allSettled([writer.delete(5, id), writer.delete(5, 0)]),
+      5_000,
+      "an answer for every caller of the split batch",
+    );
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
     expect((results[1] as PromiseRejectedResult).reason.code).toBe("ERR_CONFIGURATION");
     expect(await h.listRoles(5)).toEqual([]);
@@ -117,7 +141,11 @@ describe("splitting a failed batch", () => {
   it("a server error on delete goes to every caller unsplit", async () => {
     const ids = await seed(["a", "b"]);
     await h.fault({ method: "POST", path: "/api/v0/groups/5/delete-roles", action: "status", status: 500 });
-    const results = await Promise.allSettled(ids.map((id) => writer.delete(5, id)));
+    const results = await within(
+      Promise.allSettled(ids.map((id) => writer.delete(5, id))),
+      5_000,
+      "an answer for every caller of the split batch",
+    );
     expect(results.map((r) => (r as PromiseRejectedResult).reason?.code)).toEqual(["ERR_SERVER", "ERR_SERVER"]);
     expect(await bodies("POST", "/api/v0/groups/:groupId/delete-roles")).toHaveLength(1);
   });

@@ -129,6 +129,25 @@ describe("GroupRoles check", () => {
     expect(await check(news)).toContainEqual({ property, reason: expect.stringContaining(reason) });
   });
 
+  it("entry keys of 1 to 100 characters pass; an empty one, a blank one and one of 101 fail, naming the rule", async () => {
+    // groupId 0 fails too, so that no check confirms credentials: this describe sends no request.
+    const roles = (key: string) => ({ groupId: 0, roles: { [key]: { name: "Support" } } });
+    const keyFailures = async (key: string) =>
+      (await check(roles(key))).filter((f) => f.reason.startsWith("role keys"));
+    expect(await keyFailures("k")).toEqual([]);
+    expect(await keyFailures("k".repeat(100))).toEqual([]);
+    expect(await keyFailures("k".repeat(101))).toEqual([
+      {
+        property: `roles.${"k".repeat(40)}…`,
+        reason: `role keys must be at most 100 characters, got 101 (key ${JSON.stringify("k".repeat(40))})`,
+      },
+    ]);
+    expect(await keyFailures("")).toEqual([
+      { property: "roles.", reason: 'role keys must not be empty or blank (key "")' },
+    ]);
+    expect((await keyFailures("  ")).map((f) => f.reason)).toEqual(['role keys must not be empty or blank (key "  ")']);
+  });
+
   it("made no HTTP request at all", async () => {
     expect((await h.requests()).total).toBe(0);
   });

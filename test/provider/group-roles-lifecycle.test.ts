@@ -56,6 +56,18 @@ describe("diff", () => {
     expect((await h.requests()).counts).toEqual({ [ROUTES.LIST]: 1 });
   });
 
+  it("an added, removed or flipped settings key is a change; the same keys in another order are not", async () => {
+    const { outs } = await created({ a: { name: "A", settings: { viewVideo: true } } });
+    const diffWith = async (settings: Record<string, boolean> | undefined) =>
+      (await groupRoles.diff("42", stateOf(outs), inputs({ a: { name: "A", ...(settings ? { settings } : {}) } })))
+        .changes;
+    expect(await diffWith({ viewVideo: true, remoteAssist: false })).toBe(true); // added
+    expect(await diffWith({})).toBe(true); // removed
+    expect(await diffWith(undefined)).toBe(true); // removed, by leaving settings out
+    expect(await diffWith({ viewVideo: false })).toBe(true); // flipped
+    expect(await diffWith({ viewVideo: true })).toBe(false);
+  });
+
   it("removing roles users hold fails in one list, naming every one of them and the ways out", async () => {
     const { outs } = await created({ a: { name: "Agents" }, b: { name: "Billing" }, c: { name: "Sales" } });
     await h.setUsers(42, outs.roles.a!.roleId, 3);

@@ -1,0 +1,60 @@
+/**
+ * Renewal ahead of expiry for a real 120-minute token, on an injected clock: a token counts as expired
+ * 30 s before its expiry (2% of its lifetime, at most 30 s), never earlier, never later. A wrong margin
+ * (30 ms, or 30 minutes) fails here, where a 2-second token could not tell them apart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GroupRolesClient } from "../../client";
+import { withSeams } from "../../client/seams";
+import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+
+const T0 = Date.UTC(2026, 0, 1, 9, 0, 0);
+const LIFETIME_MS = 120 * 60_000;
+
+let auth: ScriptedServer;
+let service: ScriptedServer;
+let issued = 0;
+beforeAll(async () => {
+  auth = await startScriptedServer((_req, res) => {
+    issued++;
+    reply(res, 200, {
+      authToken: `token-${issued}`,
+      authTokeExp: new Date(T0 + LIFETIME_MS).toISOString(),
+      groupId: 42,
+    });
+  });
+  service = await startScriptedServer((_req, res) => reply(res, 200, []));
+});
+afterAll(async () => {
+  await auth.close();
+  await service.close();
+});
+
+describe("a 120-minute token", () => {
+  it("is reused until 30 s before its expiry, and renewed from then on", async () => {
+    let now = T0;
+    const client = new GroupRolesClient(
+      withSeams(
+        {
+          baseUrl: service.url,
+          authorization: {
+            authUrl: `${auth.url}/authorize`,
+            credential: { kind: "user", username: "ana", password: "pw", origin: "grouproles:password" },
+          },
+        },
+        { now: () => now },
+      ),
+    );
+    const bearer = () => service.requests.at(-1)!.headers.authorization;
+    await client.roles.list(42);
+    expect(issued).toBe(1);
+    now = T0 + LIFETIME_MS - 31_000;
+    await client.roles.list(42);
+    expect(issued).toBe(1); // still 31 s to go: reused
+    expect(bearer()).toBe("Bearer token-1");
+    now = T0 + LIFETIME_MS - 29_000;
+    await client.roles.list(42);
+    expect(issued).toBe(2); // within the last 30 s: renewed before use
+    expect(bearer()).toBe("Bearer token-2");
+  });
+});
