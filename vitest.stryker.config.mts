@@ -1,14 +1,28 @@
 import { defineConfig } from "vitest/config";
 
-// The suites a mutation run (npm run mutation, stryker.config.json) executes against each mutant of client/ and provider/:
-// the client, provider and bad-input suites, which call the source directly against an emulator on loopback.
+// The suites a mutation run (npm run mutation, stryker.config.mjs) executes against each mutant: the client,
+// provider, bad-input and in-process emulator suites, which call the sources directly against an emulator on loopback.
 // No global setup (it builds and packs dist/, which mutants never reach), no engine or e2e suites (minutes each).
 export default defineConfig({
   test: {
-    include: ["test/client/**/*.test.ts", "test/provider/**/*.test.ts", "test/faults/bad-input.test.ts"],
+    include: [
+      "test/client/**/*.test.ts",
+      "test/provider/**/*.test.ts",
+      "test/faults/bad-input.test.ts",
+      // The emulator part: its suites that run in-process (no CLI child, no load run).
+      "test/emulator/**/*.test.ts",
+    ],
     // package.test.ts needs the packed dist/; timeouts.test.ts waits out real timers (4 s), as do two tests of
     // role-faults.test.ts, which MUTATION_RUN skips (6 s). Each surviving mutant reruns every test covering it.
-    exclude: ["test/client/package.test.ts", "test/client/public-api.test.ts", "test/client/timeouts.test.ts"],
+    exclude: [
+      "test/client/package.test.ts",
+      "test/client/public-api.test.ts",
+      "test/client/timeouts.test.ts",
+      "test/client/errors-across-copies.test.ts",
+      "test/emulator/cli.test.ts",
+      "test/emulator/load.test.ts",
+      "test/emulator/persistence.test.ts",
+    ],
     env: { MUTATION_RUN: "1" },
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,0 +1,52 @@
+// npm run mutation [-- <part> ...]: StrykerJS mutants of one part of the code at a time, against the
+// fast suites (vitest.stryker.config.mts). One part per run keeps each run under an hour on 2 cores;
+// each part has its own report (reports/mutation/<part>.json) and incremental file, so a later run
+// re-tests only mutants whose code or covering tests changed. Scores: docs/mutation.md.
+// The part comes from MUTATION_PART (scripts/mutation.js sets it).
+
+/** What each part mutates. The emulator part is its service rules: what it checks and stores. */
+export const PARTS = {
+  client: ["client/**/*.ts", "!client/version.ts"],
+  config: ["config/**/*.ts"],
+  "provider-role": ["provider/role/**/*.ts", "provider/index.ts"],
+  "provider-shared": ["provider/shared/**/*.ts"],
+  "provider-group-roles": ["provider/group-roles/**/*.ts"],
+  emulator: [
+    "emulator/service-rules.ts",
+    "emulator/store.ts",
+    "emulator/roles-api.ts",
+    "emulator/authorization.ts",
+    "emulator/auth.ts",
+  ],
+};
+
+const part = process.env.MUTATION_PART ?? "client";
+if (!PARTS[part]) throw new Error(`MUTATION_PART must be one of ${Object.keys(PARTS).join(", ")}, got ${part}`);
+
+/** The score a part must keep (a later run below it fails): what it reached when last measured. */
+const BREAK = {
+  client: null,
+  config: null,
+  "provider-role": null,
+  "provider-shared": null,
+  "provider-group-roles": null,
+  emulator: null,
+};
+
+export default {
+  $schema: "./node_modules/@stryker-mutator/core/schema/stryker-schema.json",
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.stryker.config.mts" },
+  mutate: PARTS[part],
+  coverageAnalysis: "perTest",
+  ignoreStatic: true,
+  concurrency: 2,
+  incremental: true,
+  incrementalFile: `reports/stryker-incremental-${part}.json`,
+  timeoutMS: 10000,
+  tempDirName: ".tmp/stryker",
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: `reports/mutation/${part}.html` },
+  jsonReporter: { fileName: `reports/mutation/${part}.json` },
+  thresholds: { high: 80, low: 60, break: BREAK[part] },
+};
