@@ -6,6 +6,8 @@
  * const client = new GroupRolesClient({ baseUrl: "https://api.example.com", accessToken: token });
  * const roles = await client.roles.list(42);
  */
+// First: on an older Node, fail naming the version needed (./node-version), not deep inside undici.
+import "./node-version";
 import { authorizedTokens, type AuthorizationOptions } from "./authorization";
 import { staticToken, tokensByGroup, type TokenSource } from "./credentials";
 import { ConfigurationError } from "./errors";

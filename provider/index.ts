@@ -6,6 +6,8 @@
  * versions, checkouts and machines. Its exports are Pulumi's ResourceProvider methods (see
  * `roleProvider` in ./role-provider, checked against `pulumi.dynamic.ResourceProvider`).
  */
+// First: on an older Node, fail naming the version needed (./node-version), not deep inside undici.
+import "../client/node-version";
 import { roleProvider } from "./role/provider";
 
 export const { configure, check, diff, create, read, update } = roleProvider;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Links node_modules/pulumi-grouproles to this checkout (run by `npm ci` / `npm install` as `prepare`).
+// Links node_modules/pulumi-grouproles to this checkout (run by `npm run build`, see ./after-build.js).
 // The examples, tests and demo run Pulumi programs from this checkout: the programs import
 // "pulumi-grouproles", and Pulumi's dynamic-provider host resolves the serialized provider's
 // require("pulumi-grouproles/provider") from the program directory, which only a node_modules entry

@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 
@@ -43,6 +45,58 @@ describe("packed tarball", () => {
     expect(files).toContain("package/LICENSE");
     expect(files.some((f) => f.startsWith("package/test/") || f.startsWith("package/provider/"))).toBe(false);
   });
+});
+
+describe("what is published", () => {
+  const root = path.resolve(__dirname, "../..");
+
+  it("runs nothing on a consumer's machine: no install or prepare script", () => {
+    const dir = inject("installedProject");
+    const manifest = JSON.parse(
+      readFileSync(path.join(dir, "node_modules/pulumi-grouproles/package.json"), "utf8"),
+    ) as { scripts?: Record<string, string> };
+    const lifecycle = ["preinstall", "install", "postinstall", "prepare"];
+    expect(Object.keys(manifest.scripts ?? {}).filter((s) => lifecycle.includes(s))).toEqual([]);
+  });
+
+  it("ships source maps that carry their sources (nothing dangling), and the config layer", () => {
+    const dir = path.join(inject("installedProject"), "node_modules/pulumi-grouproles");
+    const tarball = inject("tarball");
+    const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+    expect(files).toContain("package/dist/config/stack-config.js");
+    const maps = files.filter((f) => f.endsWith(".js.map"));
+    expect(maps.length).toBeGreaterThan(20);
+    for (const map of maps) {
+      const m = JSON.parse(readFileSync(path.join(dir, map.replace(/^package\//, "")), "utf8")) as {
+        sources: string[];
+        sourcesContent?: string[];
+      };
+      expect(m.sourcesContent?.length, map).toBe(m.sources.length);
+    }
+  });
+
+  it("packs a fresh checkout (no dist/) into a tarball with dist/: prepack builds", () => {
+    const work = mkdtempSync(path.join(os.tmpdir(), "grouproles-fresh-"));
+    try {
+      // The checkout as a clone would have it: tracked and new files, nothing ignored (no dist/).
+      const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+        cwd: root,
+        encoding: "utf8",
+      });
+      for (const f of listed.split("\0").filter((f) => f && existsSync(path.join(root, f)))) {
+        mkdirSync(path.dirname(path.join(work, f)), { recursive: true });
+        cpSync(path.join(root, f), path.join(work, f));
+      }
+      symlinkSync(path.join(root, "node_modules"), path.join(work, "node_modules"), "dir");
+      const out = execFileSync("npm", ["pack", "--dry-run", "--json"], { cwd: work, encoding: "utf8" });
+      const packed = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+      for (const f of ["dist/sdk/index.js", "dist/provider/index.js", "dist/client/index.d.ts", "dist/emulator/cli.js"])
+        expect(packed, f).toContain(f);
+      expect(packed.filter((f) => !f.startsWith("dist/")).sort()).toEqual(["LICENSE", "README.md", "package.json"]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe("dist/", () => {

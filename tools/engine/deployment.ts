@@ -193,7 +193,7 @@ export class Deployment implements Journal {
         : step.op === "replace"
           ? { changedProperties: step.changed, deleteBeforeReplace: step.deleteBeforeReplace }
           : {};
-    this.planStep(step.op, urn, extra, seq);
+    this.planStep(step.op, urn, { ...extra, ...(step.op === "same" ? {} : { inputs: step.plainInputs }) }, seq);
     return this.executor.execute(step);
   }
 

@@ -1,5 +1,7 @@
 // TEST INFRASTRUCTURE (engine stand-in): the plan a run shows, and its text form.
 
+import type { Props } from "./values";
+
 export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "read" | "import" | "refresh";
 
 export interface PlanStep {
@@ -13,6 +15,8 @@ export interface PlanStep {
   retain?: boolean;
   /** Replacement order chosen: delete-before-replace or create-before-delete. */
   deleteBeforeReplace?: boolean;
+  /** The checked inputs a create, update or replacement runs with (secrets unwrapped), for reports. */
+  inputs?: Props;
 }
 
 const SYMBOL: Record<StepOp, string> = {

@@ -1,0 +1,54 @@
+/**
+ * What a GroupRoles step does to each entry, for people reading a plan (the demo, `npm run try`):
+ * the engine shows `~ update GroupRoles catalogue [roles]`; this says which roles are created,
+ * renamed, changed, moved to another key, deleted or forgotten. Read from the stack's state before the
+ * run and the inputs the step runs with, the same comparison the provider's plan makes.
+ */
+import type { PlanStep, StateResource } from "./engine";
+
+type Entry = { name?: unknown; description?: unknown; settings?: unknown; retain?: unknown; roleId?: unknown };
+
+const entriesOf = (props: Record<string, unknown> | undefined): Record<string, Entry> =>
+  (props?.["roles"] && typeof props["roles"] === "object" ? props["roles"] : {}) as Record<string, Entry>;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
+
+/** One line per entry that changes, indented, e.g. `    ~ roles.sales: "Sales" -> "Sales team"`. */
+export function catalogueChanges(step: PlanStep, old: StateResource | undefined): string[] {
+  if (!step.type.endsWith("GroupRoles") || !step.inputs) return [];
+  const before = entriesOf(old?.outputs as Record<string, unknown> | undefined);
+  const after = entriesOf(step.inputs as Record<string, unknown>);
+  const removedByName = new Map(
+    Object.entries(before)
+      .filter(([k]) => !(k in after))
+      .map(([k, e]) => [e.name, k]),
+  );
+  const lines: string[] = [];
+  const moved = new Set<string>();
+  for (const [key, e] of Object.entries(after)) {
+    const was = before[key];
+    if (!was) {
+      const from = removedByName.get(e.name);
+      if (from !== undefined) {
+        moved.add(from);
+        lines.push(`> roles.${key} (was roles.${from}): ${JSON.stringify(e.name)}, the same role`);
+      } else lines.push(`+ roles.${key}: ${JSON.stringify(e.name)}`);
+      continue;
+    }
+    const what: string[] = [];
+    if (was.name !== e.name) what.push(`${JSON.stringify(was.name)} -> ${JSON.stringify(e.name)}`);
+    if ((was.description ?? "") !== (e.description ?? "")) what.push("description");
+    if (!same(was.settings, e.settings)) what.push("settings");
+    if (what.length) lines.push(`~ roles.${key}: ${what.join(", ")}`);
+  }
+  for (const [key, e] of Object.entries(before)) {
+    if (key in after || moved.has(key)) continue;
+    const id = typeof e.roleId === "number" ? ` (roleId ${e.roleId})` : "";
+    lines.push(
+      e.retain
+        ? `  roles.${key}: ${JSON.stringify(e.name)}${id} forgotten, kept in the service (retain)`
+        : `- roles.${key}: ${JSON.stringify(e.name)}${id}`,
+    );
+  }
+  return lines.map((l) => `    ${l}`);
+}
