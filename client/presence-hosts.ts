@@ -5,7 +5,7 @@
  * before anything is sent: `new URL()` would quietly turn `a@b`, `host/x`, `%41`, a trailing dot or
  * `0x7f.1` into something else, so it is never the first judge.
  *
- * The rule (also in the README, "Security notes"):
+ * The rule (also in docs/security.md):
  * - the name is a plain host name or IP address, nothing else;
  * - a host name is the load balancer's host, or a sibling of it: the same parent domain, which is the
  *   load balancer's host without its first label (`presence.example.com` -> `example.com`, so

@@ -12,7 +12,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { connectVisitor, startEmulator } from "../emulator";
-import { runEngine } from "../tools/engine";
+import { type EngineResult, type StateResource, readCheckpoint, runEngine } from "../tools/engine";
+import { catalogueChanges, readable } from "../tools/plan-report";
 import { groupRolesDemo, type Operate } from "./group-roles";
 
 const root = path.resolve(__dirname, "../../..");
@@ -32,6 +33,25 @@ function hasPulumiCli(): boolean {
 }
 
 const line = (s = "") => process.stdout.write(`${s}\n`);
+const started = Date.now();
+/** A progress line: what runs now, and the time since the demo started. */
+const step = (title: string) => line(`\n[${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${title}`);
+
+/** The plan of a run, each GroupRoles step with what it does to each entry; errors without URN noise. */
+function described(r: EngineResult, before: readonly StateResource[]): { plan: string; errors: string[] } {
+  const changing = r.plan.filter((p) => p.op !== "same");
+  const lines = r.planText
+    .split("\n")
+    .filter(Boolean)
+    .flatMap((l, i) => [
+      readable(l),
+      ...catalogueChanges(
+        changing[i]!,
+        before.find((b) => b.urn === changing[i]?.urn),
+      ),
+    ]);
+  return { plan: lines.join("\n"), errors: r.errors.map(readable) };
+}
 
 async function withCli(config: Record<string, string>, secret: Record<string, string>): Promise<void> {
   // Not exercised on the machines this package is built on (no CLI there).
@@ -73,15 +93,17 @@ async function cliOperate(config: Record<string, string>, secret: Record<string,
 /** The catalogue's stack through the engine stand-in. */
 function standInOperate(config: Record<string, string>, secret: Record<string, string>): Operate {
   return async (operation, extra) => {
+    const stateFile = path.join(work, "catalogue-state.json");
+    const before = (await readCheckpoint(stateFile, "", "demo")).resources;
     const r = await runEngine({
       operation,
       programDir: catalogueDir,
       stack: "demo",
-      stateFile: path.join(work, "catalogue-state.json"),
+      stateFile,
       config: { ...config, ...extra },
       secretConfig: secret,
     });
-    return { ok: r.ok, plan: r.planText, errors: r.errors };
+    return { ok: r.ok, ...described(r, before) };
   };
 }
 
@@ -95,13 +117,13 @@ async function withStandIn(config: Record<string, string>, secret: Record<string
     config,
     secretConfig: secret,
   };
+  step("preview of the quickstart (examples/quickstart: Roles, a role lookup, a visitor's presence)");
   const preview = await runEngine({ ...options, operation: "preview" });
-  line("\n== preview ==");
-  line(preview.planText || "(no changes)");
+  line(readable(preview.planText) || "(no changes)");
+  step("up");
   const up = await runEngine({ ...options, operation: "up" });
-  line("\n== up ==");
-  line(up.planText || "(no changes)");
-  for (const e of up.errors) line(e);
+  line(readable(up.planText) || "(no changes)");
+  for (const e of up.errors) line(readable(e));
   line("\n== outputs ==");
   for (const [k, v] of Object.entries(up.outputs)) line(`  ${k}: ${JSON.stringify(v)}`);
   if (!up.ok) process.exitCode = 1;
@@ -131,7 +153,8 @@ async function main(): Promise<void> {
     for (const role of (await res.json()) as Array<Record<string, unknown>>) line(`  ${JSON.stringify(role)}`);
     const catalogueConfig = { "grouproles:baseUrl": emu.baseUrl };
     const operate = cli ? await cliOperate(catalogueConfig, secret) : standInOperate(catalogueConfig, secret);
-    if (!(await groupRolesDemo(emu, work, catalogueGroupId, operate))) process.exitCode = 1;
+    if (!(await groupRolesDemo(emu, work, catalogueGroupId, operate, step))) process.exitCode = 1;
+    step("done");
   } finally {
     await visitor.close();
     await emu.close();

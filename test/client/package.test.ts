@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
@@ -92,11 +92,42 @@ describe("what is published", () => {
       const packed = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
       for (const f of ["dist/sdk/index.js", "dist/provider/index.js", "dist/client/index.d.ts", "dist/emulator/cli.js"])
         expect(packed, f).toContain(f);
-      expect(packed.filter((f) => !f.startsWith("dist/")).sort()).toEqual(["LICENSE", "README.md", "package.json"]);
+      // Besides dist/: the README and the docs/ pages it links, the licence, the manifest.
+      const others = packed.filter((f) => !f.startsWith("dist/") && !f.startsWith("docs/")).sort();
+      expect(others).toEqual(["LICENSE", "README.md", "package.json"]);
+      expect(packed).toContain("docs/group-roles.md");
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe("the README's first program", () => {
+  it("and every other TypeScript block of the README compile as written, with its tsconfig, against the installed package", () => {
+    const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    const program = readme.slice(readme.indexOf("## A first program")).match(/```ts\n([\s\S]*?)```/)?.[1];
+    const tsconfig = /`tsconfig\.json`[^\n]*:\n\n```json\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(program).toBeDefined();
+    expect(tsconfig).toBeDefined();
+    const dir = path.join(inject("installedProject"), "readme-program");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, "index.ts"), program!);
+    writeFileSync(path.join(dir, "tsconfig.json"), tsconfig!);
+    const tsc = path.join(inject("installedProject"), "node_modules/typescript/bin/tsc");
+    const r = spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir], { encoding: "utf8" });
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    for (const [i, block] of blocks.entries()) {
+      writeFileSync(path.join(dir, "index.ts"), block);
+      const each = spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir], { encoding: "utf8" });
+      expect(each.stdout + each.stderr, `block ${i + 1}`).toBe("");
+    }
+    // The same set-up refuses a program that does not type-check: the check is real.
+    writeFileSync(path.join(dir, "index.ts"), `${program}\nconst wrong: number = support.roleId;\n`);
+    expect(spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir], { encoding: "utf8" }).status).not.toBe(0);
+  });
 });
 
 describe("dist/", () => {

@@ -29,7 +29,7 @@ const write = (next: Record<string, Entry>) => {
 /** The service's roles: name to roleId. */
 const held = async () => Object.fromEntries((await s.h.listRoles(42)).map((r) => [r.name, r.roleId]));
 /** Requests since the last clear, as `METHOD /path-after-group`. */
-/** What the credential check of a run that plans a write sends: one list of the group (README, "Credentials"). */
+/** What the credential check of a run that plans a write sends: one list of the group (docs/configuration.md). */
 const CREDENTIAL_CHECK = "GET /roles";
 const routes = async () =>
   (await s.h.requests()).entries.map((e) => `${e.method} ${e.route.replace("/api/v0/groups/:groupId", "")}`);
@@ -155,7 +155,7 @@ describe("examples/group-catalogue", () => {
       "GET /api/v0/groups/:groupId/roles": 2,
       "GET /api/v0/groups/:groupId/roles/:roleId": 4,
     });
-    // A drift previews without property names (the program's inputs did not change; see the README).
+    // A drift previews without property names (the program's inputs did not change; see docs/limits.md).
     expect(catalogPlan(await s.run("preview"))).toEqual(["~ update catalogue"]);
     const up = await s.run("up");
     expect(up.ok, up.errors.join("\n")).toBe(true);

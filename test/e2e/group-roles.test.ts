@@ -2,7 +2,7 @@
  * GroupRoles through the engine stand-in (the real Node runtime and dynamic-provider host) against the
  * emulator: check failures in the preview, requests at the array endpoints' limit, partial applies
  * kept in state with `__provider` and finished by the next `up`, lost replies, adoption, retained
- * entries, and the migration from `Role` resources that the README gives.
+ * entries, and the migration from `Role` resources that docs/group-roles.md gives.
  */
 import { describe, expect, it } from "vitest";
 import { catalogPlan, runMixed, specStackPerFile, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
@@ -32,7 +32,7 @@ const up = async (specs: GroupRolesSpec[], roles: RoleSpec[] = [], config: Recor
 const state = (r: {
   resources: Array<{ type: string; id?: string; outputs: Record<string, unknown>; initErrors?: string[] }>;
 }) => r.resources.find((x) => x.type.endsWith("grouproles:GroupRoles"));
-/** What the credential check of a run that plans a write sends: one list of the group (README, "Credentials"). */
+/** What the credential check of a run that plans a write sends: one list of the group (docs/configuration.md). */
 const CREDENTIAL_CHECK = "GET /roles";
 const routes = async () =>
   (await s.h.requests()).entries.map((e) => `${e.method} ${e.route.replace("/api/v0/groups/:groupId", "")}`);

@@ -1,5 +1,5 @@
 /**
- * Concurrent Role operations travel as array requests (README, "Performance"), observed in the
+ * Concurrent Role operations travel as array requests (docs/performance.md), observed in the
  * emulator's request log; one bad item fails only its own caller.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

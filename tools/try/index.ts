@@ -16,7 +16,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../../emulator";
-import { catalogueChanges } from "../catalogue-plan";
+import { catalogueChanges, readable } from "../plan-report";
 import {
   type EngineOptions,
   type EngineResult,
@@ -49,15 +49,8 @@ function pairs(values: string[] | undefined, flag: string): Record<string, strin
   return out;
 }
 
-/** An engine message without the URN's stack and project: `GroupRoles catalogue: ...`. */
-const readable = (s: string) =>
-  s.replace(/urn:pulumi:[^:]+::[^:]+::(?:[^:]+\$)?([^:]+)::([^:\s]+)/g, (_m, type: string, name: string) => {
-    const short = type.replace(/^pulumi-nodejs:dynamic\/grouproles:/, "");
-    return `${short} ${name}`;
-  });
-
 function report(r: EngineResult, operation: string, before: readonly StateResource[]): void {
-  const plan = r.planText.replaceAll("pulumi-nodejs:dynamic/grouproles:", "");
+  const plan = r.planText;
   say(plan ? `Plan (${operation}):` : `Plan (${operation}): no changes`);
   // Each changing step, and under a GroupRoles step what it does to each entry.
   for (const [i, line] of plan.split("\n").filter(Boolean).entries()) {

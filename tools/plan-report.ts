@@ -1,6 +1,7 @@
 /**
- * What a GroupRoles step does to each entry, for people reading a plan (the demo, `npm run try`):
- * the engine shows `~ update GroupRoles catalogue [roles]`; this says which roles are created,
+ * Plans and errors for people reading them (the demo, `npm run try`): URNs shortened to `Type name`,
+ * and what a GroupRoles step does to each entry. The engine shows
+ * `~ update GroupRoles catalogue [roles]`; {@link catalogueChanges} says which roles are created,
  * renamed, changed, moved to another key, deleted or forgotten. Read from the stack's state before the
  * run and the inputs the step runs with, the same comparison the provider's plan makes.
  */
@@ -13,8 +14,11 @@ const entriesOf = (props: Record<string, unknown> | undefined): Record<string, E
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 
-/** One line per entry that changes, indented, e.g. `    ~ roles.sales: "Sales" -> "Sales team"`. */
-export function catalogueChanges(step: PlanStep, old: StateResource | undefined): string[] {
+/**
+ * One line per entry that changes, indented, e.g. `    ~ roles.sales: "Sales" -> "Sales team"`: at
+ * most `max`, then how many more.
+ */
+export function catalogueChanges(step: PlanStep, old: StateResource | undefined, max = 12): string[] {
   if (!step.type.endsWith("GroupRoles") || !step.inputs) return [];
   const before = entriesOf(old?.outputs as Record<string, unknown> | undefined);
   const after = entriesOf(step.inputs as Record<string, unknown>);
@@ -50,5 +54,18 @@ export function catalogueChanges(step: PlanStep, old: StateResource | undefined)
         : `- roles.${key}: ${JSON.stringify(e.name)}${id}`,
     );
   }
-  return lines.map((l) => `    ${l}`);
+  const shown = lines.slice(0, max);
+  if (lines.length > max) shown.push(`... and ${lines.length - max} more`);
+  return shown.map((l) => `    ${l}`);
+}
+
+/** A plan line or an engine message with URNs and type tokens shortened: `GroupRoles catalogue: ...`. */
+export function readable(s: string): string {
+  // Type tokens first: `pulumi-nodejs:dynamic/grouproles:GroupRoles` holds colons a URN's parts cannot.
+  return s
+    .replaceAll("pulumi-nodejs:dynamic/grouproles:", "")
+    .replace(
+      /urn:pulumi:[^:]+::[^:]+::(?:[^:]+\$)?([^:]+)::([^:\s]+)/g,
+      (_m, type: string, name: string) => `${type} ${name}`,
+    );
 }
