@@ -130,6 +130,21 @@ describe("the README's first program", () => {
   });
 });
 
+describe("the examples, copied out of the repository", () => {
+  it.each(["quickstart", "group-catalogue", "import-existing", "visitor-presence"])(
+    "%s type-checks with its own tsconfig against the installed package",
+    (example) => {
+      const from = path.resolve(__dirname, "../../examples", example);
+      const dir = path.join(inject("installedProject"), `example-${example}`);
+      cpSync(from, dir, { recursive: true });
+      const tsc = path.join(inject("installedProject"), "node_modules/typescript/bin/tsc");
+      const r = spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir], { encoding: "utf8" });
+      expect(r.stdout + r.stderr).toBe("");
+      expect(r.status).toBe(0);
+    },
+  );
+});
+
 describe("dist/", () => {
   it("is built from the current sources (the global setup rebuilds it on every run)", () => {
     const root = path.resolve(__dirname, "../..");
