@@ -48,6 +48,35 @@ export interface GroupRolesArgs {
    * @default false
    */
   adoptExisting?: pulumi.Input<boolean>;
+  /**
+   * The resource owns the group: every role of the group that no entry declares (and that no other
+   * `GroupRoles` or `Role` of the program declares or takes over) is removed by `pulumi up`, and shown
+   * in the preview first; removing one that users hold fails the preview, naming it. Turning it on or
+   * off is an update; off removes nothing. One exclusive catalogue per group.
+   * @default false
+   */
+  exclusive?: pulumi.Input<boolean>;
+}
+
+/** The exclusive catalogue of each group in this program, by resource name (see `exclusive`). */
+const exclusiveByGroup = new Map<number, string>();
+
+/**
+ * Two exclusive catalogues of one group would each remove the other's roles: refused when the program
+ * declares the second, naming both (when `groupId` and `exclusive` are plain values; the provider's
+ * preview refuses the rest).
+ */
+function claimExclusiveGroup(name: string, args: GroupRolesArgs): void {
+  if (args.exclusive !== true || typeof args.groupId !== "number") return;
+  const first = exclusiveByGroup.get(args.groupId);
+  if (first !== undefined && first !== name) {
+    throw new Error(
+      `GroupRoles resource '${name}': GroupRoles '${first}' already has \`exclusive: true\` for group ` +
+        `${args.groupId}; each would remove the roles the other declares. Keep one exclusive catalogue per ` +
+        "group: merge them, or leave `exclusive` off on one.",
+    );
+  }
+  exclusiveByGroup.set(args.groupId, name);
 }
 
 /** One role of a {@link GroupRoles} as the service holds it (an entry of its `roles` output). */
@@ -95,6 +124,7 @@ export class GroupRoles extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: GroupRolesArgs, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args.roles, "roles", `GroupRoles resource '${name}'`);
+    claimExclusiveGroup(name, args);
     super(
       provider,
       name,
@@ -104,6 +134,7 @@ export class GroupRoles extends pulumi.dynamic.Resource {
         // for a map holding a setting named `toString`; an Output is formatted without touching it.
         roles: pulumi.output(args.roles),
         adoptExisting: args.adoptExisting,
+        exclusive: args.exclusive,
       },
       opts,
       "grouproles",

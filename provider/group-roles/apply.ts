@@ -84,22 +84,29 @@ async function prepare(ctx: ApplyContext, plan: Plan, progress: Progress): Promi
 export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesState> {
   const { client, maxBatchSize: max } = ctx;
   const groupId = plan.groupId;
-  const progress = new Progress(groupId, plan.start, plan.order);
+  const progress = new Progress(groupId, plan.start, plan.order, plan.exclusive);
   let step = "reading the settings of the roles whose settings change";
   const ledger = deploymentLedger();
   const letGo = plan.letGo.map((l) => l.key);
   try {
     const puts = await prepare(ctx, plan, progress);
-    for (const planned of chunksOf(plan.deletes, max)) {
+    // Removed entries, then (exclusive) the roles no resource of the program declares: no state key.
+    const removals: Array<{ key?: string; roleId: number; name: string }> = [
+      ...plan.deletes,
+      ...plan.unmanaged.map((r) => ({ roleId: r.roleId, name: r.name })),
+    ];
+    for (const planned of chunksOf(removals, max)) {
       // Checked again right before sending, in the same turn: a resource registered late may have
       // taken one of these roles over since the plan; it is let go, not deleted.
       const chunk = planned.filter((d) => {
         if (!ledger.mayBeTakenOver(groupId, d.roleId, d.name)) return true;
-        letGo.push(d.key);
+        if (d.key !== undefined) letGo.push(d.key);
         return false;
       });
       if (!chunk.length) continue;
-      step = `deleting ${entries(chunk.map((d) => d.key))}`;
+      const keyed = chunk.filter((d) => d.key !== undefined).map((d) => d.key!);
+      const others = chunk.length - keyed.length;
+      step = `deleting ${[keyed.length ? entries(keyed) : "", others ? `${others} roles the program does not declare` : ""].filter(Boolean).join(" and ")}`;
       const ids = chunk.map((d) => d.roleId);
       const sent = deleteChunk(client, groupId, ids);
       ledger.noteDeleting(groupId, ids, sent);

@@ -10,7 +10,7 @@ import type { Props } from "./types";
 /** Longest entry key: keys name entries in messages and state, like resource names. */
 export const ENTRY_KEY_MAX = 100;
 
-const TOP_LEVEL = new Set(["groupId", "roles", "adoptExisting", "__provider"]);
+const TOP_LEVEL = new Set(["groupId", "roles", "adoptExisting", "exclusive", "__provider"]);
 const ENTRY_FIELDS = new Set(["name", "description", "settings", "retain"]);
 
 function checkBoolean(value: unknown, property: string, failures: CheckFailure[]): void {
@@ -124,6 +124,7 @@ export function checkGroupRolesInputs(news: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
   checkField(idRule, news.groupId, "groupId", failures);
   checkBoolean(news.adoptExisting, "adoptExisting", failures);
+  checkBoolean(news.exclusive, "exclusive", failures);
   const roles = news.roles;
   if (roles === undefined) {
     failures.push({
@@ -149,7 +150,7 @@ export function checkGroupRolesInputs(news: Props): CheckFailure[] {
     if (!TOP_LEVEL.has(key) && news[key] !== undefined) {
       failures.push({
         property: key,
-        reason: `unknown property "${key}"; GroupRoles takes groupId, roles and adoptExisting`,
+        reason: `unknown property "${key}"; GroupRoles takes groupId, roles, adoptExisting and exclusive`,
       });
     }
   }

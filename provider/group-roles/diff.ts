@@ -15,7 +15,17 @@ import { isGroupGone, unprovenNotFound } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
 import { sameSettings } from "../shared/settings";
-import { heldRole, namesTaken, removedInUse, replaceInUse } from "./errors";
+import { engineLog } from "../shared/engine-log";
+import {
+  heldRole,
+  namesTaken,
+  removedInUse,
+  replaceInUse,
+  someNames,
+  twoExclusive,
+  unmanagedInUse,
+  unmanagedReport,
+} from "./errors";
 import { otherResources } from "./others";
 import { planApply, renamedKeys, type Plan } from "./plan";
 import {
@@ -54,6 +64,14 @@ async function listedForPreview(groupId: number, what: string): Promise<RoleSumm
   if (isGroupGone(error)) return [];
   if (error instanceof NotFoundError) throw unprovenNotFound(error, groupId, what);
   throw inContext(error, what);
+}
+
+/** A catalogue named by what it declares: `the one declaring "Support", "Billing" and 3 more`. */
+export function describeEntries(roles: Props): string {
+  const names = Object.values(roles)
+    .map((e) => (e && typeof e === "object" ? (e as Props).name : undefined))
+    .filter((n): n is string => typeof n === "string");
+  return `the one declaring ${someNames(names, 3) || "no roles"}`;
 }
 
 /** What `up` would refuse in this plan, first the names, then the roles users hold. */
@@ -185,14 +203,31 @@ async function diffOf(
       const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
       return !old || entryChanged(old, entry);
     });
+  const exclusive = news.exclusive === true;
+  // Turning `exclusive` on or off is an update of the state, never a replacement; off removes nothing.
+  const flagChanged = isUnknown(news.exclusive) || exclusive !== (state.exclusive === true);
   // Entries removed with `retain: true` only leave the state: a change that writes nothing, sends nothing.
-  if (!writes) return { changes: removed.length > 0, replaces: [], deleteBeforeReplace: false };
+  // An exclusive catalogue lists its group every time: roles made outside the program are drift.
+  if (!writes && !exclusive)
+    return { changes: removed.length > 0 || flagChanged, replaces: [], deleteBeforeReplace: false };
   const what = `group ${groupId}: checking the change against the group's roles`;
   const listed = await listedForPreview(groupId, what);
   if (!hasUnknowns(roles)) {
     const plan = planApply(state, toInputs({ ...news, groupId }), listed, otherResources(deploymentLedger(), groupId));
     const refusal = refusalOf(plan);
     if (refusal) throw refusal;
+    if (exclusive) {
+      const other = deploymentLedger().claimExclusive(groupId, catalogueOwner(state), describeEntries(declared));
+      if (other) throw twoExclusive(groupId, other);
+      const held = plan.unmanaged.filter((r) => r.inUse);
+      if (held.length) throw unmanagedInUse(groupId, held);
+      if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
+      return {
+        changes: writes || flagChanged || removed.length > 0 || plan.unmanaged.length > 0,
+        replaces: [],
+        deleteBeforeReplace: false,
+      };
+    }
   } else {
     // Some entries are not known yet: names wait for `up`, but removed roles that users hold fail now.
     const byId = new Map(listed.map((r) => [r.roleId, r]));

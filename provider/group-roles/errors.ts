@@ -56,6 +56,36 @@ export function removedInUse(groupId: number, held: HeldRole[]): RoleInUseError 
   );
 }
 
+/** Roles an exclusive catalogue would remove (not declared by the program) that users hold. */
+export function unmanagedInUse(groupId: number, held: readonly RoleSummary[]): RoleInUseError {
+  const line = (r: RoleSummary) =>
+    `  "${r.name}" (roleId ${r.roleId}) is held by ${users(r.userCount)}, and no resource of this program declares it`;
+  return new RoleInUseError(
+    `group ${groupId}: this GroupRoles has \`exclusive: true\`, so it removes the roles of the group the program ` +
+      `does not declare, and ${roles(held.length)} of them ${held.length === 1 ? "is" : "are"} in use; nothing was ` +
+      `changed:\n${someLines(held, line)}\nTo proceed, for each of them: declare it (an entry with its name; ` +
+      `\`adoptExisting: true\` takes it over); or unassign its users in the service; or leave \`exclusive\` off.`,
+  );
+}
+
+/** What an exclusive catalogue removes (or, in a preview, would remove): names, IDs, users. */
+export function unmanagedReport(groupId: number, unmanaged: readonly RoleSummary[], done: boolean): string {
+  const line = (r: RoleSummary) => `  "${r.name}" (roleId ${r.roleId}, ${r.inUse ? users(r.userCount) : "no users"})`;
+  return (
+    `GroupRoles of group ${groupId} (exclusive): ${roles(unmanaged.length)} the program does not declare ` +
+    `${done ? (unmanaged.length === 1 ? "was" : "were") : "would be"} removed:\n${someLines(unmanaged, line)}`
+  );
+}
+
+/** Two exclusive catalogues of one group: each would remove the other's roles. */
+export function twoExclusive(groupId: number, other: string): NameTakenError {
+  return new NameTakenError(
+    `group ${groupId}: another GroupRoles of this program (${other}) also has \`exclusive: true\` for this group; ` +
+      "each would remove the roles the other declares. Keep one exclusive catalogue per group: merge them, or " +
+      "leave `exclusive` off on one.",
+  );
+}
+
 /** A destroy (or the delete of a replaced resource) that would delete roles users hold. */
 export function destroyInUse(groupId: number, held: HeldRole[]): RoleInUseError {
   return new RoleInUseError(

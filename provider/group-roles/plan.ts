@@ -60,6 +60,13 @@ export interface Plan {
   conflicts: NameConflict[];
   /** Removed roles, to be deleted, that users hold. */
   held: HeldRole[];
+  /** The catalogue owns its group (`exclusive`): `unmanaged` are removed too. */
+  exclusive: boolean;
+  /**
+   * With `exclusive`: roles of the group that no entry declares and no other resource of the
+   * deployment keeps, takes over or wants; they are deleted (refused while users hold them).
+   */
+  unmanaged: RoleSummary[];
 }
 
 function listedState(role: RoleSummary, settings: Record<string, boolean>, retain: boolean | undefined): EntryState {
@@ -121,6 +128,8 @@ export function planApply(
     order: Object.keys(inputs.roles),
     conflicts: [],
     held: [],
+    exclusive: inputs.exclusive,
+    unmanaged: [],
   };
   const declared = new Map<number, string>(); // roleId to the key that declares it
 
@@ -189,6 +198,20 @@ export function planApply(
   }
 
   plan.held = plan.deletes.flatMap((d) => (byId.get(d.roleId)?.inUse ? [heldRole(d.key, byId.get(d.roleId)!)] : []));
+  if (inputs.exclusive) {
+    // Whatever else the group holds: not declared here (entries, takeovers), not deleted or let go by
+    // this plan, not an entry removed with `retain` (forgotten in this change), not another resource's.
+    const letGo = new Set(plan.letGo.map((l) => l.roleId));
+    plan.unmanaged = listed.filter(
+      (r) =>
+        !declared.has(r.roleId) &&
+        !deleted.has(r.roleId) &&
+        !letGo.has(r.roleId) &&
+        !managed.has(r.roleId) &&
+        !others.keeps(r.roleId) &&
+        !others.takes(r.roleId, r.name),
+    );
+  }
   return plan;
 }
 

@@ -20,6 +20,8 @@ export class Progress {
     private readonly groupId: number,
     start: Record<string, EntryState>,
     private readonly order: readonly string[],
+    /** The catalogue owns its group (recorded in the state, so that turning it off is a change). */
+    private readonly exclusive = false,
   ) {
     this.roles = structuredClone(start);
   }
@@ -34,8 +36,9 @@ export class Progress {
     return this.roles[key];
   }
 
-  deleted(key: string): void {
-    delete this.roles[key];
+  /** A confirmed delete: of an entry's role (`key`), or of a role no entry declared (exclusive). */
+  deleted(key: string | undefined): void {
+    if (key !== undefined) delete this.roles[key];
     this.done.deleted++;
   }
 
@@ -137,6 +140,7 @@ export class Progress {
       groupId: this.groupId,
       roles,
       ...(Object.keys(this.unconfirmed).length ? { unconfirmed: { ...this.unconfirmed } } : {}),
+      ...(this.exclusive ? { exclusive: true as const } : {}),
     };
   }
 }

@@ -21,7 +21,17 @@ import {
 } from "../../config/stack-config";
 import { DEFAULT_BATCH_OPTIONS } from "../../config/batch-options";
 import { inContext } from "../shared/errors";
-import { moveFailed, namesTaken, notAppliedAfterFailure, removedInUse } from "./errors";
+import { describeEntries } from "./diff";
+import {
+  moveFailed,
+  namesTaken,
+  notAppliedAfterFailure,
+  removedInUse,
+  twoExclusive,
+  unmanagedInUse,
+  unmanagedReport,
+} from "./errors";
+import { engineLog } from "../shared/engine-log";
 import { apply } from "./apply";
 import { checkGroupRolesInputs } from "./check";
 import { deleteGroupRoles } from "./delete";
@@ -69,7 +79,18 @@ async function checkCreateNames(news: Props) {
   if (!roles) return []; // not listed: the create meets it, with its retries and messages
   const plan = planApply({ groupId, roles: {} }, inputs, roles, otherResources(ledger, groupId));
   const taken = plan.conflicts.filter((c) => c.kind !== "wait");
-  return taken.length ? [{ property: "roles", reason: namesTaken(groupId, taken).message }] : [];
+  if (taken.length) return [{ property: "roles", reason: namesTaken(groupId, taken).message }];
+  if (!inputs.exclusive || isUnknown(news.exclusive)) return [];
+  const other = ledger.claimExclusive(
+    groupId,
+    `new:${Object.keys(inputs.roles).join(",")}`,
+    describeEntries(news.roles as Props),
+  );
+  if (other) return [{ property: "exclusive", reason: twoExclusive(groupId, other).message }];
+  const held = plan.unmanaged.filter((r) => r.inUse);
+  if (held.length) return [{ property: "exclusive", reason: unmanagedInUse(groupId, held).message }];
+  if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
+  return [];
 }
 
 /** Most roles per array request: `grouproles:maxBatchSize`, default 100. */
@@ -133,7 +154,9 @@ async function plannedApply(
   const ledger = deploymentLedger();
   const { groupId } = inputs;
   const own = new Set<number>();
-  if (removesRoles(state, inputs)) {
+  // An exclusive catalogue removes what no resource of the program declares: decided, like any removal,
+  // once the program has registered every resource.
+  if (removesRoles(state, inputs) || inputs.exclusive) {
     await ledger.quiet(LET_GO_WAIT.quietMs, LET_GO_WAIT.maxMs);
     // The deployment is failing: a role another resource was to take over must be neither deleted
     // nor lost, so this change, which removes roles, waits for the next run.
@@ -148,6 +171,8 @@ async function plannedApply(
     const taken = plan.conflicts.filter((c) => c.kind !== "wait");
     if (taken.length) throw namesTaken(groupId, taken);
     if (plan.held.length) throw removedInUse(groupId, plan.held);
+    const unmanagedHeld = plan.unmanaged.filter((r) => r.inUse);
+    if (unmanagedHeld.length) throw unmanagedInUse(groupId, unmanagedHeld);
     // Committed: the roles this change lets go may be taken over now (before waiting on others, so
     // that two catalogues exchanging roles do not wait on each other).
     ledger.settleReleases(groupId, released, true);
@@ -171,7 +196,9 @@ async function plannedApply(
         ledger.claim(groupId, roleId);
         own.add(roleId);
       }
-      return apply({ client, maxBatchSize: maxBatchSize(), providerRef, what, listed }, plan);
+      const outs = await apply({ client, maxBatchSize: maxBatchSize(), providerRef, what, listed }, plan);
+      if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, true));
+      return outs;
     }
     if (Date.now() > deadline) throw namesTaken(groupId, waits);
     await ledger.waitingOn(async () => {

@@ -20,6 +20,8 @@ export interface GroupRolesInputs {
   roles: Record<string, EntryInputs>;
   /** Names already held in the group are taken over instead of failing the create. */
   adoptExisting: boolean;
+  /** The resource owns the group: roles no resource of the program declares are removed. */
+  exclusive: boolean;
 }
 
 /** One managed role as state holds it: what the service holds, as far as this provider knows. */
@@ -50,6 +52,8 @@ export type GroupRolesState = {
    * a second one. Absent when empty.
    */
   unconfirmed?: Record<string, string>;
+  /** Present (true) when the catalogue owns its group (`exclusive: true`). */
+  exclusive?: true;
 };
 
 export type Props = Record<string, unknown>;
@@ -65,7 +69,12 @@ export function toInputs(props: Props): GroupRolesInputs {
     if (raw.retain === true) entry.retain = true;
     roles[key] = entry;
   }
-  return { groupId: props.groupId as number, roles, adoptExisting: props.adoptExisting === true };
+  return {
+    groupId: props.groupId as number,
+    roles,
+    adoptExisting: props.adoptExisting === true,
+    exclusive: props.exclusive === true,
+  };
 }
 
 /** The state a provider method received (old outputs), with defaults for what older state lacks. */
@@ -76,6 +85,7 @@ export function toState(props: Props): GroupRolesState {
     groupId: props.groupId as number,
     roles,
     ...(unconfirmed && Object.keys(unconfirmed).length ? { unconfirmed } : {}),
+    ...(props.exclusive === true ? { exclusive: true as const } : {}),
   };
 }
 

@@ -147,6 +147,20 @@ export class DeploymentLedger {
     this.changed();
   }
 
+  /** The exclusive catalogue of each group: its identity and how to name it in a message. */
+  private readonly exclusives = new Map<number, { owner: string; described: string }>();
+
+  /**
+   * A catalogue with `exclusive: true` claims its group; returns how the other one is described when
+   * another catalogue (another `owner`) claimed it first in this deployment.
+   */
+  claimExclusive(groupId: number, owner: string, described: string): string | undefined {
+    const first = this.exclusives.get(groupId);
+    if (first && first.owner !== owner) return first.described;
+    this.exclusives.set(groupId, { owner, described });
+    return undefined;
+  }
+
   /** `make()` once per deployment, `owner` and `name`: later calls get the first call's value. */
   once<T>(owner: object, name: string, make: () => T): T {
     let byName = this.memos.get(owner);

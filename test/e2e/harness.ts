@@ -144,6 +144,7 @@ export interface GroupRolesSpec {
     groupId: number;
     roles: Record<string, { name: string; description?: string; settings?: Record<string, boolean>; retain?: boolean }>;
     adoptExisting?: boolean;
+    exclusive?: boolean;
   };
   opts?: Record<string, unknown>;
 }

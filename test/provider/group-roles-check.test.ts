@@ -114,6 +114,12 @@ describe("GroupRoles check", () => {
     ],
     ["blank key", { groupId: 42, roles: { " ": { name: "S" } } }, "roles. ", "role keys must not be empty or blank"],
     [
+      "exclusive not boolean",
+      { groupId: 42, roles: {}, exclusive: "yes" },
+      "exclusive",
+      'exclusive must be true or false, got string "yes"',
+    ],
+    [
       "adoptExisting not boolean",
       { groupId: 42, roles: {}, adoptExisting: 1 },
       "adoptExisting",
@@ -123,7 +129,7 @@ describe("GroupRoles check", () => {
       "unknown property",
       { groupId: 42, roles: {}, name: "x" },
       "name",
-      'unknown property "name"; GroupRoles takes groupId, roles and adoptExisting',
+      'unknown property "name"; GroupRoles takes groupId, roles, adoptExisting and exclusive',
     ],
   ])("%s", async (_label, news, property, reason) => {
     expect(await check(news)).toContainEqual({ property, reason: expect.stringContaining(reason) });

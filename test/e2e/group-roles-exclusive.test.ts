@@ -1,0 +1,138 @@
+/**
+ * `exclusive: true`: a catalogue that owns its group. Roles made outside the program show in the
+ * preview (reported through the engine's Log service, as a provider's diagnostics) and go at `up`; one
+ * that users hold fails the preview; roles another resource of the program takes over stay; two
+ * exclusive catalogues of one group are refused; turning it on and off is an update. Through the
+ * engine stand-in against the emulator; outcomes read from the service and its request log.
+ */
+import { describe, expect, it } from "vitest";
+import { catalogPlan, runMixed, specStackPerFile, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
+
+let s: Stack;
+specStackPerFile((stack) => (s = stack));
+
+type Entries = GroupRolesSpec["args"]["roles"];
+const cat = (roles: Entries, extra: Partial<GroupRolesSpec["args"]> = {}, name = "catalogue"): GroupRolesSpec => ({
+  name,
+  args: { groupId: 42, roles, ...extra },
+});
+const up = async (cats: GroupRolesSpec[], roles: RoleSpec[] = []) => {
+  const r = await runMixed(s, "up", cats, roles);
+  expect(r.ok, r.errors.join("\n")).toBe(true);
+  return r;
+};
+const held = async () => Object.fromEntries((await s.h.listRoles(42)).map((r) => [r.name, r.roleId]));
+const routes = async () =>
+  (await s.h.requests()).entries.map((e) => `${e.method} ${e.route.replace("/api/v0/groups/:groupId", "")}`);
+const infos = (r: { diagnostics: Array<{ severity: string; message: string }> }) =>
+  r.diagnostics.filter((d) => d.severity === "info").map((d) => d.message);
+const AB: Entries = { a: { name: "A" }, b: { name: "B" } };
+
+describe("GroupRoles with exclusive: true", () => {
+  it("shows roles made by hand in the preview, removes them at up, and costs one list when there are none", async () => {
+    await up([cat(AB)]);
+    const hand = await s.h.create(42, [{ name: "Hand 1" }, { name: "Hand 2" }]);
+    await s.h.clearRequests();
+    const preview = await runMixed(s, "preview", [cat(AB, { exclusive: true })]);
+    expect(preview.ok, preview.errors.join("\n")).toBe(true);
+    expect(catalogPlan(preview)).toEqual(["~ update catalogue [exclusive]"]);
+    const report = infos(preview).join("\n");
+    expect(report).toContain(
+      "GroupRoles of group 42 (exclusive): 2 roles the program does not declare would be removed",
+    );
+    expect(report).toContain(`"Hand 1" (roleId ${hand[0]!.roleId}, no users)`);
+    expect(await routes()).toEqual(["GET /roles"]);
+    expect(Object.keys(await held()).sort()).toEqual(["A", "B", "Hand 1", "Hand 2"]);
+
+    await s.h.clearRequests();
+    const applied = await up([cat(AB, { exclusive: true })]);
+    expect(infos(applied).join("\n")).toContain("2 roles the program does not declare were removed");
+    expect(Object.keys(await held()).sort()).toEqual(["A", "B"]);
+    expect((await routes()).filter((r) => !r.startsWith("GET"))).toEqual(["POST /delete-roles"]);
+
+    // Nothing made by hand: the exclusive preview is its one list, and plans nothing.
+    await s.h.clearRequests();
+    const quiet = await runMixed(s, "preview", [cat(AB, { exclusive: true })]);
+    expect(quiet.planText).toBe("");
+    expect(await routes()).toEqual(["GET /roles"]);
+    // Off is an update that removes nothing; then a non-exclusive no-op preview sends nothing.
+    await s.h.create(42, [{ name: "Hand 3" }]);
+    const off = await up([cat(AB)]);
+    expect(catalogPlan(off)).toEqual(["~ update catalogue [exclusive]"]);
+    expect(Object.keys(await held()).sort()).toEqual(["A", "B", "Hand 3"]);
+    await s.h.clearRequests();
+    expect((await runMixed(s, "preview", [cat(AB)])).planText).toBe("");
+    expect(await routes()).toEqual([]);
+  });
+
+  it("refuses in the preview to remove a role users hold, naming it and the ways out", async () => {
+    await up([cat(AB)]);
+    const [hand] = await s.h.create(42, [{ name: "Hand held" }]);
+    await s.h.setUsers(42, hand!.roleId, 4);
+    await s.h.clearRequests();
+    const preview = await runMixed(s, "preview", [cat(AB, { exclusive: true })]);
+    expect(preview.ok).toBe(false);
+    const message = preview.errors.join("\n");
+    expect(message).toContain(`"Hand held" (roleId ${hand!.roleId}) is held by 4 users`);
+    expect(message).toContain("declare it");
+    expect(message).toContain("leave `exclusive` off");
+    expect(await routes()).toEqual(["GET /roles"]);
+    // `up` refuses the same way, before any write.
+    expect((await runMixed(s, "up", [cat(AB, { exclusive: true })])).ok).toBe(false);
+    expect(Object.keys(await held()).sort()).toEqual(["A", "B", "Hand held"]);
+  });
+
+  it("keeps roles a Role or another catalogue of the program keeps, or takes over in the same change", async () => {
+    const standalone: RoleSpec = { name: "standalone", args: { groupId: 42, name: "Standalone" } };
+    await up([cat({ ...AB, c: { name: "C" } }, { exclusive: true })], [standalone]);
+    const before = await held();
+    await s.h.clearRequests();
+    // b moves to a Role, c to another catalogue, and a new Role is made beside them.
+    const r = await up(
+      [cat({ a: { name: "A" } }, { exclusive: true }), cat({ c: { name: "C" } }, { adoptExisting: true }, "other")],
+      [
+        standalone,
+        { name: "b-role", args: { groupId: 42, name: "B" } },
+        { name: "extra", args: { groupId: 42, name: "Extra" } },
+      ],
+    );
+    const after = await held();
+    expect([after.A, after.B, after.C, after.Standalone]).toEqual([before.A, before.B, before.C, before.Standalone]);
+    expect(after.Extra).toBeDefined();
+    expect(await routes()).not.toContain("POST /delete-roles");
+    expect(infos(r).join("\n")).not.toContain("were removed");
+  });
+
+  it("refuses two exclusive catalogues of one group, naming both", async () => {
+    const r = await runMixed(s, "preview", [
+      cat({ a: { name: "A" } }, { exclusive: true }, "first"),
+      cat({ b: { name: "B" } }, { exclusive: true }, "second"),
+    ]);
+    expect(r.ok).toBe(false);
+    expect(r.errors.join("\n")).toContain(
+      "GroupRoles resource 'second': GroupRoles 'first' already has `exclusive: true` for group 42",
+    );
+    // At most the first catalogue's credential check was sent; nothing was written.
+    expect((await routes()).filter((x) => !x.startsWith("GET"))).toEqual([]);
+  });
+
+  it("an up that removes 100 hand-made roles from a 1000-role group: its requests", async () => {
+    const many = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`r${i}`, { name: `Role ${i}` }]));
+    await up([cat(many)]);
+    await s.h.create(
+      42,
+      Array.from({ length: 100 }, (_, i) => ({ name: `Hand ${i}` })),
+    );
+    await s.h.clearRequests();
+    const preview = await runMixed(s, "preview", [cat(many, { exclusive: true })]);
+    expect(infos(preview).join("\n")).toContain("100 roles the program does not declare would be removed");
+    expect(await routes()).toEqual(["GET /roles"]);
+    await s.h.clearRequests();
+    await up([cat(many, { exclusive: true })]);
+    const sent = await routes();
+    console.log(`exclusive up removing 100 of 1100: ${sent.length} requests: ${sent.join(", ")}`);
+    expect(sent.filter((r) => r === "POST /delete-roles")).toHaveLength(1);
+    expect(sent.filter((r) => !r.startsWith("GET"))).toEqual(["POST /delete-roles"]);
+    expect(await s.h.listRoles(42)).toHaveLength(1000);
+  });
+});
