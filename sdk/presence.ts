@@ -11,6 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ConfigurationError } from "../client/errors";
 import { checkVisitorRef } from "../client/presence";
 import { checkVisitorMessage } from "../client/visitor-message";
+import { locateVisitor, lookupVisitorPresence } from "../provider/shared/lookups";
 import { clientFor, type ConnectionOptions } from "./client";
 import type { PresenceRecord, VisitorLocation } from "../client/types";
 
@@ -109,10 +110,7 @@ export async function getVisitorPresence(
   args: GetVisitorPresenceArgs,
   options?: ConnectionOptions,
 ): Promise<GetVisitorPresenceResult> {
-  checkArgs(args);
-  const record = await clientFor(options, "presence").presence.lookupVisitor(args.groupId, args.visitorId);
-  const { present, groupId, visitorId, ...rest } = record;
-  return { present, groupId: groupId ?? args.groupId, visitorId: visitorId ?? args.visitorId, ...rest };
+  return lookupVisitorPresence(clientFor(options, "presence"), args);
 }
 
 /**
@@ -129,8 +127,7 @@ export async function getVisitorPresence(
  * @throws ConfigurationError for a bad groupId or visitorId (before any request) or missing settings.
  */
 export async function findVisitor(args: FindVisitorArgs, options?: ConnectionOptions): Promise<FindVisitorResult> {
-  checkArgs(args);
-  return clientFor(options, "presence").presence.findVisitor(args.groupId, args.visitorId);
+  return locateVisitor(clientFor(options, "presence"), args);
 }
 
 /**
