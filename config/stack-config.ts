@@ -159,9 +159,12 @@ const clients = new Map<string, GroupRolesClient>();
  * credential: one client (and its token cache) serves the whole deployment, and a rotated credential
  * in the config or environment gets a new one without a restart.
  */
-export function clientFromConfig(extra: Partial<ClientOptions> = {}): GroupRolesClient {
+export function clientFromConfig(
+  extra: Partial<ClientOptions> = {},
+  need: "roles" | "presence" = "roles",
+): GroupRolesClient {
   const cfg = resolveConfig();
-  requireSettings(cfg, "roles");
+  requireSettings(cfg, need);
   const credentials = resolveCredentials(stackConfig);
   const budget = {
     ...(cfg.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: cfg.maxRequestsPerSecond } : {}),

@@ -11,7 +11,16 @@ import { heldSettings } from "../shared/settings";
 import { userCountOf } from "../shared/user-count";
 import { confirmRoleGone } from "../shared/gone";
 import { listGroup } from "./listing";
-import { formatGroupId, parseGroupId, toState, type EntryState, type GroupRolesState, type Props } from "./types";
+import { readWholeGroup } from "./import";
+import {
+  formatGroupId,
+  parseGroupId,
+  toState,
+  type EntryState,
+  type GroupRolesInputs,
+  type GroupRolesState,
+  type Props,
+} from "./types";
 
 /** The declared keys of `declared` with the values `details` holds. */
 function declaredValues(details: RoleDetails, declared: Record<string, boolean>): Record<string, boolean> {
@@ -23,13 +32,18 @@ function declaredValues(details: RoleDetails, declared: Record<string, boolean>)
   );
 }
 
-export async function read(id: string, props: Props = {}): Promise<{ id: string; props?: GroupRolesState }> {
+export async function read(
+  id: string,
+  props: Props = {},
+): Promise<{ id: string; props?: GroupRolesState; inputs?: GroupRolesInputs }> {
   const groupId = parseGroupId(id);
-  const state = toState({ ...props, groupId });
   const client = clientFromConfig();
   const what = `reading the roles of group ${groupId}`;
   const listed = await listGroup(client, groupId, what);
   if (!listed) return { id: "" }; // the group is gone: drop the resource
+  // An import (`pulumi import`, the `import` option) or a `get` knows only the ID: the whole group.
+  if (props.roles === undefined) return readWholeGroup(client, groupId, listed, what);
+  const state = toState({ ...props, groupId });
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const byName = new Map(listed.map((r) => [r.name, r]));
   const managed = new Set(Object.values(state.roles).map((r) => r.roleId));

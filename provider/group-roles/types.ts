@@ -15,14 +15,14 @@ export interface EntryInputs {
 }
 
 /** Checked inputs of a GroupRoles resource. */
-export interface GroupRolesInputs {
+export type GroupRolesInputs = {
   groupId: number;
   roles: Record<string, EntryInputs>;
   /** Names already held in the group are taken over instead of failing the create. */
   adoptExisting: boolean;
   /** The resource owns the group: roles no resource of the program declares are removed. */
   exclusive: boolean;
-}
+};
 
 /** One managed role as state holds it: what the service holds, as far as this provider knows. */
 export type EntryState = {

@@ -11,8 +11,17 @@ type Log = (severity: "info" | "warning", message: string) => Promise<void>;
 
 let log: Log | undefined;
 
-/** The engine's address when this process is the dynamic-provider host started by an engine. */
+/** Where the engine listens, once known: set by the plugin's main, or read off the dynamic-provider host's arguments. */
+let knownAddress: string | undefined;
+
+/** The plugin's main hands the engine address it was started with. */
+export function setEngineAddress(address: string): void {
+  knownAddress = address;
+}
+
+/** The engine's address when this process is a provider plugin, or the dynamic-provider host, an engine started. */
 function engineAddress(): string | undefined {
+  if (knownAddress) return knownAddress;
   const [, script, address] = process.argv;
   if (!script || !address) return undefined;
   return script.split(path.sep).join("/").includes("cmd/dynamic-provider") && /:\d+$/.test(address)
@@ -22,8 +31,7 @@ function engineAddress(): string | undefined {
 
 function connect(address: string): Log {
   // The SDK's gRPC and its generated Engine client: the ones the host itself uses.
-  const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] })) as typeof import("@grpc/grpc-js");
+  const { grpc } = require("./sdk-rpc") as typeof import("./sdk-rpc");
   const rpc = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
   const proto = require("@pulumi/pulumi/proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
   const client = new rpc.EngineClient(address, grpc.credentials.createInsecure());

@@ -7,12 +7,23 @@
 // first); refresh and destroy. Every completed step writes the checkpoint, so a failed run keeps
 // exactly what succeeded.
 
+import { randomUUID } from "node:crypto";
 import { type PlanStep, type StepOp, parseUrn } from "./plan";
 import type { ProviderHost, Target } from "./provider-host";
+import {
+  type ProviderRegistry,
+  defaultProviderName,
+  isDynamic,
+  isProviderType,
+  packageOf,
+  parseReference,
+  providerPackage,
+  providerType,
+} from "./providers";
 import type { Checkpoint, StateResource, StateWriter } from "./state";
 import { type Journal, StepExecutor, type StepResult } from "./step-executor";
-import { type Goal, StepError, generateStep } from "./step-generator";
-import type { Props } from "./values";
+import { type Goal, StepError, checkFailures, generateStep, markSecrets } from "./step-generator";
+import { type Props, UNKNOWN, changedKeys, containsSecret, secret, unwrapSecrets } from "./values";
 
 export type { Goal } from "./step-generator";
 export { StepError } from "./step-generator";
@@ -32,7 +43,10 @@ export interface DeploymentOptions {
   preview: boolean;
   state: Checkpoint;
   writer: StateWriter;
-  provider: () => Promise<ProviderHost>;
+  providers: ProviderRegistry;
+  /** The stack config, `ns:key` to plaintext: a package's default provider takes its namespace. */
+  config: Record<string, string>;
+  secretKeys: ReadonlySet<string>;
   parallel: number;
 }
 
@@ -54,6 +68,8 @@ export class Deployment implements Journal {
   /** Step generation runs one registration at a time (Check, Diff), outside the `parallel` bound. */
   private generating: Promise<unknown> = Promise.resolve();
   private seq = 0;
+  /** Default provider references by package and version, registered on first use. */
+  private readonly defaults = new Map<string, Promise<string>>();
 
   constructor(private readonly o: DeploymentOptions) {
     this.snapshot = [...o.state.resources];
@@ -65,8 +81,27 @@ export class Deployment implements Journal {
     return this.o.preview;
   }
 
-  provider(): Promise<ProviderHost> {
-    return this.o.provider();
+  /**
+   * The provider process serving resource `r`: the dynamic-provider host for dynamic resources, else
+   * the plugin instance its provider reference names (configured this run, or from its state entry,
+   * as registry.go Same loads a provider that deletes and refreshes need).
+   */
+  hostFor(r: { type: string; provider?: string }): Promise<ProviderHost> {
+    if (isDynamic(r.type)) return this.o.providers.dynamic();
+    if (!r.provider) throw new StepError(`resource of type ${r.type} has no provider reference`);
+    const { urn } = parseReference(r.provider);
+    const running = this.o.providers.configured(urn);
+    if (running) return running;
+    const entry = this.snapshot.find((s) => s.urn === urn);
+    if (!entry) throw new StepError(`provider ${urn} is neither in the program nor in state`);
+    return this.o.providers.track(
+      urn,
+      (async () => {
+        const t = { urn, ...parseUrn(urn) };
+        const host = await this.o.providers.load(urn, providerPackage(t.type));
+        return this.o.providers.configure(urn, t, host, entry.inputs, plain(entry.inputs));
+      })(),
+    );
   }
 
   /**
@@ -117,6 +152,55 @@ export class Deployment implements Journal {
     return `urn:pulumi:${this.o.stack}::${this.o.project}::${qualified}::${name}`;
   }
 
+  /**
+   * A package's default provider, `pulumi:providers:<pkg>::default_<version>`, registered like a
+   * provider resource the first time a resource or function of the package has no `provider`
+   * (default_providers.go newRegisterDefaultProviderEvent): its inputs are the stack config of the
+   * package's namespace, keys without it, secrets kept secret, plus `version`.
+   */
+  defaultProvider(pkg: string, version: string | undefined): Promise<string> {
+    const key = `${pkg}@${version ?? ""}`;
+    let ref = this.defaults.get(key);
+    if (!ref) {
+      const inputs: Props = {};
+      for (const [k, v] of Object.entries(this.o.config)) {
+        if (k.startsWith(`${pkg}:`)) inputs[k.slice(pkg.length + 1)] = this.o.secretKeys.has(k) ? secret(v) : v;
+      }
+      if (version) inputs.version = version;
+      const goal: Goal = {
+        type: providerType(pkg),
+        name: defaultProviderName(version ?? ""),
+        parent: "",
+        custom: true,
+        inputs,
+        dependencies: [],
+        propertyDependencies: {},
+        protect: false,
+        retainOnDelete: false,
+        ignoreChanges: [],
+        replaceOnChanges: [],
+        importId: "",
+        additionalSecretOutputs: [],
+        aliasUrns: [],
+      };
+      ref = this.register(goal).then((r) => `${r.urn}::${r.id}`);
+      this.defaults.set(key, ref);
+    }
+    return ref;
+  }
+
+  /** A function call of a package (ResourceMonitor Invoke): its default provider's, or the one named. */
+  async invoke(
+    tok: string,
+    args: Props,
+    provider: string,
+    version: string,
+  ): Promise<{ result: Props; failures: Array<{ property: string; reason: string }> }> {
+    const ref = provider || (await this.defaultProvider(packageOf(tok), version || undefined));
+    const host = await this.hostFor({ type: tok, provider: ref });
+    return host.invoke(tok, plain(args));
+  }
+
   async register(goal: Goal): Promise<StepResult> {
     const urn = this.urn(goal.type, goal.name, goal.parent);
     const seq = this.seq++;
@@ -139,10 +223,14 @@ export class Deployment implements Journal {
     id: string,
     props: Props,
     dependencies: string[],
+    providerRef = "",
+    version = "",
   ): Promise<StepResult> {
     const urn = this.urn(type, name, parent);
     const seq = this.seq++;
     this.seen.add(urn);
+    const provider =
+      providerRef || isDynamic(type) ? providerRef : await this.defaultProvider(packageOf(type), version || undefined);
     const entry = (outputs: Props, readId: string): StateResource => ({
       urn,
       type,
@@ -153,9 +241,11 @@ export class Deployment implements Journal {
       dependencies,
       external: true,
       ...(parent ? { parent } : {}),
+      ...(provider ? { provider } : {}),
     });
     try {
-      return await this.executor.read({ urn, name, type }, id, props, this.olds.get(urn), entry, seq);
+      const host = await this.hostFor({ type, provider });
+      return await this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq);
     } catch (e) {
       this.fail(urn, (e as Error).message);
       throw e;
@@ -180,7 +270,11 @@ export class Deployment implements Journal {
 
   /** Generates the registration's step (one at a time), shows it in the plan and executes it. */
   private async registerCustom(goal: Goal, urn: string, seq: number): Promise<StepResult> {
-    const provider = await this.o.provider();
+    if (isProviderType(goal.type)) return this.registerProvider(goal, urn, seq);
+    if (!isDynamic(goal.type) && !goal.provider) {
+      goal = { ...goal, provider: await this.defaultProvider(packageOf(goal.type), goal.version) };
+    }
+    const provider = await this.hostFor(goal);
     const t: Target = { urn, name: goal.name, type: goal.type };
     const old = this.oldFor(urn, goal.aliasUrns);
     if (!old && goal.importId) return this.executor.importStep(goal, t, seq);
@@ -195,6 +289,38 @@ export class Deployment implements Journal {
           : {};
     this.planStep(step.op, urn, { ...extra, ...(step.op === "same" ? {} : { inputs: step.plainInputs }) }, seq);
     return this.executor.execute(step);
+  }
+
+  /**
+   * A provider resource (explicit, or a default one): registry.go Check loads a plugin instance and
+   * calls CheckConfig; Diff calls DiffConfig against the old inputs; then Create, Update or Same
+   * configure that instance with the checked inputs. A provider's outputs are its inputs; its ID is a
+   * UUID (unknown in a preview of a new provider), kept while it is not replaced.
+   */
+  private async registerProvider(goal: Goal, urn: string, seq: number): Promise<StepResult> {
+    const t: Target = { urn, name: goal.name, type: goal.type };
+    const old = this.oldFor(urn, goal.aliasUrns);
+    const host = await this.o.providers.load(urn, providerPackage(goal.type));
+    const checked = await host.checkConfig(t, old ? plain(old.inputs) : {}, plain(goal.inputs));
+    if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
+    let op: StepOp = old ? "same" : "create";
+    let changed: string[] = [];
+    if (old) {
+      const diff = await host.diffConfig(t, old.id ?? "", plain(old.outputs), checked.inputs);
+      changed = diff.diffs.length ? [...diff.diffs].sort() : changedKeys(plain(old.inputs), checked.inputs);
+      const hasChanges = diff.changes === "unknown" ? changed.length > 0 : diff.changes === "some";
+      if (diff.replaces.length) {
+        throw new StepError(`the engine stand-in does not replace providers (${urn}: ${diff.replaces.join(", ")})`);
+      }
+      if (hasChanges) op = "update";
+    }
+    const secretKeys = Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k]));
+    const inputs = markSecrets(checked.inputs, secretKeys);
+    await this.o.providers.configure(urn, t, host, inputs, checked.inputs);
+    const id = old?.id ?? (this.preview ? UNKNOWN : randomUUID());
+    this.planStep(op, urn, op === "update" ? { changedProperties: changed } : {}, seq);
+    this.put(old, this.entry(goal, urn, inputs, inputs, id));
+    return { urn, id, outputs: inputs };
   }
 
   /** After a successful program: delete what it no longer declares, plus replaced originals. */
@@ -224,6 +350,7 @@ export class Deployment implements Journal {
     };
     if (id !== undefined) e.id = id;
     if (goal.parent) e.parent = goal.parent;
+    if (goal.provider) e.provider = goal.provider;
     const propDeps = Object.fromEntries(
       Object.entries(goal.propertyDependencies).filter(([, urns]) => urns.length > 0),
     );
@@ -255,3 +382,5 @@ export class Deployment implements Journal {
     return this.o.writer.write({ version: 1, project: this.o.project, stack: this.o.stack, resources: this.snapshot });
   }
 }
+
+const plain = (p: Props) => unwrapSecrets(p) as Props;

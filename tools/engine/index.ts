@@ -11,7 +11,8 @@ import * as path from "node:path";
 import { Deployment, type Diagnostic } from "./deployment";
 import { startMonitor } from "./monitor";
 import { type PlanStep, planText } from "./plan";
-import { ProviderHost, type ProviderMethod } from "./provider-host";
+import { type ProviderHost, type ProviderMethod, noCalls } from "./provider-host";
+import { ProviderRegistry } from "./providers";
 import { type StateResource, StateWriter, loadState } from "./state";
 import { type Props, type Value, unwrapSecrets } from "./values";
 
@@ -64,17 +65,49 @@ export interface EngineResult {
   stderr: string;
   /** The checkpoint as it is after the run (in memory; secrets still wrapped, not encrypted). */
   resources: StateResource[];
-  providerHost: {
-    /** Output of the dynamic-provider host (after the port line). */
-    stdout: string;
-    stderr: string;
-    pid?: number;
-    /** Peak RSS (Linux VmHWM) of the host in bytes; undefined if it never started. */
-    peakRssBytes?: number;
-    /** gRPC calls made to the host, by method. */
-    calls: Record<ProviderMethod, number>;
-  };
+  /**
+   * The provider processes together: the dynamic-provider host and every resource plugin instance
+   * (calls summed, output joined); pid and peak RSS are the first process's.
+   */
+  providerHost: HostReport;
+  /** Each provider process: `pulumi-nodejs` (the dynamic host) or the provider resource's URN. */
+  providers: Array<HostReport & { label: string }>;
   programExitCode?: number | null;
+}
+
+export interface HostReport {
+  /** Output of the process (after the port line). */
+  stdout: string;
+  stderr: string;
+  pid?: number;
+  /** Peak RSS (Linux VmHWM) of the process in bytes; undefined if it never started. */
+  peakRssBytes?: number;
+  /** gRPC calls made to the process, by method. */
+  calls: Record<ProviderMethod, number>;
+}
+
+function report(host: ProviderHost): HostReport {
+  return {
+    stdout: host.stdout,
+    stderr: host.stderr,
+    ...(host.pid !== undefined ? { pid: host.pid } : {}),
+    ...(host.peakRssBytes !== undefined ? { peakRssBytes: host.peakRssBytes } : {}),
+    calls: { ...host.calls },
+  };
+}
+
+/** The processes of a run as one report: calls summed, output joined in start order. */
+function combined(reports: HostReport[]): HostReport {
+  const [first] = reports;
+  const calls = { ...(first?.calls ?? noCalls()) };
+  for (const r of reports.slice(1)) for (const [m, n] of Object.entries(r.calls)) calls[m as ProviderMethod] += n;
+  return {
+    stdout: reports.map((r) => r.stdout).join(""),
+    stderr: reports.map((r) => r.stderr).join(""),
+    ...(first?.pid !== undefined ? { pid: first.pid } : {}),
+    ...(first?.peakRssBytes !== undefined ? { peakRssBytes: first.peakRssBytes } : {}),
+    calls,
+  };
 }
 
 /** The subset of Pulumi.yaml the engine needs; a tiny reader instead of a YAML dependency. */
@@ -120,35 +153,42 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
 
   const state = await loadState(o.stateFile, project, o.stack);
   const writer = new StateWriter(o.stateFile);
-  const host = new ProviderHost();
-  let hostReady: Promise<ProviderHost> | undefined;
   let engineAddr = "";
-  // Started on first use, like the engine loads a plugin when the first resource needs it.
-  const provider = (): Promise<ProviderHost> =>
-    (hostReady ??= (async () => {
-      await host.start({
-        modulePath: pulumiModule(programDir, "cmd/dynamic-provider"),
-        cwd: programDir,
-        // The plugin gets the CLI's environment; only the program gets PULUMI_CONFIG.
-        env: {
-          ...baseEnv,
-          PULUMI_NODEJS_PROJECT: project,
-          PULUMI_NODEJS_STACK: o.stack,
-          PULUMI_NODEJS_ORGANIZATION: "organization",
-        },
-        engineAddr,
-      });
+  // Processes start on first use, like the engine loads a plugin when the first resource needs it.
+  const providers = new ProviderRegistry({
+    programDir,
+    dynamicHost: pulumiModule(programDir, "cmd/dynamic-provider"),
+    // Plugins get the CLI's environment; only the program gets PULUMI_CONFIG.
+    env: {
+      ...baseEnv,
+      PULUMI_NODEJS_PROJECT: project,
+      PULUMI_NODEJS_STACK: o.stack,
+      PULUMI_NODEJS_ORGANIZATION: "organization",
+    },
+    engineAddr: () => engineAddr,
+    configureDynamic: (host) => {
       const name = "default";
       const type = "pulumi:providers:pulumi-nodejs";
-      await host.configure(config, new Set(secretKeys), {
+      return host.configure(config, new Set(secretKeys), {
         urn: `urn:pulumi:${o.stack}::${project}::${type}::${name}`,
         name,
         type,
       });
-      return host;
-    })());
+    },
+  });
+  const provider = () => providers.dynamic();
 
-  const d = new Deployment({ project, stack: o.stack, preview, state, writer, provider, parallel });
+  const d = new Deployment({
+    project,
+    stack: o.stack,
+    preview,
+    state,
+    writer,
+    providers,
+    config,
+    secretKeys: new Set(secretKeys),
+    parallel,
+  });
   const monitor = await startMonitor(d, { project, stack: o.stack, dryRun: preview, parallel, secretKeys });
   engineAddr = monitor.addr;
 
@@ -157,8 +197,10 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   let programExitCode: number | null | undefined;
   try {
     if (o.operation === "preview" || o.operation === "up") {
-      // Start the host alongside the program: it is needed as soon as the first resource registers.
-      const warm = provider().catch(() => undefined);
+      // Start the dynamic host alongside the program when it is likely needed (a dynamic resource in
+      // state, or none at all): it is needed as soon as the first resource registers.
+      const usesPlugins = state.resources.some((r) => r.provider !== undefined);
+      const warm = usesPlugins ? Promise.resolve() : provider().catch(() => undefined);
       const run = await runProgram();
       await warm;
       await d.settled();
@@ -179,7 +221,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     await d.persist();
     await writer.flush();
   } finally {
-    await host.stop();
+    await providers.stopAll();
     await monitor.close();
   }
 
@@ -194,13 +236,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     stdout,
     stderr,
     resources: [...d.resources],
-    providerHost: {
-      stdout: host.stdout,
-      stderr: host.stderr,
-      ...(host.pid !== undefined ? { pid: host.pid } : {}),
-      ...(host.peakRssBytes !== undefined ? { peakRssBytes: host.peakRssBytes } : {}),
-      calls: { ...host.calls },
-    },
+    providerHost: combined(providers.started.map(({ host }) => report(host))),
+    providers: providers.started.map(({ label, host }) => ({ label, ...report(host) })),
     programExitCode,
   };
 

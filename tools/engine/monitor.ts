@@ -7,6 +7,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import * as resrpc from "@pulumi/pulumi/proto/resource_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type { Deployment, Goal } from "./deployment";
 import { fromStruct, toStruct } from "./values";
@@ -80,6 +81,8 @@ export async function startMonitor(
         additionalSecretOutputs: q.getAdditionalsecretoutputsList(),
         // The SDK resolves `aliases` to URNs itself when the monitor lacks the aliasSpecs feature.
         aliasUrns: q.getAliasurnsList(),
+        provider: q.getProvider(),
+        version: q.getVersion(),
       };
       if (q.getDeletebeforereplacedefined()) goal.deleteBeforeReplace = q.getDeletebeforereplace();
       d.register(goal).then(
@@ -108,6 +111,8 @@ export async function startMonitor(
         q.getId(),
         fromStruct(q.getProperties()),
         q.getDependenciesList(),
+        q.getProvider(),
+        q.getVersion(),
       ).then(
         (res) => {
           const r = new resproto.ReadResourceResponse();
@@ -118,11 +123,28 @@ export async function startMonitor(
         () => cb(SHUT_DOWN),
       );
     },
+    /**
+     * A function of a package: forwarded to its provider (the one the call names, else the package's
+     * default provider), as resource_monitor.go Invoke does; the result or the failures go back as sent.
+     */
     invoke(call, cb) {
-      cb({
-        code: grpc.status.UNIMPLEMENTED,
-        details: `unknown function ${call.request.getTok()} (engine stand-in has no invokes)`,
-      });
+      const q = call.request;
+      d.invoke(q.getTok(), fromStruct(q.getArgs()), q.getProvider(), q.getVersion()).then(
+        ({ result, failures }) => {
+          const r = new resproto.ResourceInvokeResponse();
+          r.setReturn(toStruct(result));
+          r.setFailuresList(
+            failures.map((f) => {
+              const failure = new provproto.CheckFailure();
+              failure.setProperty(f.property);
+              failure.setReason(f.reason);
+              return failure;
+            }),
+          );
+          cb(null, r);
+        },
+        (e: Error) => cb({ code: grpc.status.UNKNOWN, details: e.message }),
+      );
     },
   };
 

@@ -1,9 +1,10 @@
-// TEST INFRASTRUCTURE (engine stand-in): the real dynamic-provider host, driven over gRPC.
+// TEST INFRASTRUCTURE (engine stand-in): a provider process, driven over gRPC.
 //
 // The Go engine loads the `pulumi-nodejs` plugin, which runs
-// `node ./node_modules/@pulumi/pulumi/cmd/dynamic-provider <engine>` in the program directory; the
-// host prints its port, then serves pulumirpc.ResourceProvider. We do the same, count every call
-// (tests assert on them) and read the host's peak RSS from /proc before stopping it.
+// `node ./node_modules/@pulumi/pulumi/cmd/dynamic-provider <engine>` in the program directory; a
+// resource plugin (`pulumi-resource-<package> <engine>`) is started the same way. Either prints its
+// port, then serves pulumirpc.ResourceProvider. We do the same, count every call (tests assert on
+// them) and read the process's peak RSS from /proc before stopping it.
 
 import * as grpc from "@grpc/grpc-js";
 import type { Any } from "google-protobuf/google/protobuf/any_pb";
@@ -14,7 +15,18 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { type Props, fromStruct, secret, toStruct } from "./values";
 
-export type ProviderMethod = "Configure" | "Check" | "Diff" | "Create" | "Update" | "Read" | "Delete";
+export type ProviderMethod =
+  | "Configure"
+  | "Check"
+  | "Diff"
+  | "Create"
+  | "Update"
+  | "Read"
+  | "Delete"
+  | "CheckConfig"
+  | "DiffConfig"
+  | "Invoke"
+  | "GetSchema";
 
 /** An error returned by the provider over gRPC; `message` is the provider's own text. */
 export class ProviderError extends Error {
@@ -99,14 +111,16 @@ const GRPC_OPTIONS = {
 };
 
 export interface ProviderHostOptions {
+  /** The host's entry: the dynamic-provider host, or a provider plugin's main. */
   modulePath: string;
   cwd: string;
   env: NodeJS.ProcessEnv;
   engineAddr: string;
 }
 
-export class ProviderHost {
-  readonly calls: Record<ProviderMethod, number> = {
+/** A count of zero for every method. */
+export function noCalls(): Record<ProviderMethod, number> {
+  return {
     Configure: 0,
     Check: 0,
     Diff: 0,
@@ -114,7 +128,15 @@ export class ProviderHost {
     Update: 0,
     Read: 0,
     Delete: 0,
+    CheckConfig: 0,
+    DiffConfig: 0,
+    Invoke: 0,
+    GetSchema: 0,
   };
+}
+
+export class ProviderHost {
+  readonly calls = noCalls();
   stdout = "";
   stderr = "";
   private child?: ChildProcess;
@@ -153,7 +175,7 @@ export class ProviderHost {
         "exit",
         (code) =>
           first &&
-          reject(new Error(`dynamic-provider host exited (${code}) before printing its port:\n${this.stderr}`)),
+          reject(new Error(`provider host ${o.modulePath} exited (${code}) before printing its port:\n${this.stderr}`)),
       );
       child.on("error", reject);
     });
@@ -185,6 +207,69 @@ export class ProviderHost {
     await this.call("Configure", "configure", req);
   }
 
+  /**
+   * A resource plugin's Configure (registry.go, after CheckConfig): `args` are the provider resource's
+   * checked inputs, secrets still marked; `variables` the same as `<package>:<key>` strings, which the
+   * engine still fills for older plugins.
+   */
+  async configureProvider(args: Props, variables: Record<string, string>, provider: Target): Promise<void> {
+    const req = new provproto.ConfigureRequest();
+    for (const [k, v] of Object.entries(variables)) req.getVariablesMap().set(k, v);
+    req.setArgs(toStruct(args));
+    req.setAcceptsecrets(true);
+    req.setAcceptresources(true);
+    req.setUrn(provider.urn);
+    req.setName(provider.name);
+    req.setType(provider.type);
+    await this.call("Configure", "configure", req);
+  }
+
+  /** CheckConfig of a provider resource's inputs (registry.go Check); failures name the property. */
+  async checkConfig(t: Target, olds: Props, news: Props): Promise<CheckResult> {
+    const req = new provproto.CheckRequest();
+    setTarget(req, t);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    const resp = await this.call<provproto.CheckResponse>("CheckConfig", "checkConfig", req);
+    return {
+      inputs: fromStruct(resp.getInputs()),
+      failures: resp.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  /** DiffConfig of a provider resource (registry.go Diff): a change updates the provider, or replaces it. */
+  async diffConfig(t: Target, id: string, olds: Props, news: Props): Promise<DiffResult> {
+    const req = new provproto.DiffRequest();
+    setTarget(req, t);
+    req.setId(id);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    req.setOldInputs(toStruct(olds));
+    return diffResult(await this.call<provproto.DiffResponse>("DiffConfig", "diffConfig", req));
+  }
+
+  /** A function call (`pulumi.runtime.invoke`), as the engine forwards a ResourceMonitor Invoke. */
+  async invoke(
+    tok: string,
+    args: Props,
+  ): Promise<{ result: Props; failures: Array<{ property: string; reason: string }> }> {
+    const req = new provproto.InvokeRequest();
+    req.setTok(tok);
+    req.setArgs(toStruct(args));
+    const resp = await this.call<provproto.InvokeResponse>("Invoke", "invoke", req);
+    return {
+      result: fromStruct(resp.getReturn()),
+      failures: resp.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
+  /** The package schema the plugin serves (GetSchema, version 0). */
+  async getSchema(): Promise<string> {
+    const req = new provproto.GetSchemaRequest();
+    const resp = await this.call<provproto.GetSchemaResponse>("GetSchema", "getSchema", req);
+    return resp.getSchema();
+  }
+
   async check(t: Target, olds: Props, news: Props): Promise<CheckResult> {
     const req = new provproto.CheckRequest();
     setTarget(req, t);
@@ -212,15 +297,7 @@ export class ProviderHost {
     req.setNews(toStruct(news));
     req.setOldInputs(toStruct(oldInputs));
     req.setIgnorechangesList(ignoreChanges);
-    const resp = await this.call<provproto.DiffResponse>("Diff", "diff", req);
-    const c = resp.getChanges();
-    const D = provproto.DiffResponse.DiffChanges;
-    return {
-      changes: c === D.DIFF_SOME ? "some" : c === D.DIFF_NONE ? "none" : "unknown",
-      replaces: resp.getReplacesList(),
-      deleteBeforeReplace: resp.getDeletebeforereplace(),
-      diffs: resp.getDiffsList(),
-    };
+    return diffResult(await this.call<provproto.DiffResponse>("Diff", "diff", req));
   }
 
   async create(t: Target, properties: Props): Promise<{ id: string; properties: Props }> {
@@ -301,7 +378,7 @@ export class ProviderHost {
 
   private call<R>(method: ProviderMethod, fn: string, req: unknown): Promise<R> {
     const client = this.client;
-    if (!client) throw new Error("dynamic-provider host not started");
+    if (!client) throw new Error("provider host not started");
     this.calls[method]++;
     return new Promise<R>((resolve, reject) => {
       // The generated client has one overload per method; index it dynamically to share the plumbing.
@@ -311,6 +388,17 @@ export class ProviderHost {
       f!.call(client, req, (err, resp) => (err ? reject(providerError(method, err)) : resolve(resp)));
     });
   }
+}
+
+function diffResult(resp: provproto.DiffResponse): DiffResult {
+  const c = resp.getChanges();
+  const D = provproto.DiffResponse.DiffChanges;
+  return {
+    changes: c === D.DIFF_SOME ? "some" : c === D.DIFF_NONE ? "none" : "unknown",
+    replaces: resp.getReplacesList(),
+    deleteBeforeReplace: resp.getDeletebeforereplace(),
+    diffs: resp.getDiffsList(),
+  };
 }
 
 function setTarget(

@@ -29,6 +29,8 @@ export interface StateResource {
   delete?: boolean;
   /** Reasons of a partial create or update (the provider's init error); the next `up` updates it. */
   initErrors?: string[];
+  /** The provider reference `<urn>::<id>` of a resource plugin's resource (dynamic resources: none). */
+  provider?: string;
 }
 
 export interface Checkpoint {

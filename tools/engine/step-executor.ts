@@ -8,6 +8,7 @@
 import type { PlanStep, StepOp } from "./plan";
 import { parseUrn } from "./plan";
 import { type ProviderHost, ProviderInitError, type Target } from "./provider-host";
+import { isProviderType, parseReference } from "./providers";
 import type { StateResource } from "./state";
 import {
   type GeneratedStep,
@@ -29,7 +30,8 @@ export interface StepResult {
 export interface Journal {
   readonly preview: boolean;
   readonly failed: boolean;
-  provider(): Promise<ProviderHost>;
+  /** The provider process serving `r` (its type, and its provider reference if a plugin's). */
+  hostFor(r: { type: string; provider?: string }): Promise<ProviderHost>;
   /** A state entry for `goal` with these inputs and outputs. */
   entry(goal: Goal, urn: string, inputs: Props, outputs: Props, id?: string): StateResource;
   /** Swaps `old` for `next` in the snapshot (either may be absent) and writes the checkpoint. */
@@ -88,7 +90,7 @@ export class StepExecutor {
         return this.limit.run(async () => {
           if (step.deleteBeforeReplace) {
             if (!old!.retainOnDelete)
-              await (await this.j.provider()).delete(t, id, plain(old!.outputs), plain(old!.inputs));
+              await (await this.j.hostFor(old!)).delete(t, id, plain(old!.outputs), plain(old!.inputs));
             this.j.put(old, undefined);
             await this.j.persist();
           } else {
@@ -106,7 +108,7 @@ export class StepExecutor {
   ): Promise<StepResult> {
     const { t, goal, old } = step;
     const id = old!.id ?? "";
-    const provider = await this.j.provider();
+    const provider = await this.j.hostFor(goal);
     let outs: Props;
     try {
       outs = seal(
@@ -133,7 +135,7 @@ export class StepExecutor {
     plainInputs: Props,
     seal: (p: Props) => Props,
   ): Promise<StepResult> {
-    const provider = await this.j.provider();
+    const provider = await this.j.hostFor(goal);
     try {
       const created = await provider.create(t, plainInputs);
       const entry = this.j.entry(goal, t.urn, inputs, seal(created.properties), created.id);
@@ -162,7 +164,7 @@ export class StepExecutor {
         ...Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k])),
         ...goal.additionalSecretOutputs,
       ];
-      const provider = await this.j.provider();
+      const provider = await this.j.hostFor(goal);
       this.j.planStep("import", t.urn, {}, seq);
       const read = await provider.read(t, goal.importId);
       if (!read.id) throw new StepError(`resource '${goal.importId}' does not exist`);
@@ -194,6 +196,7 @@ export class StepExecutor {
 
   /** `Resource.get`: Read with only the id and the request's properties (which carry `__provider`). */
   read(
+    host: ProviderHost,
     t: Target,
     id: string,
     props: Props,
@@ -204,7 +207,7 @@ export class StepExecutor {
     return this.limit.run(async () => {
       // step.go ReadStep sends the request's properties as both inputs and state ("since forever").
       const plainProps = plain(props);
-      const r = await (await this.j.provider()).read(t, id, plainProps, plainProps);
+      const r = await host.read(t, id, plainProps, plainProps);
       if (!r.id) throw new StepError(`resource '${id}' does not exist`);
       this.j.planStep("read", t.urn, {}, seq);
       this.j.put(old, entry(r.properties, r.id));
@@ -243,8 +246,9 @@ export class StepExecutor {
     }
     if (this.j.preview) return;
     try {
-      if (r.custom && !r.retainOnDelete) {
-        await (await this.j.provider()).delete(target(r), r.id ?? "", plain(r.outputs), plain(r.inputs));
+      // A provider resource has nothing to delete in the service (registry.go Delete only forgets it).
+      if (r.custom && !r.retainOnDelete && !isProviderType(r.type)) {
+        await (await this.j.hostFor(r)).delete(target(r), r.id ?? "", plain(r.outputs), plain(r.inputs));
       }
       this.j.put(r, undefined);
     } catch (e) {
@@ -256,7 +260,7 @@ export class StepExecutor {
   async refresh(resources: readonly StateResource[]): Promise<void> {
     await Promise.all(
       resources
-        .filter((r) => r.custom && r.id)
+        .filter((r) => r.custom && r.id && !isProviderType(r.type))
         .map((r) =>
           this.limit.run(async () => {
             if (this.j.failed) return;
@@ -273,7 +277,7 @@ export class StepExecutor {
 
   private async refreshOne(r: StateResource, seq: number): Promise<void> {
     const t = target(r);
-    const provider = await this.j.provider();
+    const provider = await this.j.hostFor(r);
     const got = await provider.read(t, r.id ?? "", plain(r.outputs), plain(r.inputs));
     if (!got.id) {
       this.j.planStep("delete", r.urn, {}, seq);
@@ -308,6 +312,7 @@ function dependsOn(r: StateResource, urn: string): boolean {
   return (
     r.parent === urn ||
     r.dependencies.includes(urn) ||
+    (r.provider !== undefined && parseReference(r.provider).urn === urn) ||
     Object.values(r.propertyDependencies ?? {}).some((urns) => urns.includes(urn))
   );
 }

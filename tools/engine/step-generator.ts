@@ -37,6 +37,10 @@ export interface Goal {
   additionalSecretOutputs: string[];
   /** URNs this resource was known by before (the `aliases` option, as the SDK resolves them). */
   aliasUrns: string[];
+  /** The provider reference `<urn>::<id>` (the `provider` option; the engine fills in a default one). */
+  provider?: string;
+  /** The package version the SDK asks for (names the default provider, `default_<major>_<minor>_<patch>`). */
+  version?: string;
 }
 
 /** A step the engine refuses or a provider call that failed; the message is shown as is. */

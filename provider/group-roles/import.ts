@@ -1,0 +1,83 @@
+/**
+ * A GroupRoles read that knows only the group (`pulumi import grouproles:index:GroupRoles <name> 42`,
+ * the `import` option, `GroupRoles.get`): every role of the group becomes an entry, keyed by its name
+ * in lower camel case (`"Support Agents"` → `supportAgents`; a clash gets `2`, `3`... in role ID
+ * order), with every setting it holds, so that the program `pulumi import` writes, or one written to
+ * match, shows no change. Afterwards the keys are the program's to rename (a key change with the same
+ * name is the same role).
+ */
+import type { GroupRolesClient } from "../../client";
+import type { RoleSummary } from "../../client/types";
+import { inContext } from "../shared/errors";
+import { heldSettings } from "../shared/settings";
+import { userCountOf } from "../shared/user-count";
+import { formatGroupId, type EntryInputs, type EntryState, type GroupRolesInputs, type GroupRolesState } from "./types";
+
+/** An entry key for a role name: its words in lower camel case, `role` when it has none. */
+export function keyForName(name: string): string {
+  const words = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  const key = words
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase()))
+    .join("");
+  return key === "" ? "role" : /^\d/.test(key) ? `role${key}` : key;
+}
+
+/** Keys for the roles, unique: the second `supportAgents` (by role ID) is `supportAgents2`. */
+export function keysFor(roles: readonly RoleSummary[]): Map<number, string> {
+  const keys = new Map<number, string>();
+  const used = new Set<string>();
+  for (const role of [...roles].sort((a, b) => a.roleId - b.roleId)) {
+    const base = keyForName(role.name);
+    let key = base;
+    for (let n = 2; used.has(key); n++) key = `${base}${n}`;
+    used.add(key);
+    keys.set(role.roleId, key);
+  }
+  return keys;
+}
+
+export async function readWholeGroup(
+  client: GroupRolesClient,
+  groupId: number,
+  listed: readonly RoleSummary[],
+  what: string,
+): Promise<{ id: string; props: GroupRolesState; inputs: GroupRolesInputs }> {
+  const keys = keysFor(listed);
+  const roles: Record<string, EntryState> = {};
+  const declared: Record<string, EntryInputs> = {};
+  await Promise.all(
+    listed.map(async (listedRole) => {
+      const key = keys.get(listedRole.roleId)!;
+      const details = await client.roles.get(groupId, listedRole.roleId).catch((error: unknown) => {
+        throw inContext(error, `${what}: role ${listedRole.roleId} ("${listedRole.name}")`);
+      });
+      const settings = heldSettings(details.settings);
+      const description = listedRole.description ?? details.description ?? "";
+      roles[key] = {
+        roleId: listedRole.roleId,
+        name: details.name,
+        description,
+        settings,
+        inUse: listedRole.inUse,
+        userCount: userCountOf(listedRole),
+      };
+      declared[key] = {
+        name: details.name,
+        ...(description ? { description } : {}),
+        ...(Object.keys(settings).length ? { settings } : {}),
+      };
+    }),
+  );
+  // Entries in the group's order, as the list gave them.
+  const ordered = <T>(m: Record<string, T>) =>
+    Object.fromEntries(listed.map((r) => keys.get(r.roleId)!).map((k) => [k, m[k]!]));
+  return {
+    id: formatGroupId(groupId),
+    props: { groupId, roles: ordered(roles) },
+    inputs: { groupId, roles: ordered(declared), adoptExisting: false, exclusive: false },
+  };
+}

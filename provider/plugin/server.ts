@@ -1,0 +1,248 @@
+/**
+ * The resource provider plugin `pulumi-resource-grouproles`: Pulumi's ResourceProvider gRPC service,
+ * served by the same check, diff and CRUD code as the dynamic providers (../role/provider,
+ * ../group-roles/provider), plus what only a plugin can do: its own configuration per provider instance
+ * (CheckConfig, DiffConfig, Configure), a schema (GetSchema), `pulumi import` (Read with only an ID),
+ * and invokes. The Node SDK's `provider.main()` answers Configure without handing the config to the
+ * provider and leaves CheckConfig unimplemented (sdk/nodejs/provider/server.ts), so this service is
+ * built on the SDK's generated `provider_grpc_pb` directly. See docs/design/pulumi-package.md.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { setStackConfig } from "../../config/stack-config";
+import { clientFromConfig } from "../../config/stack-config";
+import { groupRolesProvider } from "../group-roles/provider";
+import { roleProvider } from "../role/provider";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { locateVisitor, lookupRole, lookupRoles, lookupVisitorPresence } from "../shared/lookups";
+import { anyproto, emptyproto, grpc, structproto } from "../shared/sdk-rpc";
+import { PACKAGE_VERSION } from "../../client/version";
+import { configFailures, configSource } from "./config";
+
+const provrpc =
+  require("@pulumi/pulumi/proto/provider_grpc_pb") as typeof import("@pulumi/pulumi/proto/provider_grpc_pb");
+const provpb = require("@pulumi/pulumi/proto/provider_pb") as typeof import("@pulumi/pulumi/proto/provider_pb");
+const pluginpb = require("@pulumi/pulumi/proto/plugin_pb") as typeof import("@pulumi/pulumi/proto/plugin_pb");
+const statuspb = require("@pulumi/pulumi/proto/status_pb") as typeof import("@pulumi/pulumi/proto/status_pb");
+
+type Props = Record<string, unknown>;
+type Methods = typeof roleProvider;
+
+/** Resource tokens to the implementation behind them: the dynamic providers' methods. */
+const RESOURCES: Record<string, Methods> = {
+  "grouproles:index:Role": roleProvider,
+  "grouproles:index:GroupRoles": groupRolesProvider as unknown as Methods,
+};
+
+/** Invoke tokens to the lookups the SDK's data functions use too. */
+const INVOKES: Record<string, (args: Props) => Promise<unknown>> = {
+  "grouproles:index:getRole": (args) => lookupRole(clientFromConfig(), args as never),
+  "grouproles:index:getRoles": (args) => lookupRoles(clientFromConfig(), args as never),
+  "grouproles:index:getVisitorPresence": (args) =>
+    lookupVisitorPresence(clientFromConfig({}, "presence"), args as never),
+  "grouproles:index:findVisitor": (args) => locateVisitor(clientFromConfig({}, "presence"), args as never),
+};
+
+/** The package schema, shipped beside the compiled plugin's package root (schema.json). */
+export function schemaText(): string {
+  return readFileSync(path.join(packageRoot(), "schema.json"), "utf8");
+}
+
+function packageRoot(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string };
+      if (manifest.name === "pulumi-grouproles") return dir;
+    } catch {
+      // not here
+    }
+    if (path.dirname(dir) === dir) throw new Error("pulumi-grouproles: package.json not found above the plugin");
+  }
+}
+
+/** A resource's type token, from its URN. */
+function tokenOf(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}
+
+function methodsFor(urn: string): Methods {
+  const methods = RESOURCES[tokenOf(urn)];
+  if (!methods)
+    throw new Error(`unknown resource type ${tokenOf(urn)}; this plugin serves ${Object.keys(RESOURCES).join(", ")}`);
+  return methods;
+}
+
+/** JavaScript values to a Struct: undefined dropped (JSON has none), as the engine would. */
+const toStruct = (value: unknown) =>
+  structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value ?? {})) as Record<string, never>);
+const fromStruct = (s: { toJavaScript(): unknown } | undefined): Props => (s ? (s.toJavaScript() as Props) : {});
+
+/**
+ * An error as the engine reads it: a partial create or update (the providers' init errors carry `id`,
+ * `properties` and `reasons`) travels as ErrorResourceInitFailed in the status details, so that the
+ * engine keeps the resource in state with them.
+ */
+function asGrpcError(e: unknown): Partial<import("@grpc/grpc-js").StatusObject> & { details: string } {
+  const err = e as Error & { id?: string; properties?: Props; reasons?: string[] };
+  const metadata = new grpc.Metadata();
+  if (err.id) {
+    const detail = new provpb.ErrorResourceInitFailed();
+    detail.setId(err.id);
+    const { __provider: _p, ...properties } = err.properties ?? {};
+    detail.setProperties(toStruct(properties));
+    detail.setReasonsList(err.reasons ?? []);
+    const any = new anyproto.Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new statuspb.Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(err.message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpc.status.UNKNOWN, details: err.message ?? String(e), metadata };
+}
+
+type Status = Partial<import("@grpc/grpc-js").StatusObject>;
+
+/** Runs `handle` and answers the call with its result or its error. */
+function unary<Req, Res>(handle: (req: Req) => Promise<Res>) {
+  return (call: { request: Req }, callback: (err: Status | null, res?: Res) => void): void => {
+    handle(call.request).then(
+      (res) => callback(null, res),
+      (e: unknown) => callback(asGrpcError(e)),
+    );
+  };
+}
+
+const unimplemented = (what: string) => (_call: unknown, callback: (err: Status) => void) =>
+  callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-grouproles` });
+
+/** Properties without the dynamic providers' `__provider` (the plugin has none). */
+const plain = ({ __provider: _p, ...rest }: Props = {}): Props => rest;
+
+function checkResponse(inputs: Props, failures: ReadonlyArray<{ property: string; reason: string }>) {
+  const res = new provpb.CheckResponse();
+  res.setInputs(toStruct(inputs));
+  res.setFailuresList(
+    failures.map((f) => {
+      const failure = new provpb.CheckFailure();
+      failure.setProperty(f.property);
+      failure.setReason(f.reason);
+      return failure;
+    }),
+  );
+  return res;
+}
+
+function diffResponse(d: { changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }) {
+  const res = new provpb.DiffResponse();
+  res.setChanges(
+    d.changes === true
+      ? provpb.DiffResponse.DiffChanges.DIFF_SOME
+      : d.changes === false
+        ? provpb.DiffResponse.DiffChanges.DIFF_NONE
+        : provpb.DiffResponse.DiffChanges.DIFF_UNKNOWN,
+  );
+  res.setReplacesList(d.replaces ?? []);
+  res.setDeletebeforereplace(d.deleteBeforeReplace ?? false);
+  return res;
+}
+
+export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IResourceProviderServer> = {
+  getPluginInfo: unary(async () => {
+    const info = new pluginpb.PluginInfo();
+    info.setVersion(PACKAGE_VERSION);
+    return info;
+  }),
+  getSchema: unary(async () => {
+    const res = new provpb.GetSchemaResponse();
+    res.setSchema(schemaText());
+    return res;
+  }),
+  checkConfig: unary(async (req: provproto.CheckRequest) => {
+    const news = fromStruct(req.getNews());
+    return checkResponse(news, configFailures(news));
+  }),
+  diffConfig: unary(async (req: provproto.DiffRequest) => {
+    const olds = fromStruct(req.getOlds());
+    const news = fromStruct(req.getNews());
+    // A changed address or credential is an update of the provider: its resources are never replaced.
+    return diffResponse({ changes: JSON.stringify(olds) !== JSON.stringify(news) });
+  }),
+  configure: unary(async (req: provproto.ConfigureRequest) => {
+    const variables = Object.fromEntries(req.getVariablesMap().toArray()) as Record<string, string>;
+    setStackConfig(configSource(fromStruct(req.getArgs()), variables));
+    const res = new provpb.ConfigureResponse();
+    // Plain values in (the engine marks outputs secret again), no previews of creates or updates.
+    res.setAcceptsecrets(false);
+    res.setSupportspreview(false);
+    return res;
+  }),
+  check: unary(async (req: provproto.CheckRequest) => {
+    const r = await methodsFor(req.getUrn()).check(plain(fromStruct(req.getOlds())), plain(fromStruct(req.getNews())));
+    return checkResponse(plain(r.inputs), r.failures ?? []);
+  }),
+  diff: unary(async (req: provproto.DiffRequest) => {
+    const m = methodsFor(req.getUrn());
+    return diffResponse(await m.diff(req.getId(), plain(fromStruct(req.getOlds())), plain(fromStruct(req.getNews()))));
+  }),
+  create: unary(async (req: provproto.CreateRequest) => {
+    const r = await methodsFor(req.getUrn()).create(plain(fromStruct(req.getProperties())));
+    const res = new provpb.CreateResponse();
+    res.setId(r.id);
+    res.setProperties(toStruct(plain(r.outs as Props)));
+    return res;
+  }),
+  read: unary(async (req: provproto.ReadRequest) => {
+    const r = await methodsFor(req.getUrn()).read(req.getId(), plain(fromStruct(req.getProperties())));
+    const res = new provpb.ReadResponse();
+    res.setId(r.id);
+    if (r.id) {
+      res.setProperties(toStruct(plain(r.props as Props)));
+      if ("inputs" in r && r.inputs) res.setInputs(toStruct(plain(r.inputs as Props)));
+    }
+    return res;
+  }),
+  update: unary(async (req: provproto.UpdateRequest) => {
+    const m = methodsFor(req.getUrn());
+    const r = await m.update(req.getId(), plain(fromStruct(req.getOlds())), plain(fromStruct(req.getNews())));
+    const res = new provpb.UpdateResponse();
+    res.setProperties(toStruct(plain(r.outs as Props)));
+    return res;
+  }),
+  delete: unary(async (req: provproto.DeleteRequest) => {
+    await methodsFor(req.getUrn()).delete(req.getId(), plain(fromStruct(req.getProperties())));
+    return new emptyproto.Empty();
+  }),
+  invoke: unary(async (req: provproto.InvokeRequest) => {
+    const invoke = INVOKES[req.getTok()];
+    if (!invoke)
+      throw new Error(`unknown function ${req.getTok()}; this plugin serves ${Object.keys(INVOKES).join(", ")}`);
+    const res = new provpb.InvokeResponse();
+    res.setReturn(toStruct(await invoke(fromStruct(req.getArgs()))));
+    return res;
+  }),
+  cancel: unary(async () => new emptyproto.Empty()),
+  attach: unimplemented("Attach"),
+  construct: unimplemented("Construct"),
+  call: unimplemented("Call"),
+  parameterize: unimplemented("Parameterize"),
+  getMapping: unimplemented("GetMapping"),
+  getMappings: unimplemented("GetMappings"),
+  handshake: unimplemented("Handshake"),
+};
+
+/** Starts the service on a loopback port; resolves with the port. */
+export async function serve(): Promise<number> {
+  // One plugin process serves one provider instance of one deployment: one ledger, as the host's.
+  deploymentLedger();
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 1 << 28 });
+  server.addService(provrpc.ResourceProviderService, service as import("@grpc/grpc-js").UntypedServiceImplementation);
+  return new Promise((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
+      err ? reject(err) : resolve(port),
+    ),
+  );
+}

@@ -1,0 +1,127 @@
+// TEST INFRASTRUCTURE (engine stand-in): the provider processes of one run.
+//
+// As the Go engine's provider registry (pkg/resource/deploy/providers/registry.go) for what this
+// package needs: the `pulumi-nodejs` dynamic-provider host for dynamic resources, and one process of
+// a resource plugin per provider resource (explicit `new Provider(...)` or the engine's default
+// provider of a package), loaded for CheckConfig, then configured (Configure) before any resource
+// call. The plugin is found as the engine finds an ambient plugin: `pulumi-resource-<package>` on
+// the PATH, which `npm exec` / npm scripts put the program's `node_modules/.bin` on.
+
+import { existsSync, realpathSync } from "node:fs";
+import * as path from "node:path";
+import { ProviderHost, type Target } from "./provider-host";
+import type { Props } from "./values";
+
+/** The package a type or function token belongs to: `grouproles:index:Role` → `grouproles`. */
+export const packageOf = (token: string): string => token.split(":")[0] ?? "";
+
+/** `pulumi:providers:<package>` (sdk/go/common/resource/providers). */
+export const providerType = (pkg: string): string => `pulumi:providers:${pkg}`;
+export const isProviderType = (type: string): boolean => type.startsWith("pulumi:providers:");
+/** The package of a provider type: `pulumi:providers:grouproles` → `grouproles`. */
+export const providerPackage = (type: string): string => type.slice("pulumi:providers:".length);
+
+/** Dynamic resources (`pulumi-nodejs:dynamic...`) are served by the dynamic-provider host. */
+export const isDynamic = (type: string): boolean => packageOf(type) === "pulumi-nodejs";
+
+/** A provider reference, `<urn>::<id>` (sdk/go/common/resource/providers/reference.go). */
+export function parseReference(ref: string): { urn: string; id: string } {
+  const at = ref.lastIndexOf("::");
+  return { urn: ref.slice(0, at), id: ref.slice(at + 2) };
+}
+
+/** `default` plus the version's parts (providers.ProviderRequest.DefaultName): `default_0_1_0`. */
+export function defaultProviderName(version: string): string {
+  const m = /^(\d+)\.(\d+)\.(\d+)(?:-([^+]+))?(?:\+(.+))?$/.exec(version);
+  if (!m) return "default";
+  const extra = [m[4], m[5]].filter(Boolean).flatMap((s) => s!.split("."));
+  return ["default", m[1], m[2], m[3], ...extra].join("_");
+}
+
+/** The executable of `pulumi-resource-<pkg>` as npm links it into the program's node_modules/.bin. */
+export function pluginEntry(programDir: string, pkg: string): string {
+  const bin = path.join(programDir, "node_modules", ".bin", `pulumi-resource-${pkg}`);
+  if (!existsSync(bin)) {
+    throw new Error(
+      `no resource plugin found for package '${pkg}': pulumi-resource-${pkg} is not in ${path.dirname(bin)} ` +
+        "(install the npm package that ships it)",
+    );
+  }
+  return realpathSync(bin);
+}
+
+export interface ProviderRegistryOptions {
+  programDir: string;
+  /** The module of the dynamic-provider host. */
+  dynamicHost: string;
+  env: NodeJS.ProcessEnv;
+  engineAddr: () => string;
+  /** Configures the dynamic-provider host (the whole stack config). */
+  configureDynamic: (host: ProviderHost) => Promise<void>;
+}
+
+/** Every provider process of a run: the dynamic host, and plugin instances by provider URN. */
+export class ProviderRegistry {
+  private dynamicHost?: Promise<ProviderHost>;
+  private readonly plugins = new Map<string, Promise<ProviderHost>>();
+  /** Every host started, in start order, for the run's report. */
+  readonly started: Array<{ label: string; host: ProviderHost }> = [];
+
+  constructor(private readonly o: ProviderRegistryOptions) {}
+
+  /** The dynamic-provider host, started and configured on first use. */
+  dynamic(): Promise<ProviderHost> {
+    if (!this.dynamicHost) {
+      this.dynamicHost = (async () => {
+        const host = await this.start("pulumi-nodejs", this.o.dynamicHost);
+        await this.o.configureDynamic(host);
+        return host;
+      })();
+    }
+    return this.dynamicHost;
+  }
+
+  /** A fresh, unconfigured plugin instance for the provider resource `urn` (registry.go Check loads one). */
+  async load(urn: string, pkg: string): Promise<ProviderHost> {
+    return this.start(urn, pluginEntry(this.o.programDir, pkg));
+  }
+
+  /** The configured instance of provider `urn`, once `configure` registered it. */
+  configured(urn: string): Promise<ProviderHost> | undefined {
+    return this.plugins.get(urn);
+  }
+
+  /** Records `host` as provider `urn` while it loads, so that concurrent steps share one instance. */
+  track(urn: string, host: Promise<ProviderHost>): Promise<ProviderHost> {
+    this.plugins.set(urn, host);
+    return host;
+  }
+
+  /**
+   * Configures `host` as provider `urn` (registry.go Create/Update/Same → Configure): `inputs` are the
+   * provider resource's inputs, secrets marked; the deprecated variables map gets them as
+   * `<package>:config:<key>` strings (provider_plugin.go Configure), `version` left out.
+   */
+  configure(urn: string, t: Target, host: ProviderHost, inputs: Props, plainInputs: Props): Promise<ProviderHost> {
+    const pkg = providerPackage(t.type);
+    const variables: Record<string, string> = {};
+    for (const [k, v] of Object.entries(plainInputs)) {
+      if (k === "version" || v === null) continue;
+      variables[`${pkg}:config:${k}`] = typeof v === "string" ? v : JSON.stringify(v);
+    }
+    const ready = host.configureProvider(inputs, variables, t).then(() => host);
+    this.plugins.set(urn, ready);
+    return ready;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.started.map(({ host }) => host.stop()));
+  }
+
+  private async start(label: string, modulePath: string): Promise<ProviderHost> {
+    const host = new ProviderHost();
+    this.started.push({ label, host });
+    await host.start({ modulePath, cwd: this.o.programDir, env: this.o.env, engineAddr: this.o.engineAddr() });
+    return host;
+  }
+}
