@@ -1,37 +1,61 @@
 /**
  * A provider's configuration as the plugin receives it, read through the same config layer as the
- * dynamic providers (config/). A default provider gets the stack's `grouproles:*` config (the
- * engine strips the namespace in `args` and keeps it in `variables`); an explicit `Provider` resource
- * gets its input properties (`baseUrl`, `accessToken`, ...). Either way the layer sees `grouproles:<key>`.
+ * dynamic providers (config/). A default provider gets the stack's `grouproles:*` config with the
+ * namespace stripped; an explicit `Provider` resource gets its input properties (`baseUrl`,
+ * `accessToken`, ...). Either way Configure's `args` hold them (secrets still marked, `version` among
+ * them) and the deprecated `variables` the same as `grouproles:config:<key>` strings
+ * (provider_plugin.go Configure). The layer sees `grouproles:<key>`, with the environment fallbacks
+ * (`GROUPROLES_*`) it always had.
  */
 import { ConfigurationError } from "../../client/errors";
-import { resolveCredentials } from "../../config/credentials";
+import { AUTHORIZATION_KEYS, CREDENTIAL_KEYS, resolveCredentials } from "../../config/credentials";
 import type { ConfigSource } from "../../config/source";
-import { resolveConfig } from "../../config/stack-config";
+import { CONFIG_KEYS, resolveConfig } from "../../config/stack-config";
+import { editDistance } from "../shared/settings-keys";
+import { reveal } from "./values";
 
 const NAMESPACE = "grouproles:";
+
+/** Every configuration key the provider reads (its schema's `config.variables`). */
+export const PROVIDER_KEYS: readonly string[] = [
+  ...Object.keys(CONFIG_KEYS),
+  ...Object.keys(CREDENTIAL_KEYS),
+  ...Object.keys(AUTHORIZATION_KEYS),
+];
+
+/** Inputs the engine adds to every provider resource (providers.SetProviderVersion and the like). */
+const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
 
 /** A property value as config text: strings as they are, maps (accessTokens, apiKeys) as JSON. */
 const asText = (v: unknown): string | undefined =>
   v === undefined || v === null ? undefined : typeof v === "string" ? v : JSON.stringify(v);
 
-/** `grouproles:<key>` from the properties (`<key>`), else from namespaced variables. */
+/** `grouproles:<key>` from the properties (`<key>`), else from the variables. */
 export function configSource(
   properties: Record<string, unknown>,
   variables: Record<string, string> = {},
 ): ConfigSource {
+  const props = reveal(properties) as Record<string, unknown>;
   return {
     get: (key) => {
       const bare = key.startsWith(NAMESPACE) ? key.slice(NAMESPACE.length) : key;
-      return asText(properties[bare]) ?? variables[key];
+      return asText(props[bare]) ?? variables[`${NAMESPACE}config:${bare}`] ?? variables[`${NAMESPACE}${bare}`];
     },
   };
 }
 
 /** Problems of a provider configuration, as CheckConfig failures naming the property; none when valid. */
 export function configFailures(properties: Record<string, unknown>): Array<{ property: string; reason: string }> {
-  const source = configSource(properties);
   const failures: Array<{ property: string; reason: string }> = [];
+  for (const key of Object.keys(properties)) {
+    if (ENGINE_KEYS.has(key) || PROVIDER_KEYS.includes(key)) continue;
+    const near = PROVIDER_KEYS.find((k) => editDistance(k.toLowerCase(), key.toLowerCase(), 3) <= 2);
+    failures.push({
+      property: key,
+      reason: `unknown provider setting "${key}"${near ? `; did you mean "${near}"?` : ""} (settings: ${PROVIDER_KEYS.join(", ")})`,
+    });
+  }
+  const source = configSource(properties);
   for (const check of [() => resolveConfig(source), () => resolveCredentials(source)]) {
     try {
       check();

@@ -10,15 +10,16 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { setStackConfig } from "../../config/stack-config";
-import { clientFromConfig } from "../../config/stack-config";
+import { clientFromConfig, setStackConfig } from "../../config/stack-config";
 import { groupRolesProvider } from "../group-roles/provider";
 import { roleProvider } from "../role/provider";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { locateVisitor, lookupRole, lookupRoles, lookupVisitorPresence } from "../shared/lookups";
-import { anyproto, emptyproto, grpc, structproto } from "../shared/sdk-rpc";
+import { anyproto, emptyproto, grpc } from "../shared/sdk-rpc";
 import { PACKAGE_VERSION } from "../../client/version";
 import { configFailures, configSource } from "./config";
+import { sameNameFailures } from "./declared-names";
+import { fromStruct, toStruct, withoutShim } from "./values";
 
 const provrpc =
   require("@pulumi/pulumi/proto/provider_grpc_pb") as typeof import("@pulumi/pulumi/proto/provider_grpc_pb");
@@ -44,9 +45,10 @@ const INVOKES: Record<string, (args: Props) => Promise<unknown>> = {
   "grouproles:index:findVisitor": (args) => locateVisitor(clientFromConfig({}, "presence"), args as never),
 };
 
-/** The package schema, shipped beside the compiled plugin's package root (schema.json). */
+/** The package schema (schema.json at the package root), with this plugin's version. */
 export function schemaText(): string {
-  return readFileSync(path.join(packageRoot(), "schema.json"), "utf8");
+  const schema = JSON.parse(readFileSync(path.join(packageRoot(), "schema.json"), "utf8")) as Props;
+  return JSON.stringify({ ...schema, version: PACKAGE_VERSION });
 }
 
 function packageRoot(): string {
@@ -74,11 +76,6 @@ function methodsFor(urn: string): Methods {
   return methods;
 }
 
-/** JavaScript values to a Struct: undefined dropped (JSON has none), as the engine would. */
-const toStruct = (value: unknown) =>
-  structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value ?? {})) as Record<string, never>);
-const fromStruct = (s: { toJavaScript(): unknown } | undefined): Props => (s ? (s.toJavaScript() as Props) : {});
-
 /**
  * An error as the engine reads it: a partial create or update (the providers' init errors carry `id`,
  * `properties` and `reasons`) travels as ErrorResourceInitFailed in the status details, so that the
@@ -90,8 +87,7 @@ function asGrpcError(e: unknown): Partial<import("@grpc/grpc-js").StatusObject> 
   if (err.id) {
     const detail = new provpb.ErrorResourceInitFailed();
     detail.setId(err.id);
-    const { __provider: _p, ...properties } = err.properties ?? {};
-    detail.setProperties(toStruct(properties));
+    detail.setProperties(toStruct(withoutShim(err.properties)));
     detail.setReasonsList(err.reasons ?? []);
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
@@ -118,9 +114,6 @@ function unary<Req, Res>(handle: (req: Req) => Promise<Res>) {
 
 const unimplemented = (what: string) => (_call: unknown, callback: (err: Status) => void) =>
   callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-grouproles` });
-
-/** Properties without the dynamic providers' `__provider` (the plugin has none). */
-const plain = ({ __provider: _p, ...rest }: Props = {}): Props => rest;
 
 function checkResponse(inputs: Props, failures: ReadonlyArray<{ property: string; reason: string }>) {
   const res = new provpb.CheckResponse();
@@ -166,10 +159,15 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
     return checkResponse(news, configFailures(news));
   }),
   diffConfig: unary(async (req: provproto.DiffRequest) => {
-    const olds = fromStruct(req.getOlds());
+    const olds = fromStruct(req.getOldInputs() ?? req.getOlds());
     const news = fromStruct(req.getNews());
     // A changed address or credential is an update of the provider: its resources are never replaced.
-    return diffResponse({ changes: JSON.stringify(olds) !== JSON.stringify(news) });
+    const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])]
+      .filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]))
+      .sort();
+    const res = diffResponse({ changes: changed.length > 0 });
+    res.setDiffsList(changed);
+    return res;
   }),
   configure: unary(async (req: provproto.ConfigureRequest) => {
     const variables = Object.fromEntries(req.getVariablesMap().toArray()) as Record<string, string>;
@@ -181,39 +179,49 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
     return res;
   }),
   check: unary(async (req: provproto.CheckRequest) => {
-    const r = await methodsFor(req.getUrn()).check(plain(fromStruct(req.getOlds())), plain(fromStruct(req.getNews())));
-    return checkResponse(plain(r.inputs), r.failures ?? []);
+    const urn = req.getUrn();
+    const news = withoutShim(fromStruct(req.getNews()));
+    const r = await methodsFor(urn).check(withoutShim(fromStruct(req.getOlds())), news);
+    const failures = [...(r.failures ?? [])];
+    if (tokenOf(urn) === "grouproles:index:Role") failures.push(...sameNameFailures(urn, news));
+    return checkResponse(withoutShim(r.inputs), failures);
   }),
   diff: unary(async (req: provproto.DiffRequest) => {
     const m = methodsFor(req.getUrn());
-    return diffResponse(await m.diff(req.getId(), plain(fromStruct(req.getOlds())), plain(fromStruct(req.getNews()))));
+    return diffResponse(
+      await m.diff(req.getId(), withoutShim(fromStruct(req.getOlds())), withoutShim(fromStruct(req.getNews()))),
+    );
   }),
   create: unary(async (req: provproto.CreateRequest) => {
-    const r = await methodsFor(req.getUrn()).create(plain(fromStruct(req.getProperties())));
+    const r = await methodsFor(req.getUrn()).create(withoutShim(fromStruct(req.getProperties())));
     const res = new provpb.CreateResponse();
     res.setId(r.id);
-    res.setProperties(toStruct(plain(r.outs as Props)));
+    res.setProperties(toStruct(withoutShim(r.outs as Props)));
     return res;
   }),
   read: unary(async (req: provproto.ReadRequest) => {
-    const r = await methodsFor(req.getUrn()).read(req.getId(), plain(fromStruct(req.getProperties())));
+    const r = await methodsFor(req.getUrn()).read(req.getId(), withoutShim(fromStruct(req.getProperties())));
     const res = new provpb.ReadResponse();
     res.setId(r.id);
     if (r.id) {
-      res.setProperties(toStruct(plain(r.props as Props)));
-      if ("inputs" in r && r.inputs) res.setInputs(toStruct(plain(r.inputs as Props)));
+      res.setProperties(toStruct(withoutShim(r.props as Props)));
+      if ("inputs" in r && r.inputs) res.setInputs(toStruct(withoutShim(r.inputs as Props)));
     }
     return res;
   }),
   update: unary(async (req: provproto.UpdateRequest) => {
     const m = methodsFor(req.getUrn());
-    const r = await m.update(req.getId(), plain(fromStruct(req.getOlds())), plain(fromStruct(req.getNews())));
+    const r = await m.update(
+      req.getId(),
+      withoutShim(fromStruct(req.getOlds())),
+      withoutShim(fromStruct(req.getNews())),
+    );
     const res = new provpb.UpdateResponse();
-    res.setProperties(toStruct(plain(r.outs as Props)));
+    res.setProperties(toStruct(withoutShim(r.outs as Props)));
     return res;
   }),
   delete: unary(async (req: provproto.DeleteRequest) => {
-    await methodsFor(req.getUrn()).delete(req.getId(), plain(fromStruct(req.getProperties())));
+    await methodsFor(req.getUrn()).delete(req.getId(), withoutShim(fromStruct(req.getProperties())));
     return new emptyproto.Empty();
   }),
   invoke: unary(async (req: provproto.InvokeRequest) => {

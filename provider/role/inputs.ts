@@ -34,6 +34,15 @@ const KNOWN_PROPERTIES = new Set([
   "__provider",
 ]);
 
+/** Why a second Role of the program may not declare a name another one (`first`) declares. */
+export function sameNameReason(first: string, name: unknown, groupId: unknown): string {
+  return (
+    `Role resource "${first}" of this program already declares a role named ${JSON.stringify(name)} ` +
+    `in group ${String(groupId)}; role names are unique within a group, so \`pulumi up\` would fail. ` +
+    "Rename one of the two, or remove one."
+  );
+}
+
 /**
  * Checks Role inputs. Unknown values (preview) pass; everything else is checked here, before any
  * request, so a bad program fails in `pulumi preview` with every problem listed at once.
@@ -57,13 +66,7 @@ export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
     }
   }
   if (typeof news.sameNameAs === "string") {
-    failures.push({
-      property: "name",
-      reason:
-        `Role resource "${news.sameNameAs}" of this program already declares a role named ${JSON.stringify(news.name)} ` +
-        `in group ${String(news.groupId)}; role names are unique within a group, so \`pulumi up\` would fail. ` +
-        `Rename one of the two, or remove one.`,
-    });
+    failures.push({ property: "name", reason: sameNameReason(news.sameNameAs, news.name, news.groupId) });
   }
   for (const key of Object.keys(news)) {
     if (!KNOWN_PROPERTIES.has(key) && news[key] !== undefined && !isOutputKey(key)) {

@@ -13,8 +13,26 @@ import type { EmulatorOptions } from "../../emulator";
 export const repoRoot = path.resolve(__dirname, "../..");
 export const exampleDir = (name: string) => path.join(repoRoot, "examples", name);
 
+/**
+ * Which resources a test program uses: the dynamic ones (`pulumi-grouproles`) or the resource
+ * plugin's (`pulumi-grouproles/package`). Suites that hold for both run once per kind.
+ */
+export type SdkKind = "dynamic" | "package";
+export const SDK_KINDS: readonly SdkKind[] = ["dynamic", "package"];
+
+/** A type token's prefix by kind: `pulumi-nodejs:dynamic/grouproles:` or `grouproles:index:`. */
+export const typePrefix = (sdk: SdkKind): string =>
+  sdk === "dynamic" ? "pulumi-nodejs:dynamic/grouproles:" : "grouproles:index:";
+
+/** True for a Role or GroupRoles type of either kind (`kind` names which). */
+export const isGroupRolesType = (type: string, kind?: "Role" | "GroupRoles"): boolean =>
+  /^(pulumi-nodejs:dynamic\/grouproles|grouproles:index):(Role|GroupRoles)$/.test(type) &&
+  (kind === undefined || type.endsWith(`:${kind}`));
+
 export interface Stack {
   h: EmulatorHarness;
+  /** The resources the spec program uses (runSpec, runMixed). @default "dynamic" */
+  sdk: SdkKind;
   work: string;
   stateFile: string;
   run(
@@ -45,6 +63,7 @@ export async function stackFor(
   emulator: EmulatorOptions = {},
   /** The secret stack config; default: the emulator's token as `grouproles:accessToken`. */
   secrets?: (h: EmulatorHarness) => Record<string, string>,
+  sdk: SdkKind = "dynamic",
 ): Promise<Stack> {
   const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
@@ -56,6 +75,7 @@ export async function stackFor(
   const baselines = new Map<string, { state: string; service: unknown }>();
   return {
     h,
+    sdk,
     work,
     stateFile,
     run: (
@@ -97,12 +117,16 @@ export async function stackFor(
   };
 }
 
-/** The plan lines of Role resources only (the stack's own line is engine noise). */
-export const rolePlan = (r: EngineResult): string[] =>
+/** The plan lines of resources of one kind, type left out (the stack's and providers' lines are engine noise). */
+const planOf = (r: EngineResult, kind: "Role" | "GroupRoles"): string[] =>
   r.planText
     .split("\n")
-    .filter((l) => l.includes("grouproles:Role"))
-    .map((l) => l.replace("pulumi-nodejs:dynamic/grouproles:Role ", "").replace(/\s+/g, " ").trim());
+    .map((l) => /^(\S+\s+\S+\s+)(\S+) (.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && isGroupRolesType(m[2]!, kind))
+    .map((m) => `${m[1]}${m[3]}`.replace(/\s+/g, " ").trim());
+
+/** The plan lines of Role resources only (the stack's own line is engine noise). */
+export const rolePlan = (r: EngineResult): string[] => planOf(r, "Role");
 
 /** The test program whose Role resources (args and options) come from the `roles-spec:spec` config. */
 export const specProgram = path.join(__dirname, "programs", "roles-spec");
@@ -118,10 +142,10 @@ export interface RoleSpec {
  * Registers a test file's hooks for the spec program: one stack and emulator for the file (handed to
  * `set`), and before each test a new stack on an empty service (`fresh`).
  */
-export function specStackPerFile(set: (s: Stack) => void): void {
+export function specStackPerFile(set: (s: Stack) => void, sdk: SdkKind = "dynamic"): void {
   let s: Stack | undefined;
   beforeAll(async () => {
-    s = await stackFor(specProgram, "roles-spec");
+    s = await stackFor(specProgram, "roles-spec", {}, {}, undefined, sdk);
     set(s);
   });
   afterAll(() => s?.close());
@@ -135,7 +159,17 @@ export const runSpec = (
   roles: RoleSpec[],
   config: Record<string, string> = {},
   secretConfig?: Record<string, string>,
-) => s.run(op, { "roles-spec:spec": JSON.stringify(roles), ...config }, specProgram, secretConfig);
+) =>
+  s.run(
+    op,
+    {
+      "roles-spec:spec": JSON.stringify(roles),
+      ...(s.sdk === "package" ? { "roles-spec:sdk": "package" } : {}),
+      ...config,
+    },
+    specProgram,
+    secretConfig,
+  );
 
 /** One GroupRoles of the spec program: resource name, GroupRolesArgs, resource options. */
 export interface GroupRolesSpec {
@@ -160,8 +194,4 @@ export const runMixed = (
 ) => runSpec(s, op, roles, { "roles-spec:groupRoles": JSON.stringify(catalogues), ...config }, secretConfig);
 
 /** The plan lines of GroupRoles resources only. */
-export const catalogPlan = (r: EngineResult): string[] =>
-  r.planText
-    .split("\n")
-    .filter((l) => l.includes("grouproles:GroupRoles"))
-    .map((l) => l.replace("pulumi-nodejs:dynamic/grouproles:GroupRoles ", "").replace(/\s+/g, " ").trim());
+export const catalogPlan = (r: EngineResult): string[] => planOf(r, "GroupRoles");

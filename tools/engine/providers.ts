@@ -5,7 +5,7 @@
 // a resource plugin per provider resource (explicit `new Provider(...)` or the engine's default
 // provider of a package), loaded for CheckConfig, then configured (Configure) before any resource
 // call. The plugin is found as the engine finds an ambient plugin: `pulumi-resource-<package>` on
-// the PATH, which `npm exec` / npm scripts put the program's `node_modules/.bin` on.
+// the PATH, which `npm exec` / npm scripts put `node_modules/.bin` on.
 
 import { existsSync, realpathSync } from "node:fs";
 import * as path from "node:path";
@@ -38,16 +38,21 @@ export function defaultProviderName(version: string): string {
   return ["default", m[1], m[2], m[3], ...extra].join("_");
 }
 
-/** The executable of `pulumi-resource-<pkg>` as npm links it into the program's node_modules/.bin. */
-export function pluginEntry(programDir: string, pkg: string): string {
-  const bin = path.join(programDir, "node_modules", ".bin", `pulumi-resource-${pkg}`);
-  if (!existsSync(bin)) {
-    throw new Error(
-      `no resource plugin found for package '${pkg}': pulumi-resource-${pkg} is not in ${path.dirname(bin)} ` +
-        "(install the npm package that ships it)",
-    );
+/**
+ * `pulumi-resource-<pkg>` on the PATH (workspace/plugins.go getPluginInfoAndPath, the ambient plugin
+ * step; project plugin paths and the plugin cache are not modelled). Run with this Node, not by its
+ * shebang, so that a run does not depend on which `node` the PATH holds.
+ */
+export function pluginEntry(pathVariable: string, pkg: string): string {
+  const file = `pulumi-resource-${pkg}`;
+  for (const dir of pathVariable.split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, file);
+    if (existsSync(candidate)) return realpathSync(candidate);
   }
-  return realpathSync(bin);
+  throw new Error(
+    `no resource plugin found for package '${pkg}': ${file} is not on the PATH ` +
+      "(install the npm package that ships it and run through npm, which puts node_modules/.bin on the PATH)",
+  );
 }
 
 export interface ProviderRegistryOptions {
@@ -83,7 +88,7 @@ export class ProviderRegistry {
 
   /** A fresh, unconfigured plugin instance for the provider resource `urn` (registry.go Check loads one). */
   async load(urn: string, pkg: string): Promise<ProviderHost> {
-    return this.start(urn, pluginEntry(this.o.programDir, pkg));
+    return this.start(urn, pluginEntry(this.o.env.PATH ?? "", pkg));
   }
 
   /** The configured instance of provider `urn`, once `configure` registered it. */

@@ -6,12 +6,16 @@
 //                               protect, deleteBeforeReplace, import, ignoreChanges } }
 // config roles-spec:groupRoles  JSON array of { name, args: GroupRolesArgs, opts? } (optional)
 // config roles-spec:order       "catalogues-first" registers the GroupRoles before the Roles (optional)
+// config roles-spec:sdk         "package" uses the resource plugin's SDK (pulumi-grouproles/package)
+//                               instead of the dynamic resources (optional)
 // A GroupRoles' opts.dependsOn may name Role resources of the spec (declared first by default).
 "use strict";
 const pulumi = require("@pulumi/pulumi");
-const { Role, GroupRoles } = require("pulumi-grouproles");
 
 const config = new pulumi.Config("roles-spec");
+const { Role, GroupRoles } = require(
+  config.get("sdk") === "package" ? "pulumi-grouproles/package" : "pulumi-grouproles",
+);
 const spec = JSON.parse(config.get("spec") ?? "[]");
 const roles = {};
 const catalogues = {};

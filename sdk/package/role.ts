@@ -1,0 +1,60 @@
+/**
+ * `Role` of the `grouproles` plugin (`grouproles:index:Role`): the same inputs, outputs and rules as
+ * the dynamic {@link import("../role").Role}, served by the plugin with its provider's configuration.
+ * `pulumi import grouproles:index:Role <name> <groupId>/<roleId>` and the `import` option work.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { RoleArgs } from "../role";
+import { withVersion } from "./version";
+
+export type { RoleArgs } from "../role";
+
+export class Role extends pulumi.CustomResource {
+  /** The type token, `grouproles:index:Role`. */
+  public static readonly __pulumiType = "grouproles:index:Role";
+
+  /** ID of the group the role belongs to. */
+  declare public readonly groupId: pulumi.Output<number>;
+  /** Display name. */
+  declare public readonly name: pulumi.Output<string>;
+  /** Description, when one is set. */
+  declare public readonly description: pulumi.Output<string | undefined>;
+  /** The managed settings as the service holds them (after an import: every setting). */
+  declare public readonly settings: pulumi.Output<Record<string, boolean> | undefined>;
+  /** ID the service generated for the role. */
+  declare public readonly roleId: pulumi.Output<number>;
+  /** True when the role is assigned to users. */
+  declare public readonly inUse: pulumi.Output<boolean>;
+  /** Number of users holding the role. */
+  declare public readonly userCount: pulumi.Output<number>;
+
+  /** Reads an existing role by its ID, `"<groupId>/<roleId>"`, without managing it. */
+  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Role {
+    return new Role(name, undefined, { ...opts, id });
+  }
+
+  /** Returns true if `obj` is a plugin Role (also across copies of the package). */
+  public static override isInstance(obj: unknown): obj is Role {
+    return pulumi.CustomResource.isInstance(obj) && Reflect.get(obj, "__pulumiType") === Role.__pulumiType;
+  }
+
+  constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions);
+  constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
+  constructor(name: string, args: RoleArgs | undefined, opts?: pulumi.CustomResourceOptions) {
+    super(
+      Role.__pulumiType,
+      name,
+      {
+        groupId: args?.groupId,
+        name: args?.name,
+        description: args?.description,
+        // As an Output, for the same reason as the dynamic Role: a setting named `toString` is data.
+        settings: args?.settings === undefined ? undefined : pulumi.output(args.settings),
+        roleId: undefined,
+        inUse: undefined,
+        userCount: undefined,
+      },
+      withVersion(opts),
+    );
+  }
+}
