@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 const PACKAGED = [
   "test/client/package.test.ts",
   "test/e2e/installed-package.test.ts",
+  "test/e2e/package.test.ts",
   "test/sdk/dynamic-host.test.ts",
   "test/sdk/serialized-provider.test.ts",
 ];

@@ -25,8 +25,9 @@ function providerBytes(value: unknown): number {
 
 /** How many roles a resource holds: one per Role, one per entry of a GroupRoles. */
 function rolesOf(r: StateResource): number {
-  if (r.type.endsWith("grouproles:Role")) return 1;
-  if (r.type.endsWith("grouproles:GroupRoles")) return Object.keys(r.outputs?.roles ?? {}).length;
+  // Dynamic (`pulumi-nodejs:dynamic/grouproles:Role`) or the plugin's (`grouproles:index:Role`).
+  if (/grouproles:(index:)?Role$/.test(r.type)) return 1;
+  if (/grouproles:(index:)?GroupRoles$/.test(r.type)) return Object.keys(r.outputs?.roles ?? {}).length;
   return 0;
 }
 

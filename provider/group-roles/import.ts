@@ -2,9 +2,10 @@
  * A GroupRoles read that knows only the group (`pulumi import grouproles:index:GroupRoles <name> 42`,
  * the `import` option, `GroupRoles.get`): every role of the group becomes an entry, keyed by its name
  * in lower camel case (`"Support Agents"` → `supportAgents`; a clash gets `2`, `3`... in role ID
- * order), with every setting it holds, so that the program `pulumi import` writes, or one written to
- * match, shows no change. Afterwards the keys are the program's to rename (a key change with the same
- * name is the same role).
+ * order). The state holds every setting each role holds; the inputs (the program `pulumi import`
+ * writes) declare none, so the program manages only the settings it lists and the others stay as they
+ * are (../plugin/declared-settings). Afterwards the keys are the program's to rename (a key change
+ * with the same name is the same role).
  */
 import type { GroupRolesClient } from "../../client";
 import type { RoleSummary } from "../../client/types";
@@ -65,11 +66,7 @@ export async function readWholeGroup(
         inUse: listedRole.inUse,
         userCount: userCountOf(listedRole),
       };
-      declared[key] = {
-        name: details.name,
-        ...(description ? { description } : {}),
-        ...(Object.keys(settings).length ? { settings } : {}),
-      };
+      declared[key] = { name: details.name, ...(description ? { description } : {}) };
     }),
   );
   // Entries in the group's order, as the list gave them.

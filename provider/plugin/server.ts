@@ -19,6 +19,7 @@ import { anyproto, emptyproto, grpc } from "../shared/sdk-rpc";
 import { PACKAGE_VERSION } from "../../client/version";
 import { configFailures, configSource } from "./config";
 import { sameNameFailures } from "./declared-names";
+import { narrowToDeclared } from "./declared-settings";
 import { fromStruct, toStruct, withoutShim } from "./values";
 
 const provrpc =
@@ -44,6 +45,9 @@ const INVOKES: Record<string, (args: Props) => Promise<unknown>> = {
     lookupVisitorPresence(clientFromConfig({}, "presence"), args as never),
   "grouproles:index:findVisitor": (args) => locateVisitor(clientFromConfig({}, "presence"), args as never),
 };
+
+/** The resource and function tokens this plugin serves (schema.json must list exactly these). */
+export const SERVED_TOKENS = { resources: Object.keys(RESOURCES), functions: Object.keys(INVOKES) };
 
 /** The package schema (schema.json at the package root), with this plugin's version. */
 export function schemaText(): string {
@@ -114,6 +118,15 @@ function unary<Req, Res>(handle: (req: Req) => Promise<Res>) {
 
 const unimplemented = (what: string) => (_call: unknown, callback: (err: Status) => void) =>
   callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-grouproles` });
+
+/** A Diff's or Update's old outputs (narrowed to what is declared, ./declared-settings) and new inputs. */
+function changeOf(req: provproto.DiffRequest | provproto.UpdateRequest) {
+  const urn = req.getUrn();
+  const news = withoutShim(fromStruct(req.getNews()));
+  const oldInputs = fromStruct(req.getOldInputs());
+  const olds = narrowToDeclared(tokenOf(urn), withoutShim(fromStruct(req.getOlds())), oldInputs, news);
+  return { urn, olds, news };
+}
 
 function checkResponse(inputs: Props, failures: ReadonlyArray<{ property: string; reason: string }>) {
   const res = new provpb.CheckResponse();
@@ -187,10 +200,8 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
     return checkResponse(withoutShim(r.inputs), failures);
   }),
   diff: unary(async (req: provproto.DiffRequest) => {
-    const m = methodsFor(req.getUrn());
-    return diffResponse(
-      await m.diff(req.getId(), withoutShim(fromStruct(req.getOlds())), withoutShim(fromStruct(req.getNews()))),
-    );
+    const { urn, olds, news } = changeOf(req);
+    return diffResponse(await methodsFor(urn).diff(req.getId(), olds, news));
   }),
   create: unary(async (req: provproto.CreateRequest) => {
     const r = await methodsFor(req.getUrn()).create(withoutShim(fromStruct(req.getProperties())));
@@ -210,12 +221,8 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
     return res;
   }),
   update: unary(async (req: provproto.UpdateRequest) => {
-    const m = methodsFor(req.getUrn());
-    const r = await m.update(
-      req.getId(),
-      withoutShim(fromStruct(req.getOlds())),
-      withoutShim(fromStruct(req.getNews())),
-    );
+    const { urn, olds, news } = changeOf(req);
+    const r = await methodsFor(urn).update(req.getId(), olds, news);
     const res = new provpb.UpdateResponse();
     res.setProperties(toStruct(withoutShim(r.outs as Props)));
     return res;

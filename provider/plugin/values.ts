@@ -27,7 +27,10 @@ export function reveal(v: unknown): unknown {
 export const toStruct = (value: unknown) =>
   structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value ?? {})) as Record<string, never>);
 
-/** A Struct's properties, secrets revealed; none for an absent Struct. */
+/**
+ * A Struct's properties, secrets revealed; none for an absent Struct. (A map key `__proto__` cannot
+ * travel in a Struct at all: the SDK refuses it in the program, ../../sdk/dropped-keys.)
+ */
 export const fromStruct = (s: { toJavaScript(): unknown } | undefined): Props =>
   s ? (reveal(s.toJavaScript()) as Props) : {};
 

@@ -154,9 +154,10 @@ export async function read(
     throw inContext(error, what);
   }
   if (known) return { id, props: outs };
+  // An import: the outputs hold every setting; the inputs (what `pulumi import` writes) declare none,
+  // so the program manages only the settings it lists (see ../plugin/declared-settings).
   const inputs: RoleInputs = { groupId, name: outs.name };
   if (outs.description !== undefined) inputs.description = outs.description;
-  if (outs.settings !== undefined) inputs.settings = outs.settings;
   return { id, props: outs, inputs };
 }
 

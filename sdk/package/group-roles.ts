@@ -6,6 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { GroupRoleState, GroupRolesArgs } from "../group-roles";
+import { refuseDroppedKeys } from "../dropped-keys";
 import { withVersion } from "./version";
 
 export type { GroupRoleEntry, GroupRoleState, GroupRolesArgs } from "../group-roles";
@@ -32,6 +33,7 @@ export class GroupRoles extends pulumi.CustomResource {
   constructor(name: string, args: GroupRolesArgs, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: GroupRolesArgs | undefined, opts?: pulumi.CustomResourceOptions) {
+    refuseDroppedKeys(args?.roles, "roles", `GroupRoles resource '${name}'`);
     super(
       GroupRoles.__pulumiType,
       name,

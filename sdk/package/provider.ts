@@ -48,8 +48,8 @@ export interface ProviderArgs {
   timeoutMs?: pulumi.Input<number>;
 }
 
-/** The settings that are credentials: always secret in state. */
-const SECRET_KEYS = ["accessToken", "accessTokens", "apiKey", "apiKeys", "password"] as const;
+/** The settings that are credentials: always secret in state (schema.json marks the same). */
+export const SECRET_KEYS = ["accessToken", "accessTokens", "apiKey", "apiKeys", "password"] as const;
 
 export class Provider extends pulumi.ProviderResource {
   /** The type token, `pulumi:providers:grouproles`. */

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { RoleArgs } from "../role";
+import { refuseDroppedKeys } from "../dropped-keys";
 import { withVersion } from "./version";
 
 export type { RoleArgs } from "../role";
@@ -41,6 +42,7 @@ export class Role extends pulumi.CustomResource {
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions);
   constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: RoleArgs | undefined, opts?: pulumi.CustomResourceOptions) {
+    refuseDroppedKeys(args?.settings, "settings", `Role resource '${name}'`);
     super(
       Role.__pulumiType,
       name,

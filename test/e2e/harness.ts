@@ -142,7 +142,7 @@ export interface RoleSpec {
  * Registers a test file's hooks for the spec program: one stack and emulator for the file (handed to
  * `set`), and before each test a new stack on an empty service (`fresh`).
  */
-export function specStackPerFile(set: (s: Stack) => void, sdk: SdkKind = "dynamic"): void {
+export function specStackPerFile(set: (s: Stack) => void, sdk?: SdkKind): void {
   let s: Stack | undefined;
   beforeAll(async () => {
     s = await stackFor(specProgram, "roles-spec", {}, {}, undefined, sdk);

@@ -4,15 +4,19 @@
  * in separate requests, and renames the per-role provider cannot apply in one `up` (a name held by a
  * role outside the program, or by a role removed in the same change), which fail saying what works.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { rolePlan, runSpec, specProgram, stackFor, type RoleSpec, type Stack } from "./harness";
+import { describe, expect, it } from "vitest";
+import {
+  isGroupRolesType,
+  rolePlan,
+  runSpec,
+  SDK_KINDS,
+  specStackPerFile,
+  type RoleSpec,
+  type SdkKind,
+  type Stack,
+} from "./harness";
 
 let s: Stack;
-beforeAll(async () => {
-  s = await stackFor(specProgram, "roles-spec");
-});
-afterAll(() => s?.close());
-beforeEach(() => s.fresh());
 
 const role = (name: string, roleName: string, opts?: Record<string, unknown>): RoleSpec => ({
   name,
@@ -26,129 +30,137 @@ const up = async (roles: RoleSpec[], config: Record<string, string> = {}) => {
   return r;
 };
 
-describe("a resource renamed in code", () => {
-  it("fails with advice naming aliases first, then import; following either keeps the one role", async () => {
-    await up([role("y2", "Y")]);
-    const [before] = await s.h.listRoles(42);
+// Every scenario with the dynamic resources and with the resource plugin's.
+describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
+  specStackPerFile((stack) => (s = stack), sdk);
 
-    const renamed = await runSpec(s, "up", [role("z", "Y")]);
-    expect(renamed.ok).toBe(false);
-    const message = renamed.errors.join("\n");
-    expect(message).toContain(`already has a role named "Y" (id 42/${before!.roleId})`);
-    expect(message.indexOf('aliases: [{ name: "<old resource name>" }]')).toBeGreaterThan(0);
-    expect(message.indexOf("aliases:")).toBeLessThan(message.indexOf(`import: "42/${before!.roleId}"`));
-    expect(await s.h.listRoles(42)).toEqual([before]);
+  describe("a resource renamed in code", () => {
+    it("fails with advice naming aliases first, then import; following either keeps the one role", async () => {
+      await up([role("y2", "Y")]);
+      const [before] = await s.h.listRoles(42);
 
-    // The import advice: z adopts the role; y2's delete, later in the same up, must leave it alone.
-    const imported = await up([role("z", "Y", { import: `42/${before!.roleId}` })]);
-    expect(rolePlan(imported).sort()).toEqual(["+ create z", "- delete y2"]);
-    expect(await s.h.listRoles(42)).toEqual([before]);
-    expect((await s.h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
-    const state = (await runSpec(s, "refresh", [])).resources.filter((r) => r.type.endsWith("grouproles:Role"));
-    expect(state.map((r) => [r.urn.split("::").pop(), r.id])).toEqual([["z", `42/${before!.roleId}`]]);
+      const renamed = await runSpec(s, "up", [role("z", "Y")]);
+      expect(renamed.ok).toBe(false);
+      const message = renamed.errors.join("\n");
+      expect(message).toContain(`already has a role named "Y" (id 42/${before!.roleId})`);
+      expect(message.indexOf('aliases: [{ name: "<old resource name>" }]')).toBeGreaterThan(0);
+      expect(message.indexOf("aliases:")).toBeLessThan(message.indexOf(`import: "42/${before!.roleId}"`));
+      expect(await s.h.listRoles(42)).toEqual([before]);
+
+      // The import advice: z adopts the role; y2's delete, later in the same up, must leave it alone.
+      const imported = await up([role("z", "Y", { import: `42/${before!.roleId}` })]);
+      // The plugin imports natively (Read by ID); the dynamic Role carries `import` as an input and adopts.
+      expect(rolePlan(imported).sort()).toEqual(
+        [sdk === "package" ? "= import z" : "+ create z", "- delete y2"].sort(),
+      );
+      expect(await s.h.listRoles(42)).toEqual([before]);
+      expect((await s.h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
+      const state = (await runSpec(s, "refresh", [])).resources.filter((r) => isGroupRolesType(r.type, "Role"));
+      expect(state.map((r) => [r.urn.split("::").pop(), r.id])).toEqual([["z", `42/${before!.roleId}`]]);
+    });
+
+    it("with aliases the rename is no change at all: no create, no delete, the same role", async () => {
+      await up([role("y2", "Y")]);
+      const [before] = await s.h.listRoles(42);
+      await s.h.clearRequests();
+      const aliased = [role("z", "Y", { aliases: [{ name: "y2" }] })];
+      expect(rolePlan(await runSpec(s, "preview", aliased))).toEqual([]);
+      const r = await up(aliased);
+      expect(r.providerHost.calls).toMatchObject({ Create: 0, Delete: 0 });
+      expect(await s.h.listRoles(42)).toEqual([before]);
+      const writes = Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET"));
+      expect(writes).toEqual([]);
+    });
   });
 
-  it("with aliases the rename is no change at all: no create, no delete, the same role", async () => {
-    await up([role("y2", "Y")]);
-    const [before] = await s.h.listRoles(42);
-    await s.h.clearRequests();
-    const aliased = [role("z", "Y", { aliases: [{ name: "y2" }] })];
-    expect(rolePlan(await runSpec(s, "preview", aliased))).toEqual([]);
-    const r = await up(aliased);
-    expect(r.providerHost.calls).toMatchObject({ Create: 0, Delete: 0 });
-    expect(await s.h.listRoles(42)).toEqual([before]);
-    const writes = Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET"));
-    expect(writes).toEqual([]);
-  });
-});
+  describe("names swapped or rotated in separate requests (grouproles:maxBatchSize 1)", () => {
+    const single = { "grouproles:maxBatchSize": "1" };
 
-describe("names swapped or rotated in separate requests (grouproles:maxBatchSize 1)", () => {
-  const single = { "grouproles:maxBatchSize": "1" };
+    it("two roles swap names", async () => {
+      await up([role("a", "Alpha"), role("b", "Beta")], single);
+      const before = await names();
+      const swapped = await up([role("a", "Beta"), role("b", "Alpha")], single);
+      expect(rolePlan(swapped).sort()).toEqual(["~ update a [description, name]", "~ update b [description, name]"]);
+      const after = await names();
+      expect(Object.keys(after)).toEqual(Object.keys(before)); // the same roles, no create or delete
+      expect(Object.values(after).sort()).toEqual(["Alpha", "Beta"]);
+      for (const id of Object.keys(before)) expect(after[id]).not.toBe(before[id]);
+    });
 
-  it("two roles swap names", async () => {
-    await up([role("a", "Alpha"), role("b", "Beta")], single);
-    const before = await names();
-    const swapped = await up([role("a", "Beta"), role("b", "Alpha")], single);
-    expect(rolePlan(swapped).sort()).toEqual(["~ update a [description, name]", "~ update b [description, name]"]);
-    const after = await names();
-    expect(Object.keys(after)).toEqual(Object.keys(before)); // the same roles, no create or delete
-    expect(Object.values(after).sort()).toEqual(["Alpha", "Beta"]);
-    for (const id of Object.keys(before)) expect(after[id]).not.toBe(before[id]);
-  });
+    it("three roles rotate names, declared far apart among others", async () => {
+      const filler = Array.from({ length: 6 }, (_, i) => role(`f${i}`, `Filler ${i}`));
+      await up([role("a", "A"), ...filler, role("b", "B"), role("c", "C")], single);
+      const ids = Object.fromEntries(Object.entries(await names()).map(([id, n]) => [n, id]));
+      await up([role("a", "B"), ...filler, role("b", "C"), role("c", "A")], single);
+      const after = await names();
+      expect([after[ids["A"]!], after[ids["B"]!], after[ids["C"]!]]).toEqual(["B", "C", "A"]);
+      expect(Object.keys(after)).toHaveLength(9);
+    });
 
-  it("three roles rotate names, declared far apart among others", async () => {
-    const filler = Array.from({ length: 6 }, (_, i) => role(`f${i}`, `Filler ${i}`));
-    await up([role("a", "A"), ...filler, role("b", "B"), role("c", "C")], single);
-    const ids = Object.fromEntries(Object.entries(await names()).map(([id, n]) => [n, id]));
-    await up([role("a", "B"), ...filler, role("b", "C"), role("c", "A")], single);
-    const after = await names();
-    expect([after[ids["A"]!], after[ids["B"]!], after[ids["C"]!]]).toEqual(["B", "C", "A"]);
-    expect(Object.keys(after)).toHaveLength(9);
+    it("a swap also applies when both renames share a batch (the default)", async () => {
+      await up([role("a", "Alpha"), role("b", "Beta")]);
+      const before = await names();
+      await up([role("a", "Beta"), role("b", "Alpha")]);
+      const after = await names();
+      for (const id of Object.keys(before)) expect(after[id]).not.toBe(before[id]);
+    });
   });
 
-  it("a swap also applies when both renames share a batch (the default)", async () => {
-    await up([role("a", "Alpha"), role("b", "Beta")]);
-    const before = await names();
-    await up([role("a", "Beta"), role("b", "Alpha")]);
-    const after = await names();
-    for (const id of Object.keys(before)) expect(after[id]).not.toBe(before[id]);
-  });
-});
+  describe("renames one up cannot apply", () => {
+    it("a name held by a role outside the program: the message says so; nothing changes", async () => {
+      await up([role("a", "Alpha")]);
+      await s.h.api("POST", "/groups/42/roles", [{ name: "Taken" }]);
+      const before = await names();
+      const r = await runSpec(s, "up", [role("a", "Taken")]);
+      expect(r.ok).toBe(false);
+      expect(r.errors.join("\n")).toMatch(
+        /updating role "Taken" \(id 42\/\d+\): the name "Taken" is held by role "Taken" \(id 42\/\d+\), which this deployment does not declare/,
+      );
+      expect(r.errors.join("\n")).toContain("not managed by this program, choose another name");
+      expect(await names()).toEqual(before);
+    });
 
-describe("renames one up cannot apply", () => {
-  it("a name held by a role outside the program: the message says so; nothing changes", async () => {
-    await up([role("a", "Alpha")]);
-    await s.h.api("POST", "/groups/42/roles", [{ name: "Taken" }]);
-    const before = await names();
-    const r = await runSpec(s, "up", [role("a", "Taken")]);
-    expect(r.ok).toBe(false);
-    expect(r.errors.join("\n")).toMatch(
-      /updating role "Taken" \(id 42\/\d+\): the name "Taken" is held by role "Taken" \(id 42\/\d+\), which this deployment does not declare/,
-    );
-    expect(r.errors.join("\n")).toContain("not managed by this program, choose another name");
-    expect(await names()).toEqual(before);
-  });
+    it("a rename onto the name of a role removed in the same change: fails naming it; two steps apply", async () => {
+      await up([role("a", "Alpha"), role("b", "Beta")]);
+      const ids = Object.fromEntries(Object.entries(await names()).map(([id, n]) => [n, id]));
+      const preview = await runSpec(s, "preview", [role("a", "Beta")]);
+      expect(rolePlan(preview).sort()).toEqual(["- delete b", "~ update a [description, name]"]);
+      const r = await runSpec(s, "up", [role("a", "Beta")]);
+      expect(r.ok).toBe(false);
+      const message = r.errors.join("\n");
+      expect(message).toContain(`is held by role "Beta" (id 42/${ids["Beta"]})`);
+      expect(message).toContain("If you removed that role from the program in this same change");
+      expect(message).toContain("apply it in two steps");
+      expect(Object.values(await names()).sort()).toEqual(["Alpha", "Beta"]);
 
-  it("a rename onto the name of a role removed in the same change: fails naming it; two steps apply", async () => {
-    await up([role("a", "Alpha"), role("b", "Beta")]);
-    const ids = Object.fromEntries(Object.entries(await names()).map(([id, n]) => [n, id]));
-    const preview = await runSpec(s, "preview", [role("a", "Beta")]);
-    expect(rolePlan(preview).sort()).toEqual(["- delete b", "~ update a [description, name]"]);
-    const r = await runSpec(s, "up", [role("a", "Beta")]);
-    expect(r.ok).toBe(false);
-    const message = r.errors.join("\n");
-    expect(message).toContain(`is held by role "Beta" (id 42/${ids["Beta"]})`);
-    expect(message).toContain("If you removed that role from the program in this same change");
-    expect(message).toContain("apply it in two steps");
-    expect(Object.values(await names()).sort()).toEqual(["Alpha", "Beta"]);
-
-    await up([role("a", "Alpha")]); // step 1: the removal
-    await up([role("a", "Beta")]); // step 2: the rename
-    expect(await names()).toEqual({ [ids["Alpha"]!]: "Beta" });
-  });
-});
-
-describe("two resources of one program that declare the same role name", () => {
-  it("fail in the preview, naming both resources, before any write", async () => {
-    await s.h.clearRequests();
-    const preview = await runSpec(s, "preview", [
-      role("first", "Support"),
-      role("other", "Sales"),
-      role("second", "Support"),
-    ]);
-    expect(preview.ok).toBe(false);
-    const message = preview.errors.join("\n");
-    expect(message).toMatch(
-      /resource '(first|second)': property name value \{"Support"\} has a problem: Role resource "(first|second)" of this program already declares a role named "Support" in group 42/,
-    );
-    expect(message).toMatch(/first/);
-    expect(message).toMatch(/second/);
-    // Nothing written: the one request is the preview's credential check of group 42 (a list).
-    expect((await s.h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 1 });
+      await up([role("a", "Alpha")]); // step 1: the removal
+      await up([role("a", "Beta")]); // step 2: the rename
+      expect(await names()).toEqual({ [ids["Alpha"]!]: "Beta" });
+    });
   });
 
-  it("a rename onto a name another resource gives up in the same change is not a duplicate", async () => {
-    await up([role("a", "Alpha"), role("b", "Beta")]);
-    expect((await runSpec(s, "preview", [role("a", "Beta"), role("b", "Gamma")])).ok).toBe(true);
+  describe("two resources of one program that declare the same role name", () => {
+    it("fail in the preview, naming both resources, before any write", async () => {
+      await s.h.clearRequests();
+      const preview = await runSpec(s, "preview", [
+        role("first", "Support"),
+        role("other", "Sales"),
+        role("second", "Support"),
+      ]);
+      expect(preview.ok).toBe(false);
+      const message = preview.errors.join("\n");
+      expect(message).toMatch(
+        /resource '(first|second)': property name value \{"Support"\} has a problem: Role resource "(first|second)" of this program already declares a role named "Support" in group 42/,
+      );
+      expect(message).toMatch(/first/);
+      expect(message).toMatch(/second/);
+      // Nothing written: the one request is the preview's credential check of group 42 (a list).
+      expect((await s.h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 1 });
+    });
+
+    it("a rename onto a name another resource gives up in the same change is not a duplicate", async () => {
+      await up([role("a", "Alpha"), role("b", "Beta")]);
+      expect((await runSpec(s, "preview", [role("a", "Beta"), role("b", "Gamma")])).ok).toBe(true);
+    });
   });
 });

@@ -7,11 +7,12 @@
 // config bench:groupId  the group holding them
 // config bench:flip     "true" flips every role's viewVideo (a settings change of every role)
 // config bench:skip     index of a role to leave out (a removal), or -1
+// config bench:sdk      "package": the resource plugin's SDK (pulumi-grouproles/package), else dynamic
 "use strict";
 const pulumi = require("@pulumi/pulumi");
-const { Role } = require("pulumi-grouproles");
 
 const config = new pulumi.Config("bench");
+const { Role } = require(config.get("sdk") === "package" ? "pulumi-grouproles/package" : "pulumi-grouproles");
 const count = config.requireNumber("count");
 const prefix = config.require("prefix");
 const groupId = config.requireNumber("groupId");

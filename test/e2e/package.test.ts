@@ -1,0 +1,283 @@
+/**
+ * The resource plugin `pulumi-resource-grouproles` as users get it: the packed tarball installed in an
+ * empty project, its bin on the PATH (as npm puts node_modules/.bin there), and a program using the
+ * plugin's SDK (`pulumi-grouproles/package`) run through the engine stand-in (tools/engine: default
+ * and explicit provider resources, CheckConfig/Configure, Invoke, the import step). Two emulators
+ * stand for two sites with different credentials. Outcomes are read from the emulators (their
+ * request logs, GETs) and from the state file.
+ */
+import { spawn } from "node:child_process";
+import { cpSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { type EngineResult, runEngine } from "../../tools/engine";
+import { ProviderHost } from "../../tools/engine/provider-host";
+import { type EmulatorHarness, startHarness } from "../support/emulator";
+
+const repoSchema = JSON.parse(readFileSync(path.resolve(__dirname, "../../schema.json"), "utf8")) as Record<
+  string,
+  unknown
+>;
+const version = (JSON.parse(readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string })
+  .version;
+
+let us: EmulatorHarness;
+let eu: EmulatorHarness;
+let dir: string;
+let bin: string;
+let stateFile: string;
+
+interface Spec {
+  providers?: Record<string, Record<string, unknown>>;
+  roles?: unknown[];
+  catalogues?: unknown[];
+  calls?: unknown[];
+}
+
+/** One engine operation of the package-spec program in the installed project. */
+function run(operation: "preview" | "up" | "destroy" | "refresh", spec: Spec): Promise<EngineResult> {
+  return runEngine({
+    operation,
+    programDir: dir,
+    stack: "dev",
+    stateFile,
+    config: {
+      "grouproles:baseUrl": us.emu.baseUrl,
+      "grouproles:presenceUrl": us.emu.presenceUrl,
+      "package-spec:roles": JSON.stringify(spec.roles ?? []),
+      "package-spec:catalogues": JSON.stringify(spec.catalogues ?? []),
+      "package-spec:calls": JSON.stringify(spec.calls ?? []),
+    },
+    secretConfig: {
+      "grouproles:accessToken": us.emu.token,
+      "package-spec:providers": JSON.stringify(spec.providers ?? {}),
+    },
+    // The installed package's bin first: the engine finds `pulumi-resource-grouproles` on the PATH.
+    env: { PATH: `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ""}` },
+  });
+}
+
+const failed = (r: EngineResult) => r.errors.join("\n") + r.stderr;
+/** The plan's lines, spaces collapsed, without the stack's own line. */
+const changes = (r: EngineResult) =>
+  r.planText
+    .split("\n")
+    .filter((l) => l && !l.includes("pulumi:pulumi:Stack"))
+    .map((l) => l.replace(/\s+/g, " "));
+const bearerTokens = async (h: EmulatorHarness) =>
+  new Set((await h.requests()).entries.filter((e) => e.route !== "*").map((e) => e.headers.authorization));
+
+beforeAll(async () => {
+  const project = inject("installedProject");
+  dir = path.join(project, "package-spec");
+  cpSync(path.join(__dirname, "programs", "package-spec"), dir, { recursive: true });
+  bin = path.join(project, "node_modules", ".bin", "pulumi-resource-grouproles");
+  stateFile = path.join(project, "package-spec-state.json");
+  [us, eu] = await Promise.all([startHarness(), startHarness({ tokens: ["eu-token", "eu-token-2"] })]);
+});
+afterAll(async () => {
+  await us?.close();
+  await eu?.close();
+});
+
+describe("the plugin in the installed tarball", () => {
+  it("starts from its bin (shebang, mode) and prints its port; answers GetPluginInfo and GetSchema", async () => {
+    const child = spawn(bin, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
+      child.once("exit", (code) => reject(new Error(`plugin exited (${code})`)));
+    });
+    child.kill();
+    expect(port).toMatch(/^\d+$/);
+
+    const host = new ProviderHost();
+    await host.start({ modulePath: realpathSync(bin), cwd: dir, env: process.env, engineAddr: "127.0.0.1:1" });
+    try {
+      expect(JSON.parse(await host.getSchema())).toEqual({ ...repoSchema, version });
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+describe("two providers in one program, on two sites with their own credentials", () => {
+  const providers = (euToken: string) => ({
+    us: { baseUrl: us.emu.baseUrl, accessToken: us.emu.token },
+    eu: { baseUrl: eu.emu.baseUrl, accessToken: euToken },
+  });
+  const roles = [
+    { name: "plain", args: { groupId: 42, name: "Default site" } },
+    { name: "usRole", args: { groupId: 42, name: "US team" }, opts: { provider: "us" } },
+    { name: "euRole", args: { groupId: 42, name: "EU team", settings: { viewVideo: true } }, opts: { provider: "eu" } },
+  ];
+  const catalogues = [
+    {
+      name: "euCatalogue",
+      args: { groupId: 7, roles: { a: { name: "Alpha" }, b: { name: "Beta" } } },
+      opts: { provider: "eu" },
+    },
+  ];
+
+  beforeEach(async () => {
+    rmSync(stateFile, { force: true });
+    await Promise.all([us.admin("POST", "/reset"), eu.admin("POST", "/reset")]);
+  });
+
+  it("each resource goes to its provider's site with its credential; no credential reaches state", async () => {
+    const up = await run("up", { providers: providers("eu-token"), roles, catalogues });
+    expect(up.ok, failed(up)).toBe(true);
+    expect(await bearerTokens(us)).toEqual(new Set([`Bearer ${us.emu.token}`]));
+    expect(await bearerTokens(eu)).toEqual(new Set(["Bearer eu-token"]));
+    expect((await us.listRoles(42)).map((r) => r.name).sort()).toEqual(["Default site", "US team"]);
+    expect((await eu.listRoles(42)).map((r) => r.name)).toEqual(["EU team"]);
+    expect((await eu.listRoles(7)).map((r) => r.name).sort()).toEqual(["Alpha", "Beta"]);
+    // One plugin process per provider: the default one and the two explicit ones (on a new stack the
+    // stand-in also starts the dynamic-provider host early, in case the program needs it).
+    const plugins = up.providers.filter((p) => p.label !== "pulumi-nodejs");
+    expect(plugins.map((p) => p.label.split("::").pop()).sort()).toEqual(["default_0_1_0", "eu", "us"]);
+    const state = readFileSync(stateFile, "utf8");
+    expect(state).not.toContain("eu-token");
+    expect(state).not.toContain(us.emu.token);
+
+    // Nothing changed: no change planned, not one request to either site.
+    await Promise.all([us.clearRequests(), eu.clearRequests()]);
+    const preview = await run("preview", { providers: providers("eu-token"), roles, catalogues });
+    expect(preview.ok, failed(preview)).toBe(true);
+    expect(changes(preview)).toEqual([]);
+    expect((await us.requests()).total + (await eu.requests()).total).toBe(0);
+
+    // A rotated credential is an update of that provider only; its resources stay as they are.
+    const rotated = await run("up", { providers: providers("eu-token-2"), roles, catalogues });
+    expect(rotated.ok, failed(rotated)).toBe(true);
+    expect(changes(rotated)).toEqual(["~ update pulumi:providers:grouproles eu [accessToken]"]);
+
+    // Destroy configures each provider from its state (the rotated credential), as the engine does.
+    await eu.clearRequests();
+    const destroy = await run("destroy", { providers: providers("eu-token-2"), roles, catalogues });
+    expect(destroy.ok, failed(destroy)).toBe(true);
+    expect(await bearerTokens(eu)).toEqual(new Set(["Bearer eu-token-2"]));
+    expect(await us.listRoles(42)).toEqual([]);
+    expect(await eu.listRoles(42)).toEqual([]);
+    expect(await eu.listRoles(7)).toEqual([]);
+  });
+
+  it("a provider setting with a typo fails the preview naming it, before any request", async () => {
+    const bad = { us: { baseURL: us.emu.baseUrl, accessToken: us.emu.token } };
+    const r = await run("preview", { providers: bad, roles: [roles[1]] });
+    expect(r.ok).toBe(false);
+    expect(r.errors.join("\n")).toMatch(
+      /property baseURL .*unknown provider setting "baseURL"; did you mean "baseUrl"\?/,
+    );
+    expect((await us.requests()).total).toBe(0);
+  });
+});
+
+describe("functions are invokes, served by the provider they name", () => {
+  it("getRoles, getRole, getVisitorPresence and findVisitor, through the default and an explicit provider", async () => {
+    rmSync(stateFile, { force: true });
+    await Promise.all([us.admin("POST", "/reset"), eu.admin("POST", "/reset")]);
+    await us.create(42, [{ name: "On US" }]);
+    await eu.create(42, [{ name: "On EU" }], "eu-token");
+    const providers = { eu: { baseUrl: eu.emu.baseUrl, accessToken: "eu-token" } };
+    const calls = [
+      { fn: "getRoles", args: { groupId: 42 } },
+      { fn: "getRoles", args: { groupId: 42 }, provider: "eu" },
+      { fn: "getRole", args: { groupId: 42, name: "On EU" }, provider: "eu" },
+      { fn: "getVisitorPresence", args: { groupId: 42, visitorId: "nobody" } },
+      { fn: "findVisitor", args: { groupId: 42, visitorId: "nobody" } },
+    ];
+    const r = await run("preview", { providers, calls });
+    expect(r.ok, failed(r)).toBe(true);
+    const [usRoles, euRoles, euRole, presence, location] = r.outputs.calls as Array<Record<string, unknown>>;
+    expect((usRoles!.roles as Array<{ name: string }>).map((x) => x.name)).toEqual(["On US"]);
+    expect((euRoles!.roles as Array<{ name: string }>).map((x) => x.name)).toEqual(["On EU"]);
+    expect(euRole).toMatchObject({ groupId: 42, name: "On EU", inUse: false });
+    expect(presence).toMatchObject({ present: false, groupId: 42, visitorId: "nobody" });
+    expect(location).toEqual({ visitorFound: false });
+    expect(r.providerHost.calls.Invoke).toBe(5);
+
+    const bad = await run("preview", { calls: [{ fn: "getRole", args: { groupId: 42 } }] });
+    expect(bad.ok).toBe(false);
+    expect(failed(bad)).toContain("getRole: give exactly one of name or roleId");
+  });
+});
+
+describe("pulumi import: Read with the ID alone, then Check and Diff show no change", () => {
+  beforeEach(async () => {
+    rmSync(stateFile, { force: true });
+    await us.admin("POST", "/reset");
+  });
+
+  it("a role made by hand: imported declaring one of its settings; no change after; the others stay", async () => {
+    const [made] = await us.create(42, [
+      { name: "Hand made", description: "by hand", settings: { viewVideo: true, remoteAssist: true } },
+    ]);
+    const held = await us.details(42, made!.roleId);
+    // The program lists one setting: it manages that one, and leaves the others as they are.
+    const role = (settings: Record<string, boolean>, opts?: Record<string, unknown>) => ({
+      name: "hand",
+      args: { groupId: 42, name: "Hand made", description: "by hand", settings },
+      ...(opts ? { opts } : {}),
+    });
+    await us.clearRequests();
+    const up = await run("up", { roles: [role({ viewVideo: true }, { import: `42/${made!.roleId}` })] });
+    expect(up.ok, failed(up)).toBe(true);
+    expect(changes(up)).toContain("= import grouproles:index:Role hand");
+    // An import reads the role: its group's list, then its details. Nothing is written.
+    expect((await us.requests()).counts).toEqual({
+      "GET /api/v0/groups/:groupId/roles": 1,
+      "GET /api/v0/groups/:groupId/roles/:roleId": 1,
+    });
+
+    await us.clearRequests();
+    const preview = await run("preview", { roles: [role({ viewVideo: true })] });
+    expect(preview.ok, failed(preview)).toBe(true);
+    expect(changes(preview)).toEqual([]);
+    expect((await us.requests()).total).toBe(0);
+
+    // Its first change writes the declared setting; every setting the program does not list is kept.
+    const change = await run("up", { roles: [role({ viewVideo: false })] });
+    expect(change.ok, failed(change)).toBe(true);
+    expect(changes(change)).toEqual(["~ update grouproles:index:Role hand [settings]"]);
+    expect((await us.details(42, made!.roleId)).settings).toEqual({ ...held.settings, viewVideo: false });
+  });
+
+  it("a group's catalogue: imported by its group ID, entries keyed by name; then no change", async () => {
+    const made = await us.create(43, [
+      { name: "Support agents" },
+      { name: "Billing", settings: { viewVideo: false, remoteAssist: true } },
+      { name: "L2 on-call", description: "nights" },
+    ]);
+    // Entries keyed as an import keys them, declaring no settings, or one.
+    const roles = {
+      supportAgents: { name: "Support agents" },
+      billing: { name: "Billing", settings: { viewVideo: false } },
+      l2OnCall: { name: "L2 on-call", description: "nights" },
+    };
+    const catalogue = { name: "support", args: { groupId: 43, roles }, opts: { import: "43" } };
+    await us.clearRequests();
+    const up = await run("up", { catalogues: [catalogue] });
+    expect(up.ok, failed(up)).toBe(true);
+    expect(changes(up)).toContain("= import grouproles:index:GroupRoles support");
+    expect((await us.requests()).counts).toEqual({
+      "GET /api/v0/groups/:groupId/roles": 1,
+      "GET /api/v0/groups/:groupId/roles/:roleId": 3,
+    });
+    const state = JSON.parse(readFileSync(stateFile, "utf8")) as {
+      resources: Array<{ type: string; outputs: { roles: Record<string, { roleId: number }> } }>;
+    };
+    const imported = state.resources.find((r) => r.type === "grouproles:index:GroupRoles")!;
+    expect(Object.fromEntries(Object.entries(imported.outputs.roles).map(([k, v]) => [k, v.roleId]))).toEqual({
+      supportAgents: made[0]!.roleId,
+      billing: made[1]!.roleId,
+      l2OnCall: made[2]!.roleId,
+    });
+
+    await us.clearRequests();
+    const { opts: _imported, ...declared } = catalogue;
+    const preview = await run("preview", { catalogues: [declared] });
+    expect(preview.ok, failed(preview)).toBe(true);
+    expect(changes(preview)).toEqual([]);
+    expect((await us.requests()).total).toBe(0);
+  });
+});
