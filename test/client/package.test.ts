@@ -90,11 +90,19 @@ describe("what is published", () => {
       symlinkSync(path.join(root, "node_modules"), path.join(work, "node_modules"), "dir");
       const out = execFileSync("npm", ["pack", "--dry-run", "--json"], { cwd: work, encoding: "utf8" });
       const packed = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
-      for (const f of ["dist/sdk/index.js", "dist/provider/index.js", "dist/client/index.d.ts", "dist/emulator/cli.js"])
+      for (const f of [
+        "dist/sdk/index.js",
+        "dist/sdk/package/index.js",
+        "dist/provider/index.js",
+        "dist/provider/plugin/main.js",
+        "dist/client/index.d.ts",
+        "dist/emulator/cli.js",
+      ])
         expect(packed, f).toContain(f);
-      // Besides dist/: the README and the docs/ pages it links, the licence, the manifest.
+      // Besides dist/: the README and the docs/ pages it links, the licence, the manifest, the resource
+      // plugin's executable and the package schema it serves.
       const others = packed.filter((f) => !f.startsWith("dist/") && !f.startsWith("docs/")).sort();
-      expect(others).toEqual(["LICENSE", "README.md", "package.json"]);
+      expect(others).toEqual(["LICENSE", "README.md", "bin/pulumi-resource-grouproles", "package.json", "schema.json"]);
       expect(packed).toContain("docs/group-roles.md");
     } finally {
       rmSync(work, { recursive: true, force: true });

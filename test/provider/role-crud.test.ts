@@ -139,15 +139,16 @@ describe("Role provider CRUD against the emulator", () => {
     expect(await provider.read(id, outs)).toEqual({ id: "" });
   });
 
-  it("reads by ID alone for Role.get and import, returning inputs", async () => {
+  it("reads by ID alone for Role.get and import: outputs with every setting, inputs declaring none", async () => {
     const [made] = (
       await h.api("POST", "/groups/42/roles", [
         { name: "Manual", description: "by hand", settings: { viewVideo: true } },
       ])
     ).json as Array<{ roleId: number }>;
     const r = await provider.read(`42/${made.roleId}`, { __provider: "x" });
-    expect(r.inputs).toEqual({ groupId: 42, name: "Manual", description: "by hand", settings: { viewVideo: true } });
-    expect(r.props).toMatchObject({ roleId: made.roleId, inUse: false, userCount: 0 });
+    // The inputs are what `pulumi import` writes into the program: it then manages only the settings it lists.
+    expect(r.inputs).toEqual({ groupId: 42, name: "Manual", description: "by hand" });
+    expect(r.props).toMatchObject({ roleId: made.roleId, inUse: false, userCount: 0, settings: { viewVideo: true } });
   });
 
   it("rejects a malformed ID clearly", async () => {
