@@ -19,6 +19,7 @@ import { anyproto, emptyproto, grpc } from "../shared/sdk-rpc";
 import { PACKAGE_VERSION } from "../../client/version";
 import { configFailures, configSource } from "./config";
 import { sameNameFailures } from "./declared-names";
+import { claimIfImported, noteRead } from "./imports";
 import { narrowToDeclared } from "./declared-settings";
 import { fromStruct, toStruct, withoutShim } from "./values";
 
@@ -194,6 +195,7 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
   check: unary(async (req: provproto.CheckRequest) => {
     const urn = req.getUrn();
     const news = withoutShim(fromStruct(req.getNews()));
+    claimIfImported(urn);
     const r = await methodsFor(urn).check(withoutShim(fromStruct(req.getOlds())), news);
     const failures = [...(r.failures ?? [])];
     if (tokenOf(urn) === "grouproles:index:Role") failures.push(...sameNameFailures(urn, news));
@@ -211,7 +213,9 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
     return res;
   }),
   read: unary(async (req: provproto.ReadRequest) => {
-    const r = await methodsFor(req.getUrn()).read(req.getId(), withoutShim(fromStruct(req.getProperties())));
+    const state = withoutShim(fromStruct(req.getProperties()));
+    const r = await methodsFor(req.getUrn()).read(req.getId(), state);
+    noteRead(req.getUrn(), { state, inputs: fromStruct(req.getInputs()) }, r.id ? (r.props as Props) : undefined);
     const res = new provpb.ReadResponse();
     res.setId(r.id);
     if (r.id) {

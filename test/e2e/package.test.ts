@@ -280,4 +280,33 @@ describe("pulumi import: Read with the ID alone, then Check and Diff show no cha
     expect(changes(preview)).toEqual([]);
     expect((await us.requests()).total).toBe(0);
   });
+
+  it("Role resources replaced by an import of their group's catalogue: the deletes leave the imported roles", async () => {
+    const roles = [
+      { name: "a", args: { groupId: 44, name: "Agents" } },
+      { name: "b", args: { groupId: 44, name: "Billing", description: "money" } },
+    ];
+    const first = await run("up", { roles });
+    expect(first.ok, failed(first)).toBe(true);
+    const before = await us.listRoles(44);
+    expect(before.map((r) => r.name)).toEqual(["Agents", "Billing"]);
+
+    // One change: the two Role resources go, a GroupRoles imports the group (deletes run last).
+    await us.clearRequests();
+    const catalogue = {
+      name: "team",
+      args: { groupId: 44, roles: { agents: { name: "Agents" }, billing: { name: "Billing", description: "money" } } },
+      opts: { import: "44" },
+    };
+    const moved = await run("up", { catalogues: [catalogue] });
+    expect(moved.ok, failed(moved)).toBe(true);
+    expect(changes(moved).sort()).toEqual([
+      "- delete grouproles:index:Role a",
+      "- delete grouproles:index:Role b",
+      "= import grouproles:index:GroupRoles team",
+    ]);
+    expect(await us.listRoles(44)).toEqual(before);
+    const writes = Object.keys((await us.requests()).counts).filter((k) => !k.startsWith("GET"));
+    expect(writes).toEqual([]);
+  });
 });
