@@ -6,16 +6,20 @@
 const path = require("node:path");
 const ts = require("typescript");
 
-const ENTRIES = {
-  ".": "dist/sdk/index.d.ts",
-  "./provider": "dist/provider/index.d.ts",
-  "./provider/group-roles": "dist/provider/group-roles/index.d.ts",
-  "./client": "dist/client/index.d.ts",
-  "./emulator": "dist/emulator/index.d.ts",
-};
+/** Every entry package.json exports, to its declarations: a new entry cannot go unlisted. */
+function entriesOf(root) {
+  const { exports } = require(path.join(root, "package.json"));
+  return Object.fromEntries(
+    Object.entries(exports)
+      .filter(([, target]) => typeof target === "object" && target.types)
+      .map(([entry, target]) => [entry, target.types]),
+  );
+}
 
 function publicNames(root = path.resolve(__dirname, "..")) {
-  const files = Object.fromEntries(Object.entries(ENTRIES).map(([entry, file]) => [entry, path.join(root, file)]));
+  const files = Object.fromEntries(
+    Object.entries(entriesOf(root)).map(([entry, file]) => [entry, path.join(root, file)]),
+  );
   const existing = Object.values(files).filter((f) => ts.sys.fileExists(f));
   const program = ts.createProgram(existing, { noEmit: true, skipLibCheck: true, types: [] });
   const checker = program.getTypeChecker();

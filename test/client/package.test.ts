@@ -111,10 +111,13 @@ describe("what is published", () => {
 });
 
 describe("the README's first program", () => {
-  it("and every other TypeScript block of the README compile as written, with its tsconfig, against the installed package", () => {
+  it("and every other TypeScript block of the README and docs/package.md compile as written, with its tsconfig, against the installed package", () => {
     const readme = readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
     const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
     expect(blocks.length).toBeGreaterThanOrEqual(3);
+    // The plugin page's program too (docs/package.md), which imports the package entry.
+    const pluginPage = readFileSync(path.resolve(__dirname, "../../docs/package.md"), "utf8");
+    blocks.push(...[...pluginPage.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!));
     const program = readme.slice(readme.indexOf("## A first program")).match(/```ts\n([\s\S]*?)```/)?.[1];
     const tsconfig = /`tsconfig\.json`[^\n]*:\n\n```json\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(program).toBeDefined();

@@ -3,9 +3,10 @@
  *
  * A LOCAL TRIAL of your own Pulumi program, for people without the Pulumi CLI: it runs the program
  * through this repository's engine stand-in (tools/engine: the real Pulumi Node runtime and
- * dynamic-provider host, driven by a small engine written for the tests, not by Pulumi) against a local
- * emulator of the service. It is not a replacement for Pulumi: no backend, no secrets provider, no
- * `pulumi import`; use the Pulumi CLI for real stacks (README, "Run it against the emulator").
+ * dynamic-provider host or the resource plugin, driven by a small engine written for the tests, not by
+ * Pulumi) against a local emulator of the service. It is not a replacement for Pulumi: no backend, no
+ * secrets provider, no `pulumi import` command (the `import` option works with the plugin); use the
+ * Pulumi CLI for real stacks (README, "Run it against the emulator").
  *
  * The stack's state and the emulator's roles live in `<program-dir>/.grouproles-try/`, so successive
  * runs (preview, up, a change, up, destroy) behave like one stack. `grouproles:baseUrl`,
@@ -131,7 +132,13 @@ export async function tryProgram(args: string[], write: (line: string) => void =
         ...pairs(values.config, "--config"),
       },
       secretConfig: { "grouproles:accessToken": emu.token, ...pairs(values.secret, "--secret") },
-      env,
+      // The resource plugin (pulumi-grouproles/package) is found on the PATH, as the CLI finds it.
+      env: {
+        ...env,
+        PATH: [path.join(ownModules ? programDir : repoRoot, "node_modules", ".bin"), process.env.PATH].join(
+          path.delimiter,
+        ),
+      },
     };
     const started = Date.now();
     const before = (await readCheckpoint(options.stateFile, "", "try")).resources;
