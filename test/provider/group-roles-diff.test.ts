@@ -73,6 +73,25 @@ describe("diff: exclusive", () => {
   });
 });
 
+describe("diff: two exclusive catalogues of one group in one deployment", () => {
+  it("the second is refused, naming the first by what it declares (a plugin or Output values never reach the SDK's check)", async () => {
+    const one = await created({ a: { name: "Agents" } });
+    const two = await created({ b: { name: "Billing" } });
+    await inNewDeployment(async () => {
+      await oneDeploymentGroupRoles.diff("42", stateOf(one), inputs({ a: { name: "Agents" } }, { exclusive: true }));
+      const err = (await oneDeploymentGroupRoles
+        .diff("42", stateOf(two), inputs({ b: { name: "Billing" } }, { exclusive: true }))
+        .catch((e: unknown) => e)) as Error;
+      expect(err.message).toContain(
+        'another GroupRoles of this program (the one declaring "Agents") also has `exclusive: true`',
+      );
+      // The same catalogue diffed twice (a retried step) is not two.
+      await oneDeploymentGroupRoles.diff("42", stateOf(one), inputs({ a: { name: "Agents" } }, { exclusive: true }));
+    });
+    expect(await h.routes()).not.toContain("DELETE");
+  });
+});
+
 describe("diff: entries not known until apply", () => {
   it("removing a role users hold fails now, naming it; a retained or re-keyed one does not", async () => {
     const outs = await created({ a: { name: "A" }, b: { name: "B", retain: true }, c: { name: "C" } });
