@@ -1,17 +1,20 @@
 /**
  * An import takes over roles a resource of the same deployment may be letting go: `z` imports the role
  * that `y2`, removed from the program, held (the advice a rename gets). The dynamic Role learns it
- * from its `import` input at Create; a plugin imports natively, so the engine's import step (Read with
- * the ID alone, then Check of the same URN, as step.go ImportStep does) is the only sign. A Read by ID
- * alone that a Check of the same URN follows is an import (a `get` is never checked): its roles are
- * claimed in the deployment ledger, and the resource letting them go (deletes run last) leaves them.
+ * from its `import` input at Check; a plugin imports natively, so the engine's import step (Read with
+ * the ID alone, then Check of the same URN, as step.go ImportStep does) is the only sign. A `get` is
+ * never checked, and one URN cannot be both read and registered in a deployment (the step generator's
+ * generateURN refuses a duplicate URN), so a Read by ID alone that a Check of the same URN follows is
+ * an import. Once that Check passes, its roles are claimed in the deployment ledger: the resource
+ * letting them go (its delete, or a catalogue's update that removes the entry) leaves them.
+ *
+ * The Read itself counts as activity of the deployment and as a running operation, so a catalogue that
+ * waits for registrations to stop before it lets roles go (the ledger's `quiet`) also waits for an
+ * import still reading.
  */
 import { deploymentLedger } from "../shared/deployment-ledger";
 
 type Props = Record<string, unknown>;
-
-/** Roles read by ID alone, by the URN that read them, as `[groupId, roleId]` pairs. */
-const readByIdAlone = new Map<string, Array<[number, number]>>();
 
 /** The roles a Read's outputs hold: a Role's own, or every entry of a GroupRoles. */
 function rolesOf(props: Props): Array<[number, number]> {
@@ -25,17 +28,40 @@ function rolesOf(props: Props): Array<[number, number]> {
     .map((id) => [groupId, id]);
 }
 
-/** After a Read: remember what one with neither state nor inputs (an import or a get) found. */
-export function noteRead(urn: string, request: { state: Props; inputs: Props }, found: Props | undefined): void {
-  if (!found || Object.keys(request.state).length || Object.keys(request.inputs).length) return;
-  readByIdAlone.set(urn, rolesOf(found));
+/** Reads by ID alone (an import, or a `get`) of this deployment, by URN: the roles they found. */
+const readByIdAlone = new WeakMap<object, Map<string, Array<[number, number]>>>();
+const readsOf = (ledger: object) => {
+  let reads = readByIdAlone.get(ledger);
+  if (!reads) {
+    reads = new Map();
+    readByIdAlone.set(ledger, reads);
+  }
+  return reads;
+};
+
+/**
+ * Runs a Read; one with neither state nor inputs (an import or a `get`) is tracked as an operation of
+ * the deployment and what it found is remembered for the Check that follows an import.
+ */
+export async function readNoting<R extends { id: string; props?: unknown }>(
+  urn: string,
+  request: { state: Props; inputs: Props },
+  read: () => Promise<R>,
+): Promise<R> {
+  if (Object.keys(request.state).length || Object.keys(request.inputs).length) return read();
+  const ledger = deploymentLedger();
+  ledger.noteRegistration();
+  const r = await ledger.track(read);
+  ledger.noteRegistration();
+  if (r.id && r.props) readsOf(ledger).set(urn, rolesOf(r.props as Props));
+  return r;
 }
 
-/** At a Check: if this URN was just read by ID alone, it is being imported; its roles are claimed. */
+/** After a Check that passed: if this URN was just read by ID alone, it is imported; its roles are claimed. */
 export function claimIfImported(urn: string): void {
-  const roles = readByIdAlone.get(urn);
-  if (!roles) return;
-  readByIdAlone.delete(urn);
   const ledger = deploymentLedger();
+  const roles = readsOf(ledger).get(urn);
+  if (!roles) return;
+  readsOf(ledger).delete(urn);
   for (const [groupId, roleId] of roles) ledger.claim(groupId, roleId);
 }

@@ -19,7 +19,7 @@ import { anyproto, emptyproto, grpc } from "../shared/sdk-rpc";
 import { PACKAGE_VERSION } from "../../client/version";
 import { configFailures, configSource } from "./config";
 import { sameNameFailures } from "./declared-names";
-import { claimIfImported, noteRead } from "./imports";
+import { claimIfImported, readNoting } from "./imports";
 import { narrowToDeclared } from "./declared-settings";
 import { fromStruct, toStruct, withoutShim } from "./values";
 
@@ -195,10 +195,10 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
   check: unary(async (req: provproto.CheckRequest) => {
     const urn = req.getUrn();
     const news = withoutShim(fromStruct(req.getNews()));
-    claimIfImported(urn);
     const r = await methodsFor(urn).check(withoutShim(fromStruct(req.getOlds())), news);
     const failures = [...(r.failures ?? [])];
     if (tokenOf(urn) === "grouproles:index:Role") failures.push(...sameNameFailures(urn, news));
+    if (!failures.length) claimIfImported(urn);
     return checkResponse(withoutShim(r.inputs), failures);
   }),
   diff: unary(async (req: provproto.DiffRequest) => {
@@ -214,8 +214,8 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
   }),
   read: unary(async (req: provproto.ReadRequest) => {
     const state = withoutShim(fromStruct(req.getProperties()));
-    const r = await methodsFor(req.getUrn()).read(req.getId(), state);
-    noteRead(req.getUrn(), { state, inputs: fromStruct(req.getInputs()) }, r.id ? (r.props as Props) : undefined);
+    const request = { state, inputs: fromStruct(req.getInputs()) };
+    const r = await readNoting(req.getUrn(), request, () => methodsFor(req.getUrn()).read(req.getId(), state));
     const res = new provpb.ReadResponse();
     res.setId(r.id);
     if (r.id) {

@@ -323,7 +323,7 @@ export class DeploymentLedger {
     this.lastActivity = Date.now();
   }
 
-  /** Runs a create, update or delete, counted as running (see {@link quiet}); a failure is noted. */
+  /** Runs a create, update or delete (or a plugin's import Read), counted as running (see {@link quiet}); a failure is noted. */
   async track<T>(fn: () => Promise<T>): Promise<T> {
     this.running++;
     try {

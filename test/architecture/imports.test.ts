@@ -1,8 +1,9 @@
 /**
  * The layering of the product code, read from its import statements: no import cycle anywhere (type-only
  * imports aside: they vanish at compile time), and no arrow running back up the layers
- * (sdk -> provider -> config -> client; the emulator beside them, sharing only the client's
- * Node-version check and wire types). What `npx madge --circular` would report, without the dependency.
+ * (sdk -> provider -> config -> client; the emulator beside them, using only client/). What `npx madge
+ * --circular` would report, without the dependency. Read with regexes, it may count a `typeof import()`
+ * or a JSDoc `import()` as an edge: a false failure at worst, never a missed import.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";

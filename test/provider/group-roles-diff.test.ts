@@ -103,12 +103,13 @@ describe("diff: entries not known until apply", () => {
     expect(err.code).toBe("ERR_ROLE_IN_USE");
     expect(err.message).toContain(`roles.a: "A" (roleId ${outs.roles.a!.roleId}) is held by 2 users`);
     expect(err.message).not.toContain('roles.b: "B"');
+    expect(err.message).not.toContain('"C"');
     expect(await h.routes()).toEqual(["LIST"]);
     // Keeping a, with c re-keyed and b (retained) removed: nothing users hold is removed.
     const d = await groupRoles.diff(
       "42",
       stateOf(outs),
-      inputs({ a: { name: "A" }, c: { name: "C" }, d: { name: UNKNOWN } }),
+      inputs({ a: { name: "A" }, c2: { name: "C" }, d: { name: UNKNOWN } }),
     );
     expect(d.changes).toBe(true);
   });
