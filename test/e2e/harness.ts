@@ -20,6 +20,18 @@ export const exampleDir = (name: string) => path.join(repoRoot, "examples", name
 export type SdkKind = "dynamic" | "package";
 export const SDK_KINDS: readonly SdkKind[] = ["dynamic", "package"];
 
+/**
+ * The kind a suite that does not name one runs with: "dynamic", or the `E2E_SDK` environment variable
+ * (`E2E_SDK=package npx vitest run test/e2e/<file>` runs a dynamic-only suite through the plugin once;
+ * not part of `npm test`, see docs/development.md).
+ */
+export function defaultSdk(): SdkKind {
+  const chosen = process.env.E2E_SDK ?? "dynamic";
+  if (!(SDK_KINDS as readonly string[]).includes(chosen))
+    throw new Error(`E2E_SDK must be one of ${SDK_KINDS.join(", ")}, got ${chosen}`);
+  return chosen as SdkKind;
+}
+
 /** A type token's prefix by kind: `pulumi-nodejs:dynamic/grouproles:` or `grouproles:index:`. */
 export const typePrefix = (sdk: SdkKind): string =>
   sdk === "dynamic" ? "pulumi-nodejs:dynamic/grouproles:" : "grouproles:index:";
@@ -63,7 +75,7 @@ export async function stackFor(
   emulator: EmulatorOptions = {},
   /** The secret stack config; default: the emulator's token as `grouproles:accessToken`. */
   secrets?: (h: EmulatorHarness) => Record<string, string>,
-  sdk: SdkKind = "dynamic",
+  sdk: SdkKind = defaultSdk(),
 ): Promise<Stack> {
   const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
