@@ -31,6 +31,22 @@ function play(
 
 const rename = (roleId: number, from: string, to: string): Renamable => ({ roleId, currentName: from, finalName: to });
 
+/** Rotations (cycles of 2 or more roles taking each other's names) longer than `max`. */
+function longRotations(perm: number[], fresh: boolean[], max: number): number {
+  const seen = new Set<number>();
+  let count = 0;
+  for (let start = 0; start < perm.length; start++) {
+    if (seen.has(start)) continue;
+    const cycle: number[] = [];
+    for (let i = start; !seen.has(i); i = perm[i]!) {
+      seen.add(i);
+      cycle.push(i);
+    }
+    if (cycle.length > 1 && cycle.length > max && cycle.every((i) => !fresh[i])) count++;
+  }
+  return count;
+}
+
 describe("orderPuts", () => {
   it("everything that fits in one PUT goes together, even a swap (the service checks the result)", () => {
     const order = orderPuts([rename(1, "A", "B"), rename(2, "B", "A"), rename(3, "C", "D")], 3);
@@ -97,6 +113,8 @@ describe("orderPuts", () => {
           const want = new Map(items.map((i) => [i.roleId, i.finalName]));
           if (new Set(want.values()).size !== want.size) return; // final names must be unique (check refuses it)
           expect(play(items, max).names).toEqual(want);
+          // And no temporary name more than needed: one per rotation longer than a PUT, none otherwise.
+          expect(orderPuts(items, max).asides).toHaveLength(longRotations(perm, fresh, max));
         },
       ),
       { numRuns: 300 },
