@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { resolveCredentials } from "../../config/credentials";
 
 const config = (values: Record<string, string>) => ({ get: (k: string) => values[k] });
+const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const AUTH = { "grouproles:authUrl": "https://auth.example.com/authorize", "grouproles:partnerUserId": "ci-bot" };
 
 describe("credential settings", () => {
@@ -129,6 +130,22 @@ describe("credential settings", () => {
       { ...AUTH, "grouproles:apiKeys": '{"support":"s3cr3t-value"}' },
       /grouproles:apiKeys: keys must be group IDs \(positive integers\), got "support"/,
     ],
+    [
+      "accessTokens null",
+      { "grouproles:accessTokens": "null" },
+      /^grouproles:accessTokens must be a JSON object of group ID to value, e\.g\. \{"42": "\.\.\."\}$/,
+    ],
+    ...["0", "042", "4x2", " 42", "9007199254740993"].map((key): [string, Record<string, string>, RegExp] => [
+      `accessTokens keyed by ${JSON.stringify(key)}`,
+      { "grouproles:accessTokens": JSON.stringify({ [key]: "s3cr3t-value" }) },
+      new RegExp(`keys must be group IDs \\(positive integers\\), got ${escapeRegExp(JSON.stringify(key))}$`),
+    ]),
+    [
+      "accessTokens with a number for a token",
+      { "grouproles:accessTokens": '{"42":5}' },
+      /grouproles:accessTokens: the value for group 42 must be a non-empty string/,
+    ],
+    ["an empty access token (as unset)", { "grouproles:accessToken": "" }, /^no credentials: /],
     [
       "apiKeys with an empty key",
       { ...AUTH, "grouproles:apiKeys": '{"42":""}' },
