@@ -23,14 +23,17 @@ export const PARTS = {
 const part = process.env.MUTATION_PART ?? "client";
 if (!PARTS[part]) throw new Error(`MUTATION_PART must be one of ${Object.keys(PARTS).join(", ")}, got ${part}`);
 
-/** The score a part must keep (a later run below it fails): what it reached when last measured. */
+/**
+ * The score a part must keep (a later run below it fails): what it reached when last measured, rounded
+ * down (docs/mutation.md); null where today's code was not measured yet.
+ */
 const BREAK = {
   client: null,
   config: 75,
   "provider-role": null,
-  "provider-shared": null,
-  "provider-group-roles": null,
-  emulator: null,
+  "provider-shared": 51,
+  "provider-group-roles": 48,
+  emulator: 77,
 };
 
 export default {
