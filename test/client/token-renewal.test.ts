@@ -14,14 +14,18 @@ const LIFETIME_MS = 120 * 60_000;
 let auth: ScriptedServer;
 let service: ScriptedServer;
 let issued = 0;
+/** The expiry the authorization service states: its own, one already past (a skewed clock), or none. */
+let stated: "lifetime" | "past" | "none" = "lifetime";
 beforeAll(async () => {
   auth = await startScriptedServer((_req, res) => {
     issued++;
-    reply(res, 200, {
-      authToken: `token-${issued}`,
-      authTokeExp: new Date(T0 + LIFETIME_MS).toISOString(),
-      groupId: 42,
-    });
+    const exp =
+      stated === "lifetime"
+        ? new Date(T0 + LIFETIME_MS).toISOString()
+        : stated === "past"
+          ? new Date(T0 - 60_000).toISOString()
+          : undefined;
+    reply(res, 200, { authToken: `token-${issued}`, ...(exp ? { authTokeExp: exp } : {}), groupId: 42 });
   });
   service = await startScriptedServer((_req, res) => reply(res, 200, []));
 });
@@ -57,4 +61,38 @@ describe("a 120-minute token", () => {
     expect(issued).toBe(2); // within the last 30 s: renewed before use
     expect(bearer()).toBe("Bearer token-2");
   });
+});
+
+describe("an expiry already past or not stated", () => {
+  it.each(["past", "none"] as const)(
+    "(%s): the token lives the 10 minutes asked for, renewed 12 s (2%%) before their end, never looping",
+    async (kind) => {
+      stated = kind;
+      const before = issued;
+      let now = T0;
+      const client = new GroupRolesClient(
+        withSeams(
+          {
+            baseUrl: service.url,
+            authorization: {
+              authUrl: `${auth.url}/authorize`,
+              tokenMinutes: 10,
+              credential: { kind: "user", username: "ana", password: "pw", origin: "grouproles:password" },
+            },
+          },
+          { now: () => now },
+        ),
+      );
+      await client.roles.list(42);
+      await client.roles.list(42);
+      expect(issued - before).toBe(1);
+      now = T0 + 10 * 60_000 - 13_000;
+      await client.roles.list(42);
+      expect(issued - before).toBe(1);
+      now = T0 + 10 * 60_000 - 11_000;
+      await client.roles.list(42);
+      expect(issued - before).toBe(2);
+      stated = "lifetime";
+    },
+  );
 });
