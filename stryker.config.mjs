@@ -38,7 +38,7 @@ if (!PARTS[part]) throw new Error(`MUTATION_PART must be one of ${Object.keys(PA
  */
 const BREAK = {
   client: null,
-  "client-core": null,
+  "client-core": 79,
   config: 75,
   "provider-role": 60,
   "provider-shared": 51,
