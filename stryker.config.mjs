@@ -41,7 +41,7 @@ const BREAK = {
   "client-core": 79,
   config: 75,
   "provider-role": 60,
-  "provider-shared": 51,
+  "provider-shared": 72,
   "provider-group-roles": 48,
   emulator: 77,
 };
