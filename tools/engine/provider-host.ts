@@ -225,27 +225,13 @@ export class ProviderHost {
   }
 
   /** CheckConfig of a provider resource's inputs (registry.go Check); failures name the property. */
-  async checkConfig(t: Target, olds: Props, news: Props): Promise<CheckResult> {
-    const req = new provproto.CheckRequest();
-    setTarget(req, t);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    const resp = await this.call<provproto.CheckResponse>("CheckConfig", "checkConfig", req);
-    return {
-      inputs: fromStruct(resp.getInputs()),
-      failures: resp.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
-    };
+  checkConfig(t: Target, olds: Props, news: Props): Promise<CheckResult> {
+    return this.checkAs("CheckConfig", "checkConfig", t, olds, news);
   }
 
   /** DiffConfig of a provider resource (registry.go Diff): a change updates the provider, or replaces it. */
-  async diffConfig(t: Target, id: string, olds: Props, news: Props): Promise<DiffResult> {
-    const req = new provproto.DiffRequest();
-    setTarget(req, t);
-    req.setId(id);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    req.setOldInputs(toStruct(olds));
-    return diffResult(await this.call<provproto.DiffResponse>("DiffConfig", "diffConfig", req));
+  diffConfig(t: Target, id: string, olds: Props, news: Props): Promise<DiffResult> {
+    return this.diffAs("DiffConfig", "diffConfig", t, id, olds, news, olds, []);
   }
 
   /** A function call (`pulumi.runtime.invoke`), as the engine forwards a ResourceMonitor Invoke. */
@@ -257,10 +243,7 @@ export class ProviderHost {
     req.setTok(tok);
     req.setArgs(toStruct(args));
     const resp = await this.call<provproto.InvokeResponse>("Invoke", "invoke", req);
-    return {
-      result: fromStruct(resp.getReturn()),
-      failures: resp.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
-    };
+    return { result: fromStruct(resp.getReturn()), failures: failuresOf(resp) };
   }
 
   /** The package schema the plugin serves (GetSchema, version 0). */
@@ -270,19 +253,41 @@ export class ProviderHost {
     return resp.getSchema();
   }
 
-  async check(t: Target, olds: Props, news: Props): Promise<CheckResult> {
+  check(t: Target, olds: Props, news: Props): Promise<CheckResult> {
+    return this.checkAs("Check", "check", t, olds, news);
+  }
+
+  diff(
+    t: Target,
+    id: string,
+    olds: Props,
+    news: Props,
+    oldInputs: Props,
+    ignoreChanges: string[],
+  ): Promise<DiffResult> {
+    return this.diffAs("Diff", "diff", t, id, olds, news, oldInputs, ignoreChanges);
+  }
+
+  /** Check and CheckConfig: the same request and reply, another method. */
+  private async checkAs(
+    method: "Check" | "CheckConfig",
+    fn: "check" | "checkConfig",
+    t: Target,
+    olds: Props,
+    news: Props,
+  ): Promise<CheckResult> {
     const req = new provproto.CheckRequest();
     setTarget(req, t);
     req.setOlds(toStruct(olds));
     req.setNews(toStruct(news));
-    const resp = await this.call<provproto.CheckResponse>("Check", "check", req);
-    return {
-      inputs: fromStruct(resp.getInputs()),
-      failures: resp.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
-    };
+    const resp = await this.call<provproto.CheckResponse>(method, fn, req);
+    return { inputs: fromStruct(resp.getInputs()), failures: failuresOf(resp) };
   }
 
-  async diff(
+  /** Diff and DiffConfig: the same request and reply, another method. */
+  private async diffAs(
+    method: "Diff" | "DiffConfig",
+    fn: "diff" | "diffConfig",
     t: Target,
     id: string,
     olds: Props,
@@ -297,7 +302,7 @@ export class ProviderHost {
     req.setNews(toStruct(news));
     req.setOldInputs(toStruct(oldInputs));
     req.setIgnorechangesList(ignoreChanges);
-    return diffResult(await this.call<provproto.DiffResponse>("Diff", "diff", req));
+    return diffResult(await this.call<provproto.DiffResponse>(method, fn, req));
   }
 
   async create(t: Target, properties: Props): Promise<{ id: string; properties: Props }> {
@@ -388,6 +393,13 @@ export class ProviderHost {
       f!.call(client, req, (err, resp) => (err ? reject(providerError(method, err)) : resolve(resp)));
     });
   }
+}
+
+/** Check or Invoke failures, each naming its property. */
+function failuresOf(resp: {
+  getFailuresList(): Array<{ getProperty(): string; getReason(): string }>;
+}): Array<{ property: string; reason: string }> {
+  return resp.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
 }
 
 function diffResult(resp: provproto.DiffResponse): DiffResult {
