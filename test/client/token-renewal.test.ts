@@ -34,21 +34,26 @@ afterAll(async () => {
   await service.close();
 });
 
+/** A client of a user's tokens on the clock `now`, asking for `tokenMinutes` (default: the 120 of the config layer). */
+const clientAt = (now: () => number, tokenMinutes?: number) =>
+  new GroupRolesClient(
+    withSeams(
+      {
+        baseUrl: service.url,
+        authorization: {
+          authUrl: `${auth.url}/authorize`,
+          ...(tokenMinutes === undefined ? {} : { tokenMinutes }),
+          credential: { kind: "user", username: "ana", password: "pw", origin: "grouproles:password" },
+        },
+      },
+      { now },
+    ),
+  );
+
 describe("a 120-minute token", () => {
   it("is reused until 30 s before its expiry, and renewed from then on", async () => {
     let now = T0;
-    const client = new GroupRolesClient(
-      withSeams(
-        {
-          baseUrl: service.url,
-          authorization: {
-            authUrl: `${auth.url}/authorize`,
-            credential: { kind: "user", username: "ana", password: "pw", origin: "grouproles:password" },
-          },
-        },
-        { now: () => now },
-      ),
-    );
+    const client = clientAt(() => now);
     const bearer = () => service.requests.at(-1)!.headers.authorization;
     await client.roles.list(42);
     expect(issued).toBe(1);
@@ -70,19 +75,7 @@ describe("an expiry already past or not stated", () => {
       stated = kind;
       const before = issued;
       let now = T0;
-      const client = new GroupRolesClient(
-        withSeams(
-          {
-            baseUrl: service.url,
-            authorization: {
-              authUrl: `${auth.url}/authorize`,
-              tokenMinutes: 10,
-              credential: { kind: "user", username: "ana", password: "pw", origin: "grouproles:password" },
-            },
-          },
-          { now: () => now },
-        ),
-      );
+      const client = clientAt(() => now, 10);
       await client.roles.list(42);
       await client.roles.list(42);
       expect(issued - before).toBe(1);

@@ -15,16 +15,14 @@ import {
   oneDeploymentGroupRoles,
   stateOf,
   type GroupRolesHarness,
+  createdIn,
 } from "./group-roles-harness";
 
 let h: GroupRolesHarness;
 emulatorPerFile((harness) => (h = harness));
 
-const created = async (roles: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-  const made = await groupRoles.create(inputs(roles, extra));
-  await h.clearRequests();
-  return made.outs;
-};
+const created = async (roles: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  (await createdIn(h, roles, extra)).outs;
 const changes = async (outs: Awaited<ReturnType<typeof created>>, news: Record<string, unknown>) =>
   (await groupRoles.diff("42", stateOf(outs), news)).changes;
 

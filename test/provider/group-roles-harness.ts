@@ -113,3 +113,14 @@ export function emulatorPerFile(set: (h: GroupRolesHarness) => void): void {
     await h!.admin("POST", "/reset");
   });
 }
+
+/** Creates a catalogue in its own deployment, then clears the request log: what a test starts from. */
+export async function createdIn(
+  h: GroupRolesHarness,
+  roles: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; outs: GroupRolesState }> {
+  const made = await groupRoles.create(inputs(roles, extra));
+  await h.clearRequests();
+  return made;
+}

@@ -15,16 +15,13 @@ import {
   inputs,
   stateOf,
   type GroupRolesHarness,
+  createdIn,
 } from "./group-roles-harness";
 
 let h: GroupRolesHarness;
 emulatorPerFile((harness) => (h = harness));
 
-const created = async (roles: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-  const made = await groupRoles.create(inputs(roles, extra));
-  await h.clearRequests();
-  return made;
-};
+const created = (roles: Record<string, unknown>, extra: Record<string, unknown> = {}) => createdIn(h, roles, extra);
 
 describe("diff", () => {
   it("no change (settings in another key order) is no change, and sends nothing", async () => {
