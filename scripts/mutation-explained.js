@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// Checks that every mutant surviving in the core paths is explained one by one (docs/mutation.md).
+//   node scripts/mutation-explained.js              list what is unexplained or stale; exit 1 if any
+//   node scripts/mutation-explained.js --rows FILE  print table rows to fill in for FILE's unexplained mutants
+// The survivors come from the kept records (docs/mutation/<part>.json, written by mutation-table.js);
+// the explanations from docs/mutation/core/<file>.md, one table row per mutant:
+//   | line | status | mutator | `replacement` | why it survives |
+// A mutant is matched by line, mutator and replacement, so a row goes stale when the code moves.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+
+const root = path.resolve(__dirname, "..");
+
+/** The core paths the mutation issue names, and the files that hold them, by part. */
+const CORE = {
+  "provider-group-roles": {
+    "provider/group-roles/diff.ts": "GroupRoles diff",
+    "provider/group-roles/plan.ts": "GroupRoles plan: in-use refusal, adoption, held names",
+    "provider/group-roles/ordering.ts": "plan ordering (renames, rotations)",
+    "provider/group-roles/apply.ts": "partial-failure reporting (apply)",
+    "provider/group-roles/progress.ts": "partial-failure reporting (progress)",
+    "provider/group-roles/create-chunk.ts": "batch splitting (GroupRoles creates)",
+    "provider/group-roles/errors.ts": "partial-failure and refusal messages",
+  },
+  "provider-role": {
+    "provider/role/provider.ts": "Role diff and in-use refusal",
+    "provider/role/update.ts": "Role update and in-use refusal",
+    "provider/role/adoption.ts": "adoption",
+    "provider/role/batcher.ts": "batch splitting (Role creates)",
+  },
+  "provider-shared": {
+    "provider/shared/settings.ts": "settings comparison (both diffs)",
+    "provider/shared/settings-keys.ts": "settings keys (both diffs)",
+    "provider/shared/fields.ts": "field comparison (both diffs)",
+    "provider/shared/user-count.ts": "in-use rule",
+    "provider/shared/lost-replies.ts": "partial creates",
+  },
+  "client-core": {
+    "client/credentials.ts": "token cache and renewal",
+    "client/authorization.ts": "token fetch, login-key signing",
+    "client/redact.ts": "redaction",
+  },
+  emulator: {
+    "emulator/service-rules.ts": "the emulator's limits",
+    "emulator/store.ts": "the emulator's limits (store)",
+  },
+};
+
+const slug = (file) => file.replace(/\.ts$/, "").replace(/\//g, "-");
+const docFor = (file) => path.join(root, "docs", "mutation", "core", `${slug(file)}.md`);
+const norm = (s) =>
+  String(s ?? "")
+    .replace(/\\\|/g, "|")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 60);
+const keyOf = (line, mutator, replacement) => `${line}|${mutator}|${norm(replacement)}`;
+
+function survivorsOf(part, file) {
+  const record = JSON.parse(fs.readFileSync(path.join(root, "docs", "mutation", `${part}.json`), "utf8"));
+  return record.files[file]?.survivors ?? [];
+}
+
+/** Rows of the explanation file: line, status, mutator, replacement (in backticks), why. */
+function explained(file) {
+  if (!fs.existsSync(docFor(file))) return [];
+  const rows = [];
+  for (const text of fs.readFileSync(docFor(file), "utf8").split("\n")) {
+    const cells = text
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
+    if (cells.length < 5 || !/^\d+$/.test(cells[0])) continue;
+    const replacement = cells[3].replace(/^`+ ?|\s?`+$/g, "");
+    rows.push({ key: keyOf(cells[0], cells[2], replacement), why: cells[4] });
+  }
+  return rows;
+}
+
+const cell = (s) => String(s).replace(/\|/g, "\\|").replace(/\s+/g, " ");
+const row = (m) =>
+  `| ${m.line} | ${m.status} | ${m.mutator} | \`\` ${cell(m.replacement)} \`\` | |`;
+
+const rowsFor = process.argv[2] === "--rows" ? process.argv[3] : undefined;
+let missingTotal = 0;
+let staleTotal = 0;
+let explainedTotal = 0;
+for (const [part, files] of Object.entries(CORE)) {
+  for (const [file, corePath] of Object.entries(files)) {
+    if (rowsFor && rowsFor !== file) continue;
+    const wanted = survivorsOf(part, file);
+    const have = new Map();
+    for (const r of explained(file)) have.set(r.key, [...(have.get(r.key) ?? []), r]);
+    const missing = [];
+    for (const m of wanted) {
+      const list = have.get(keyOf(m.line, m.mutator, m.replacement));
+      const found = list?.shift();
+      if (!found || !found.why) missing.push(m);
+      else explainedTotal++;
+    }
+    const stale = [...have.values()].flat().length;
+    missingTotal += missing.length;
+    staleTotal += stale;
+    if (rowsFor) {
+      console.log(`<!-- ${file} (${corePath}), part ${part}: ${missing.length} to explain -->`);
+      for (const m of missing) console.log(row(m));
+    } else if (missing.length || stale) {
+      console.log(`${file} (${corePath}): ${wanted.length} survivors, ${missing.length} unexplained, ${stale} stale rows`);
+    }
+  }
+}
+if (!rowsFor) {
+  console.log(`core paths: ${explainedTotal} explained, ${missingTotal} unexplained, ${staleTotal} stale rows`);
+  process.exit(missingTotal || staleTotal ? 1 : 0);
+}
