@@ -79,8 +79,7 @@ function explained(file) {
 }
 
 const cell = (s) => String(s).replace(/\|/g, "\\|").replace(/\s+/g, " ");
-const row = (m) =>
-  `| ${m.line} | ${m.status} | ${m.mutator} | \`\` ${cell(m.replacement)} \`\` | |`;
+const row = (m) => `| ${m.line} | ${m.status} | ${m.mutator} | \`\` ${cell(m.replacement)} \`\` | |`;
 
 const rowsFor = process.argv[2] === "--rows" ? process.argv[3] : undefined;
 let missingTotal = 0;
@@ -96,7 +95,7 @@ for (const [part, files] of Object.entries(CORE)) {
     for (const m of wanted) {
       const list = have.get(keyOf(m.line, m.mutator, m.replacement));
       const found = list?.shift();
-      if (!found || !found.why) missing.push(m);
+      if (!found?.why) missing.push(m);
       else explainedTotal++;
     }
     const stale = [...have.values()].flat().length;
@@ -106,7 +105,9 @@ for (const [part, files] of Object.entries(CORE)) {
       console.log(`<!-- ${file} (${corePath}), part ${part}: ${missing.length} to explain -->`);
       for (const m of missing) console.log(row(m));
     } else if (missing.length || stale) {
-      console.log(`${file} (${corePath}): ${wanted.length} survivors, ${missing.length} unexplained, ${stale} stale rows`);
+      console.log(
+        `${file} (${corePath}): ${wanted.length} survivors, ${missing.length} unexplained, ${stale} stale rows`,
+      );
     }
   }
 }
