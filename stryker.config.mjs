@@ -42,7 +42,7 @@ const BREAK = {
   config: 75,
   "provider-role": 60,
   "provider-shared": 72,
-  "provider-group-roles": 48,
+  "provider-group-roles": 54,
   emulator: 77,
 };
 
