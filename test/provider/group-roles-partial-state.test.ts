@@ -12,6 +12,7 @@ import { apply, deleteChunk } from "../../provider/group-roles/apply";
 import { NO_OTHERS, planApply, type OtherResources } from "../../provider/group-roles/plan";
 import { toInputs, toState, type GroupRolesState } from "../../provider/group-roles/types";
 import { deploymentLedger, inNewDeployment, type DeploymentLedger } from "../../provider/shared/deployment-ledger";
+import { waitFor } from "../support/wait";
 import {
   PROVIDER_REF,
   ROUTES,
@@ -424,5 +425,67 @@ describe("deleteChunk: roles gone or assigned since the list", () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect(await h.routes()).toEqual(["DELETE"]);
     expect(await h.held(42)).toEqual({ A: a!.roleId });
+  });
+});
+
+describe("races with the rest of the world while the apply runs", () => {
+  /** planned()'s client, whose creates first let `before` run (a hand edit, say), then are dropped unhandled. */
+  async function droppedCreates(before: (call: number) => Promise<void>) {
+    const real = clientOf();
+    let calls = 0;
+    const roles = Object.assign(Object.create(real.roles) as typeof real.roles, {
+      create: async (...args: Parameters<typeof real.roles.create>) => {
+        await before(calls++);
+        return real.roles.create(...args);
+      },
+    });
+    return { roles } as unknown as GroupRolesClient; // apply and createChunk use only `roles`
+  }
+  const applyWith = (client: GroupRolesClient, state: GroupRolesState, props: Record<string, unknown>, max = 100) =>
+    inNewDeployment(async () => {
+      const listed = await client.roles.list(42);
+      const plan = planApply(toState(state as never), toInputs(props), listed);
+      const ctx = { client, maxBatchSize: max, providerRef: PROVIDER_REF, what: "updating", listed };
+      return apply(ctx, plan);
+    });
+
+  it("a role renamed by hand to a declared name while the create is lost is not taken for the one it made", async () => {
+    const { outs } = await createdIn(h, { a: { name: "A" } });
+    const [x] = await h.create(42, [{ name: "X" }]);
+    await h.fault({ ...POSTS, action: "drop-before" });
+    const client = await droppedCreates(async () => {
+      await h.api("PUT", "/groups/42/roles", [{ roleId: x!.roleId, name: "N" }]);
+    });
+    const err = await failure(applyWith(client, outs, { groupId: 42, roles: { a: { name: "A" }, n: { name: "N" } } }));
+    expect(err.message).toContain('the group holds no role named "N"');
+    expect(Object.values(err.properties?.roles ?? {}).map((r) => r.roleId)).not.toContain(x!.roleId);
+  });
+
+  it("a role made by an earlier POST of the apply is not taken again for a later one", async () => {
+    await h.fault({ ...POSTS, action: "drop-before", skip: 1 });
+    const client = await droppedCreates(async (call) => {
+      // before the second POST: the role the first one made gets the second one's name, by hand
+      if (call === 1)
+        await h.api("PUT", "/groups/42/roles", [{ roleId: (await h.listRoles(42))[0]!.roleId, name: "Role 1" }]);
+    });
+    const err = await failure(applyWith(client, { groupId: 42, roles: {} }, { groupId: 42, roles: catalogue(2) }, 1));
+    expect(err.message).toContain('the group holds no role named "Role 1"');
+    expect(Object.keys(err.properties.roles)).toEqual(["r0"]);
+  });
+
+  it("a takeover waits for a delete of that role already in flight, and creates the role anew", async () => {
+    const one = await createdIn(h, { a: { name: "A" }, b: { name: "B" } });
+    await h.fault({ ...DELETES, action: "latency", latencyMs: 300 });
+    await inNewDeployment(async () => {
+      const sending = oneDeploymentGroupRoles.update("42", stateOf(one.outs), inputs({ b: { name: "B" } }));
+      const inFlight = async () => (await h.requests()).inFlight.some((r) => r.path.endsWith("/delete-roles"));
+      await waitFor(inFlight, "the delete of role A in flight", 5_000);
+      const { outs } = await oneDeploymentGroupRoles.create(
+        inputs({ a: { name: "A" } }, { groupId: 42, adoptExisting: true }),
+      );
+      await sending;
+      expect(outs.roles.a!.roleId).toBe((await h.held(42)).A);
+      expect(outs.roles.a!.roleId).not.toBe(one.outs.roles.a!.roleId);
+    });
   });
 });
