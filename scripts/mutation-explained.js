@@ -2,6 +2,7 @@
 // Checks that every mutant surviving in the core paths is explained one by one (docs/mutation.md).
 //   node scripts/mutation-explained.js              list what is unexplained or stale; exit 1 if any
 //   node scripts/mutation-explained.js --rows FILE  print table rows to fill in for FILE's unexplained mutants
+//   node scripts/mutation-explained.js --prune      remove the stale rows (mutants a later run killed)
 // The survivors come from the kept records (docs/mutation/<part>.json, written by mutation-table.js);
 // the explanations from docs/mutation/core/<file>.md, one table row per mutant:
 //   | line | status | mutator | `replacement` | why it survives |
@@ -66,14 +67,14 @@ function survivorsOf(part, file) {
 function explained(file) {
   if (!fs.existsSync(docFor(file))) return [];
   const rows = [];
-  for (const text of fs.readFileSync(docFor(file), "utf8").split("\n")) {
+  for (const [index, text] of fs.readFileSync(docFor(file), "utf8").split("\n").entries()) {
     const cells = text
       .split(/(?<!\\)\|/)
       .slice(1, -1)
       .map((c) => c.trim());
     if (cells.length < 5 || !/^\d+$/.test(cells[0])) continue;
     const replacement = cells[3].replace(/^`+ ?|\s?`+$/g, "");
-    rows.push({ key: keyOf(cells[0], cells[2], replacement), why: cells[4] });
+    rows.push({ key: keyOf(cells[0], cells[2], replacement), why: cells[4], index });
   }
   return rows;
 }
@@ -82,6 +83,7 @@ const cell = (s) => String(s).replace(/\|/g, "\\|").replace(/\s+/g, " ");
 const row = (m) => `| ${m.line} | ${m.status} | ${m.mutator} | \`\` ${cell(m.replacement)} \`\` | |`;
 
 const rowsFor = process.argv[2] === "--rows" ? process.argv[3] : undefined;
+const prune = process.argv[2] === "--prune";
 let missingTotal = 0;
 let staleTotal = 0;
 let explainedTotal = 0;
@@ -98,9 +100,16 @@ for (const [part, files] of Object.entries(CORE)) {
       if (!found?.why) missing.push(m);
       else explainedTotal++;
     }
-    const stale = [...have.values()].flat().length;
+    const staleRows = [...have.values()].flat();
+    const stale = staleRows.length;
+    if (prune && stale) {
+      const drop = new Set(staleRows.map((r) => r.index));
+      const lines = fs.readFileSync(docFor(file), "utf8").split("\n");
+      fs.writeFileSync(docFor(file), lines.filter((_, i) => !drop.has(i)).join("\n"));
+      console.log(`${file}: ${stale} stale rows removed`);
+    }
     missingTotal += missing.length;
-    staleTotal += stale;
+    if (!prune) staleTotal += stale;
     if (rowsFor) {
       console.log(`<!-- ${file} (${corePath}), part ${part}: ${missing.length} to explain -->`);
       for (const m of missing) console.log(row(m));
