@@ -64,7 +64,8 @@ export async function createChunk(
     } catch (listError) {
       const message =
         `no reply (${error.message}), and listing the group to find out whether the roles were created failed too ` +
-        `(${(listError as Error).message}); they are kept in state as unconfirmed, and the next \`pulumi up\` adopts ` +
+        `(${(listError as Error).message}); they are kept in state as unconfirmed (as made, if the list taken after ` +
+        `the failure finds them), and the next \`pulumi up\` adopts ` +
         `those that were created and creates the others`;
       return { made: [], unknown: chunk.map((c) => c.key), error: error.rephrase(message) };
     }

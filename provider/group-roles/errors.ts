@@ -216,9 +216,3 @@ export function moveFailed(what: string, roleIds: number[], why: "failed" | "not
           "the roles in two steps (`retain: true` on the entries first).",
   );
 }
-
-/** The message of a failed step, with what was done before it. */
-export function stepFailed(what: string, error: unknown, done: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return `${what} failed: ${message}. ${done}`;
-}

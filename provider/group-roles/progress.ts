@@ -125,7 +125,7 @@ export class Progress {
         description: made.description ?? "",
         settings: {},
         inUse: made.inUse,
-        userCount: made.userCount ?? 0,
+        userCount: userCountOf(made),
       };
       delete this.unconfirmed[key];
     }

@@ -139,7 +139,8 @@ describe("no reply", () => {
     expect(listFailure).toMatch(/^GET \/api\/v0\/groups\/42\/roles: service answered 503 /);
     expect(error.message).toBe(
       `no reply (${error.cause.message}), and listing the group to find out whether the roles were created failed ` +
-        `too (${listFailure}); they are kept in state as unconfirmed, and the next \`pulumi up\` adopts those that ` +
+        `too (${listFailure}); they are kept in state as unconfirmed (as made, if the list taken after the failure ` +
+        "finds them), and the next `pulumi up` adopts those that " +
         "were created and creates the others",
     );
   });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { GroupRolesClient } from "../../client";
 import { type ConflictError, RoleInUseError, ValidationError } from "../../client/errors";
 import { apply, deleteChunk } from "../../provider/group-roles/apply";
+import { Progress } from "../../provider/group-roles/progress";
 import { NO_OTHERS, planApply, type OtherResources } from "../../provider/group-roles/plan";
 import { toInputs, toState, type GroupRolesState } from "../../provider/group-roles/types";
 import { deploymentLedger, inNewDeployment, type DeploymentLedger } from "../../provider/shared/deployment-ledger";
@@ -207,7 +208,7 @@ describe("a failed step: its message", () => {
     const roles = { a: { name: "A" }, b: { name: "B" } };
     const others = await failure(groupRoles.update("42", stateOf(outs), inputs(roles, { exclusive: true })));
     expect(others.message).toMatch(
-      /^updating the roles of group 42: deleting 1 roles the program does not declare \(nothing was changed\): /,
+      /^updating the roles of group 42: deleting 1 role the program does not declare \(nothing was changed\): /,
     );
   });
 
@@ -325,6 +326,14 @@ describe("a write whose reply was lost: the state is settled by a fresh list", (
       [false, 0],
       [false, 0],
     ]);
+  });
+  it("a lost create found in use by a list that gives no user count is recorded as held by users, not free", () => {
+    // The service's documentation makes the list's userCount optional; an in-use role without it counts as
+    // one user (shared/user-count.ts), so a later removal is refused, never sent as a delete of a free role.
+    const progress = new Progress(42, {}, ["a"]);
+    progress.unknownOutcome("a", "A");
+    progress.settle([{ roleId: 7, name: "A", inUse: true }]);
+    expect(progress.snapshot().roles.a).toMatchObject({ roleId: 7, inUse: true, userCount: 1 });
   });
 });
 
