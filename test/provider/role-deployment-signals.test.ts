@@ -27,12 +27,20 @@ afterEach(() => {
 
 type State = Record<string, unknown>;
 type ErrorWithCode = Error & { code?: string };
-const failureOf = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as ErrorWithCode);
+const failureOf = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as ErrorWithCode,
+  );
 
 /** A catalogue of group 42 made in an earlier deployment: `X` (held by 2 users) and `Y`. */
 async function catalogueXY(): Promise<{ state: State; x: number; y: number }> {
   // Ten roles first, so that role IDs have two digits.
-  await h.api("POST", "/groups/42/roles", Array.from({ length: 10 }, (_, i) => ({ name: `Filler ${i}` })));
+  await h.api(
+    "POST",
+    "/groups/42/roles",
+    Array.from({ length: 10 }, (_, i) => ({ name: `Filler ${i}` })),
+  );
   const { outs } = await groupRoles.create(inputs({ x: { name: "X" }, y: { name: "Y" } }));
   const [x, y] = [outs.roles.x!.roleId, outs.roles.y!.roleId];
   await h.setUsers(42, x, 2);
@@ -76,8 +84,7 @@ describe("check: a Role to be created declares the role it may take over", () =>
 });
 
 describe("a failed check or diff of a Role stops a catalogue's removal", () => {
-  const dropY = (state: State) =>
-    groupRoles.update("42", state, inputs({ x: { name: "X" } }));
+  const dropY = (state: State) => groupRoles.update("42", state, inputs({ x: { name: "X" } }));
 
   it("a check that passed does not: the catalogue deletes the role it dropped", async () => {
     const { state, y } = await catalogueXY();
@@ -90,7 +97,9 @@ describe("a failed check or diff of a Role stops a catalogue's removal", () => {
     const { state, y } = await catalogueXY();
     await provider.check({}, { groupId: 42, name: "" });
     const err = await failureOf(dropY(state));
-    expect(err?.message).toContain("not applied, because another step of this deployment failed first (check of a Role)");
+    expect(err?.message).toContain(
+      "not applied, because another step of this deployment failed first (check of a Role)",
+    );
     expect((await h.listRoles(42)).map((r) => r.roleId)).toContain(y);
   });
 

@@ -10,7 +10,11 @@ const h = providerSuite();
 
 const LIST = "/api/v0/groups/42/roles";
 type Failure = Error & { code?: string; status?: number };
-const failureOf = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as Failure);
+const failureOf = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as Failure,
+  );
 
 describe("diff", () => {
   it("a planned write whose credentials the group refuses fails the diff (the preview), naming the group", async () => {

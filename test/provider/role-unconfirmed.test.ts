@@ -61,12 +61,16 @@ describe("read (refresh)", () => {
 
 describe("update", () => {
   it("is refused with the two ways out", async () => {
-    const err = (await provider.update(ID, record, { ...record, description: "d" }).catch((e: unknown) => e)) as Error & {
+    const err = (await provider
+      .update(ID, record, { ...record, description: "d" })
+      .catch((e: unknown) => e)) as Error & {
       code: string;
     };
     expect(err.code).toBe("ERR_ROLE_NOT_APPLIED");
     expect(err.message).toContain(`updating role "Support" (id ${ID}): its create was never confirmed; `);
-    expect(err.message).toContain("run `pulumi up` without ignoreChanges on it (the create is settled by a replacement)");
+    expect(err.message).toContain(
+      "run `pulumi up` without ignoreChanges on it (the create is settled by a replacement)",
+    );
     expect(err.message).toContain("or `pulumi refresh`");
   });
 });

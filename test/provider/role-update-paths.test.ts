@@ -48,7 +48,7 @@ describe("the update's result and failures", () => {
   it("a 404 names the role and both ways out", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
     await h.api("POST", "/groups/42/delete-roles", [outs.roleId]);
-    const err = await provider.update(id, outs, { groupId: 42, name: "New" }).catch((e: Error) => e);
+    const err = (await provider.update(id, outs, { groupId: 42, name: "New" }).catch((e: unknown) => e)) as Error;
     expect(err.message).toContain(`updating role "New" (id ${id}): the service answered 404 (`);
     expect(err.message).toContain("`pulumi refresh` drops it from state and `pulumi up` then creates it again");
     expect(err.message).toContain("if every request answers 404, check grouproles:baseUrl");
@@ -71,7 +71,7 @@ describe("the update's result and failures", () => {
     resetDeploymentLedger(); // the create's list of the group is not reused
     await h.fault({ method: "GET", path: LIST, action: "status", status: 403, times: 0 });
     await h.fault({ method: "GET", path: `${LIST}/${outs.roleId}`, action: "status", status: 403, times: 0 });
-    const err = await provider.update(id, outs, { groupId: 42, name: "New" }).catch((e: Error) => e);
+    const err = (await provider.update(id, outs, { groupId: 42, name: "New" }).catch((e: unknown) => e)) as Error;
     expect(err.message).toContain(
       `updating role "New" (id ${id}): the update was sent, but reading the role back failed (run \`pulumi refresh\`)`,
     );
