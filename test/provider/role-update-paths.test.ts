@@ -1,0 +1,133 @@
+/**
+ * Role update (provider/role/update.ts) against the emulator, past the happy path of role-crud: settings
+ * declared for the first time or dropped altogether, the name given back after a swap that did not
+ * complete, and what each failure says (the role, its ID, and the way out).
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
+import { NAME_WAIT, TEMPORARY_NAME_MARK } from "../../provider/shared/temporary-names";
+import { provider, providerSuite } from "./provider-harness";
+
+const h = providerSuite();
+const saved = { ...NAME_WAIT };
+beforeEach(() => {
+  NAME_WAIT.undeclaredGraceMs = 200;
+});
+afterEach(() => {
+  Object.assign(NAME_WAIT, saved);
+});
+
+const LIST = "/api/v0/groups/42/roles";
+const puts = async () =>
+  (await h.requests()).entries
+    .filter((e) => e.method === "PUT")
+    .map((e) => JSON.parse(e.body) as Array<Record<string, unknown>>);
+
+describe("settings the update sends", () => {
+  it("settings declared for the first time on a role made without any are applied", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Plain" });
+    const news = { groupId: 42, name: "Plain", settings: { viewVideo: true } };
+    await provider.update(id, outs, news);
+    expect((await h.details(42, outs.roleId)).settings).toEqual({ viewVideo: true });
+  });
+
+  it("leaving settings out resets every key the program declared", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Set", settings: { viewVideo: true } });
+    await provider.update(id, outs, { groupId: 42, name: "Set" });
+    expect((await h.details(42, outs.roleId)).settings).toEqual({});
+  });
+});
+
+describe("the update's result and failures", () => {
+  it("returns the outputs read back, for the engine to store", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old", description: "d" });
+    const result = await provider.update(id, outs, { groupId: 42, name: "New", description: "d" });
+    expect(result.outs).toMatchObject({ groupId: 42, roleId: outs.roleId, name: "New", description: "d" });
+  });
+
+  it("a 404 names the role and both ways out", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
+    await h.api("POST", "/groups/42/delete-roles", [outs.roleId]);
+    const err = (await provider.update(id, outs, { groupId: 42, name: "New" }).catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain(`updating role "New" (id ${id}): the service answered 404 (`);
+    expect(err.message).toContain("`pulumi refresh` drops it from state and `pulumi up` then creates it again");
+    expect(err.message).toContain("if every request answers 404, check grouproles:baseUrl");
+  });
+
+  it("any other refusal keeps its own status, in context, and is not called a 404", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
+    await h.fault({ method: "PUT", path: LIST, action: "status", status: 403 });
+    const err = (await provider.update(id, outs, { groupId: 42, name: "New" }).catch((e: unknown) => e)) as Error & {
+      code: string;
+    };
+    expect(err.code).toBe("ERR_FORBIDDEN");
+    expect(err.message).toContain(`updating role "New" (id ${id}): `);
+    expect(err.message).not.toContain("404");
+    expect((await h.details(42, outs.roleId)).name).toBe("Old");
+  });
+
+  it("a read-back that fails after the update was sent says so, and to refresh", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
+    resetDeploymentLedger(); // the create's list of the group is not reused
+    await h.fault({ method: "GET", path: LIST, action: "status", status: 403, times: 0 });
+    await h.fault({ method: "GET", path: `${LIST}/${outs.roleId}`, action: "status", status: 403, times: 0 });
+    const err = (await provider.update(id, outs, { groupId: 42, name: "New" }).catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain(
+      `updating role "New" (id ${id}): the update was sent, but reading the role back failed (run \`pulumi refresh\`)`,
+    );
+    await h.admin("DELETE", "/faults");
+    expect((await h.details(42, outs.roleId)).name).toBe("New");
+  });
+
+  it("a service that accepts the update without applying it fails naming what it did not apply", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old", description: "old" });
+    resetDeploymentLedger(); // the create's list of the group is not reused
+    const stale = { name: "Old", description: "old" };
+    await h.fault({ method: "GET", path: LIST, action: "override", fields: stale, times: 0 });
+    const err = (await provider
+      .update(id, outs, { groupId: 42, name: "New", description: "new" })
+      .catch((e: unknown) => e)) as Error & { code: string };
+    expect(err.code).toBe("ERR_ROLE_NOT_APPLIED");
+    expect(err.message).toContain(
+      `updating role "New" (id ${id}): the service accepted the update but did not apply ` +
+        `name (sent "New", service has "Old"), description`,
+    );
+  });
+});
+
+describe("a rename that cannot complete", () => {
+  it("a rename refused for a name held outside the deployment changes nothing, and names the role", async () => {
+    const a = await provider.create({ groupId: 42, name: "X", description: "before" });
+    await h.api("POST", "/groups/42/roles", [{ name: "Y" }]);
+    resetDeploymentLedger();
+    await h.clearRequests();
+    const err = (await provider
+      .update(a.id, a.outs, { groupId: 42, name: "Y", description: "after" })
+      .catch((e: unknown) => e)) as Error & { code: string };
+    expect(err.code).toBe("ERR_NAME_TAKEN");
+    expect(err.message).toContain(`updating role "Y" (id ${a.id}): the name "Y" is held by role "Y"`);
+    // Only the refused writes: nothing is "given back" to a role that never stepped aside.
+    expect((await puts()).map(([p]) => p.name)).toContain("Y");
+    expect((await puts()).map(([p]) => p.name)).not.toContain("X");
+    expect(await h.details(42, a.outs.roleId)).toMatchObject({ name: "X", description: "before" });
+  });
+
+  it("a role that stepped aside for a swap that did not complete gets its name and description back", async () => {
+    NAME_WAIT.deadlineMs = 1_000;
+    const a = await provider.create({ groupId: 42, name: "X", description: "kept" });
+    const b = await provider.create({ groupId: 42, name: "Y" });
+    resetDeploymentLedger(); // the creates were an earlier deployment
+    await h.clearRequests();
+    // b is to take X (its diff declares it), but its update never comes: a steps aside, then gives up.
+    await provider.diff(b.id, b.outs, { groupId: 42, name: "X" });
+    await provider.diff(a.id, a.outs, { groupId: 42, name: "Y", description: "kept" });
+    const err = await provider.update(a.id, a.outs, { groupId: 42, name: "Y", description: "kept" }).catch((e) => e);
+    expect(err.message).toContain("was still taken after");
+    const sent = (await puts()).map(([p]) => p);
+    const aside = sent.find((p) => String(p.name).endsWith(TEMPORARY_NAME_MARK));
+    expect(aside, "a stepped aside to a temporary name").toBeDefined();
+    expect(aside!.description).toBe("kept");
+    expect(await h.details(42, a.outs.roleId)).toMatchObject({ name: "X", description: "kept" });
+    expect((await h.details(42, b.outs.roleId)).name).toBe("Y");
+  });
+});
