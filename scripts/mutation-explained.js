@@ -3,6 +3,7 @@
 //   node scripts/mutation-explained.js              list what is unexplained or stale; exit 1 if any
 //   node scripts/mutation-explained.js --rows FILE  print table rows to fill in for FILE's unexplained mutants
 //   node scripts/mutation-explained.js --prune      remove the stale rows (mutants a later run killed)
+//   node scripts/mutation-explained.js --kinds      a table of the explanations by kind, per file
 // The survivors come from the kept records (docs/mutation/<part>.json, written by mutation-table.js);
 // the explanations from docs/mutation/core/<file>.md, one table row per mutant:
 //   | line | status | mutator | `replacement` | why it survives |
@@ -84,6 +85,19 @@ const row = (m) => `| ${m.line} | ${m.status} | ${m.mutator} | \`\` ${cell(m.rep
 
 const rowsFor = process.argv[2] === "--rows" ? process.argv[3] : undefined;
 const prune = process.argv[2] === "--prune";
+const kinds = process.argv[2] === "--kinds";
+/** The kinds an explanation starts with (docs/mutation/core/README.md). */
+const KINDS = [
+  "killed by",
+  "equivalent",
+  "end to end only",
+  "message wording",
+  "timing only",
+  "not killed",
+  "gone since the run",
+];
+const kindOf = (why) => KINDS.find((k) => why.toLowerCase().startsWith(k)) ?? "other";
+const table = [];
 let missingTotal = 0;
 let staleTotal = 0;
 let explainedTotal = 0;
@@ -94,12 +108,17 @@ for (const [part, files] of Object.entries(CORE)) {
     const have = new Map();
     for (const r of explained(file)) have.set(r.key, [...(have.get(r.key) ?? []), r]);
     const missing = [];
+    const byKind = {};
     for (const m of wanted) {
       const list = have.get(keyOf(m.line, m.mutator, m.replacement));
       const found = list?.shift();
       if (!found?.why) missing.push(m);
-      else explainedTotal++;
+      else {
+        explainedTotal++;
+        byKind[kindOf(found.why)] = (byKind[kindOf(found.why)] ?? 0) + 1;
+      }
     }
+    table.push([file, wanted.length, byKind]);
     const staleRows = [...have.values()].flat();
     const stale = staleRows.length;
     if (prune && stale) {
@@ -113,14 +132,22 @@ for (const [part, files] of Object.entries(CORE)) {
     if (rowsFor) {
       console.log(`<!-- ${file} (${corePath}), part ${part}: ${missing.length} to explain -->`);
       for (const m of missing) console.log(row(m));
-    } else if (missing.length || stale) {
+    } else if (!kinds && (missing.length || stale)) {
       console.log(
         `${file} (${corePath}): ${wanted.length} survivors, ${missing.length} unexplained, ${stale} stale rows`,
       );
     }
   }
 }
-if (!rowsFor) {
+if (kinds) {
+  console.log(`| file | survivors | ${KINDS.join(" | ")} | other |`);
+  console.log(`|---|${"---:|".repeat(KINDS.length + 2)}`);
+  const sum = (k) => table.reduce((n, [, , by]) => n + (by[k] ?? 0), 0);
+  for (const [file, n, by] of table)
+    console.log(`| \`${file}\` | ${n} | ${[...KINDS, "other"].map((k) => by[k] ?? 0).join(" | ")} |`);
+  const all = table.reduce((n, [, count]) => n + count, 0);
+  console.log(`| all | ${all} | ${[...KINDS, "other"].map(sum).join(" | ")} |`);
+} else if (!rowsFor) {
   console.log(`core paths: ${explainedTotal} explained, ${missingTotal} unexplained, ${staleTotal} stale rows`);
   process.exit(missingTotal || staleTotal ? 1 : 0);
 }
