@@ -1,0 +1,149 @@
+/**
+ * Adoption (provider/role/adoption.ts): the role a create made although its reply was lost, watched
+ * for after a timeout; the role an unconfirmed create of an earlier run made; and the `import` option.
+ * Against the real emulator: what was adopted, made or kept is read back from the service.
+ */
+import { describe, expect, it } from "vitest";
+import { HeadersTimeoutError } from "../../client/errors";
+import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
+import { adoptAfterLostReply } from "../../provider/role/adoption";
+import type { RoleInputs } from "../../provider/role/inputs";
+import { provider, providerSuite } from "./provider-harness";
+import { waitFor } from "../support/wait";
+
+const h = providerSuite();
+
+const role = { groupId: 42, name: "Support", settings: { viewVideo: true } };
+const rolesPath = "/api/v0/groups/42/roles";
+const listRoute = "GET /api/v0/groups/:groupId/roles";
+const createRoute = "POST /api/v0/groups/:groupId/roles";
+const lists = async () => (await h.requests()).counts[listRoute] ?? 0;
+
+describe("a create that timed out is watched for before anything is concluded", () => {
+  // A 100 ms reply timeout: the group is looked at every 50 ms, for 3 s (the floor of the window).
+  const timedOut = () => new HeadersTimeoutError(100, {});
+  const what = 'creating role "Support" in group 42';
+
+  it("adopts the role with the sent name once it appears, looking past a failed list, and stops looking", async () => {
+    await h.create(42, [{ name: "Early" }]);
+    await h.clearRequests();
+    const adopting = adoptAfterLostReply(role as RoleInputs, timedOut(), what, undefined);
+    await waitFor(async () => (await lists()) >= 1, "the first list after the timeout");
+    // One look fails (it is not the end of the watch), then the late create lands.
+    await h.fault({ method: "GET", path: rolesPath, action: "status", status: 403, times: 1 });
+    const [support] = await h.create(42, [{ name: "Support", settings: { viewVideo: true } }]);
+    const adopted = await adopting;
+    expect(adopted).toEqual({ roleId: support!.roleId, name: "Support", inUse: false });
+    const log = await h.requests();
+    expect(log.entries.some((e) => e.method === "GET" && e.status === 403)).toBe(true);
+    // Found after a few looks: the watch ends there, not at the end of its 3 s window (60 looks).
+    expect(log.counts[listRoute]).toBeLessThan(20);
+  });
+
+  it("fails after the whole window when the role never appears, saying how to check and import it", async () => {
+    await h.create(42, [{ name: "Early" }]);
+    const err = (await adoptAfterLostReply(role as RoleInputs, timedOut(), what, undefined).catch(
+      (e) => e,
+    )) as Error & {
+      code?: string;
+    };
+    expect(err.code).toBe("ERR_HEADERS_TIMEOUT");
+    expect(err.message).toContain(`${what}: no reply (timed out after 100 ms waiting for the reply headers), and `);
+    const waited = Number(/and (\d+) ms later the group still holds no role named "Support"\. /.exec(err.message)?.[1]);
+    expect(waited).toBeGreaterThanOrEqual(3_000);
+    expect(err.message).toContain("The service may still create it: before running `pulumi up` again, check group ");
+    expect(err.message).toContain('42 (getRoles); if "Support" appears, declare it with the resource option ');
+    expect(err.message).toContain('`import: "42/<roleId>"` or delete it.');
+    expect(err.message).not.toContain("nothing was created");
+    expect((await h.listRoles(42)).map((r) => r.name)).toEqual(["Early"]);
+  }, 15_000);
+});
+
+describe("a lost reply that made nothing, or whose group cannot be listed", () => {
+  it("nothing made: the message says so and what to do", async () => {
+    await h.fault({ method: "POST", path: rolesPath, action: "drop-before" });
+    const err = (await provider.create({ ...role }).catch((e) => e)) as Error;
+    expect(err.message).toMatch(/holds no role named "Support", so nothing was created\. Run `pulumi up` again\.$/);
+  });
+
+  it("group not listable: the unconfirmed record holds no role, unused, and one reason, the message", async () => {
+    await h.fault({ method: "POST", path: rolesPath, action: "drop-after" });
+    await h.fault({ method: "GET", path: rolesPath, action: "status", status: 403, times: 0 });
+    const err = (await provider.create({ ...role, __provider: "p" }).catch((e) => e)) as Error & {
+      properties: Record<string, unknown>;
+      reasons: string[];
+    };
+    await h.admin("DELETE", "/faults");
+    expect(err.properties).toMatchObject({ groupId: 42, name: "Support", roleId: 0, inUse: false, userCount: 0 });
+    expect(err.reasons).toEqual([err.message]);
+  });
+});
+
+describe("an unconfirmed create of an earlier run, replaced by a create", () => {
+  const unconfirmedOlds = { ...role, roleId: 0, inUse: false, userCount: 0 };
+
+  it("adopts the role that create made (the one with the name it sent), creating nothing", async () => {
+    const [, support] = await h.create(42, [{ name: "Early" }, { name: "Support", settings: { viewVideo: true } }]);
+    await h.clearRequests();
+    expect(await provider.diff("42/unconfirmed", unconfirmedOlds, { ...role })).toMatchObject({ replaces: ["roleId"] });
+    const { id, outs } = await provider.create({ ...role });
+    expect(id).toBe(`42/${support!.roleId}`);
+    expect(outs).toMatchObject({ roleId: support!.roleId, name: "Support" });
+    expect((await h.requests()).counts[createRoute]).toBeUndefined();
+    expect((await h.listRoles(42)).map((r) => r.name)).toEqual(["Early", "Support"]);
+  });
+
+  it("creates the role when that create made nothing", async () => {
+    await h.create(42, [{ name: "Early" }]);
+    await provider.diff("42/unconfirmed", unconfirmedOlds, { ...role });
+    const { id } = await provider.create({ ...role });
+    const roles = await h.listRoles(42);
+    expect(roles.map((r) => r.name)).toEqual(["Early", "Support"]);
+    expect(id).toBe(`42/${roles[1]!.roleId}`);
+    expect((await h.details(42, roles[1]!.roleId)).settings).toEqual({ viewVideo: true });
+  });
+
+  it("moved to another group: creates the role there, never adopting the old group's role", async () => {
+    const [old] = await h.create(42, [{ name: "Support" }]);
+    await provider.diff("42/unconfirmed", unconfirmedOlds, { ...role, groupId: 43 });
+    const { id } = await provider.create({ ...role, groupId: 43 });
+    const moved = await h.listRoles(43);
+    expect(moved.map((r) => r.name)).toEqual(["Support"]);
+    expect(id).toBe(`43/${moved[0]!.roleId}`);
+    expect(moved[0]!.roleId).not.toBe(old!.roleId);
+    expect((await h.listRoles(42)).map((r) => r.roleId)).toEqual([old!.roleId]);
+  });
+});
+
+describe("the import option", () => {
+  it("a refused read is reported as it is, not as a missing role", async () => {
+    const [made] = await h.create(42, [{ name: "Support", settings: { viewVideo: true } }]);
+    await h.fault({ method: "GET", path: `${rolesPath}/${made!.roleId}`, action: "status", status: 403, times: 0 });
+    const err = (await provider.create({ ...role, importId: `42/${made!.roleId}` }).catch((e) => e)) as Error & {
+      code?: string;
+    };
+    await h.admin("DELETE", "/faults");
+    expect(err.code).toBe("ERR_FORBIDDEN");
+    expect(err.message).toContain(`importing role 42/${made!.roleId}`);
+    expect(err.message).not.toContain("has no role with id");
+  });
+
+  it("a mismatch names every differing input and the way through", async () => {
+    const [made] = await h.create(42, [{ name: "Support", description: "by hand", settings: { viewVideo: false } }]);
+    const err = (await provider
+      .create({ ...role, description: "ours", importId: `42/${made!.roleId}` })
+      .catch((e) => e)) as Error;
+    expect(err.message).toContain(
+      `importing role 42/${made!.roleId}: inputs to import do not match the existing role: description, ` +
+        "settings.viewVideo (sent true, service has false). Change the program to match the role, import, then change it.",
+    );
+  });
+
+  it("the delete of the resource the role was imported from (a rename) leaves the role alone", async () => {
+    const { id, outs } = await provider.create({ ...role });
+    resetDeploymentLedger(); // a later deployment: the old resource goes, a new one imports its role
+    await provider.create({ ...role, importId: id });
+    await provider.delete(id, outs);
+    expect((await h.listRoles(42)).map((r) => `42/${r.roleId}`)).toEqual([id]);
+  });
+});
