@@ -69,11 +69,20 @@ export interface Plan {
   unmanaged: RoleSummary[];
 }
 
-function listedState(role: RoleSummary, settings: Record<string, boolean>, retain: boolean | undefined): EntryState {
+/**
+ * A role's state from the group's list. The list's `description` is optional in the service's documentation;
+ * without it the description the state knew stands (a role the apply leaves alone keeps it).
+ */
+function listedState(
+  role: RoleSummary,
+  settings: Record<string, boolean>,
+  retain: boolean | undefined,
+  knownDescription = "",
+): EntryState {
   const state: EntryState = {
     roleId: role.roleId,
     name: role.name,
-    description: role.description ?? "",
+    description: role.description ?? knownDescription,
     settings: { ...settings },
     inUse: role.inUse,
     userCount: userCountOf(role),
@@ -146,7 +155,7 @@ export function planApply(
     const current = old && byId.get(old.roleId);
     if (old && current) {
       declared.set(current.roleId, key);
-      plan.start[key] = listedState(current, old.settings ?? {}, entry.retain);
+      plan.start[key] = listedState(current, old.settings ?? {}, entry.retain, old.description);
       const settingsChange = !sameSettings(old.settings ?? {}, entry.settings ?? {});
       const u = update(key, entry, current, old.settings ?? {}, settingsChange, old.description);
       if (u.currentName !== u.finalName || u.currentDescription !== (entry.description ?? "") || settingsChange)
@@ -170,7 +179,7 @@ export function planApply(
     const current = byId.get(old.roleId);
     if (!current || declared.has(current.roleId)) continue; // gone already, or declared again
     // Kept in the state until the apply succeeds: if it fails, the role is still this resource's.
-    plan.start[key] = listedState(current, old.settings ?? {}, undefined);
+    plan.start[key] = listedState(current, old.settings ?? {}, undefined, old.description);
     if (others.takes(current.roleId, current.name)) plan.letGo.push({ key, roleId: current.roleId });
     else plan.deletes.push({ key, roleId: current.roleId, name: current.name });
   }

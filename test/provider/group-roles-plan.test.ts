@@ -74,10 +74,10 @@ describe("plan: roles the apply leaves alone", () => {
   });
 });
 
-describe("plan: roles the apply leaves alone, lists without descriptions (known bug)", () => {
-  // Skipped: fails today. planApply's listedState (plan.ts:76) records "" for an untouched role when the
-  // list carries no description, instead of the description the state knew; the next diff sees a change.
-  it.skip("an untouched role keeps the description the state knew, and the next diff sees no change", async () => {
+describe("plan: roles the apply leaves alone, lists without descriptions", () => {
+  // listedState once recorded "" for an untouched role when the list carried no description, instead of
+  // the description the state knew, and the next diff saw a change (found by the mutant review).
+  it("an untouched role keeps the description the state knew, and the next diff sees no change", async () => {
     const outs = await created({ a: { name: "A", description: "D" }, b: { name: "B" } });
     await listsWithoutDescriptions();
     const roles = { a: { name: "A", description: "D" }, b: { name: "B2" } };
