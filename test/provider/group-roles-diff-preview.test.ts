@@ -148,6 +148,14 @@ describe("diff: a groupId change", () => {
     expect(await diff42(outs, { a: { name: "A" }, b: { name: "B" } }, { groupId: 43 })).toEqual(REPLACE);
   });
 
+  it("a groupId not known until apply replaces, with no request and no in-use refusal yet", async () => {
+    const outs = await created({ a: { name: "A" } });
+    await h.setUsers(42, outs.roles.a!.roleId, 2);
+    await h.clearRequests();
+    expect(await diff42(outs, { a: { name: "A" } }, { groupId: UNKNOWN })).toEqual(REPLACE);
+    expect(await h.routes()).toEqual([]);
+  });
+
   it("a failure listing the old group names what it was for", async () => {
     const outs = await created({ a: { name: "A" } });
     await listFails(42, { status: 400 });
