@@ -11,6 +11,7 @@ import {
   catalogue,
   groupRoles,
   emulatorPerFile,
+  failure,
   inputs,
   stateOf,
   type GroupRolesHarness,
@@ -19,17 +20,6 @@ import {
 let h: GroupRolesHarness;
 emulatorPerFile((harness) => (h = harness));
 
-interface InitError extends Error {
-  code: string;
-  id?: string;
-  properties: GroupRolesState & { __provider?: unknown };
-  reasons: string[];
-}
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.fail("expected a failure"),
-    (e: unknown) => e as InitError,
-  );
 const POSTS = { method: "POST", path: "/api/v0/groups/42/roles" };
 
 /** The state's roles are exactly the service's: same IDs, same names. */

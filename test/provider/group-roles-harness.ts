@@ -2,7 +2,7 @@
  * Calls the GroupRoles provider (the module the host loads) against a fresh emulator, with helpers
  * that read outcomes from the service: its roles, and its request log by route.
  */
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import * as provider from "../../provider/group-roles";
 import { inNewDeployment } from "../../provider/shared/deployment-ledger";
 import type { GroupRolesState } from "../../provider/group-roles/types";
@@ -124,3 +124,18 @@ export async function createdIn(
   await h.clearRequests();
   return made;
 }
+
+/** The init error a failed apply rejects with: the state the service was left in, and the reasons. */
+export interface InitError extends Error {
+  code: string;
+  id?: string;
+  properties: GroupRolesState & { __provider?: unknown };
+  reasons: string[];
+}
+
+/** The error `p` rejects with (the test fails if it resolves). */
+export const failure = (p: Promise<unknown>): Promise<InitError> =>
+  p.then(
+    () => expect.fail("expected a failure"),
+    (e: unknown) => e as InitError,
+  );

@@ -20,6 +20,7 @@ import {
   catalogue,
   createdIn,
   emulatorPerFile,
+  failure,
   groupRoles,
   inputs,
   oneDeploymentGroupRoles,
@@ -30,16 +31,6 @@ import {
 let h: GroupRolesHarness;
 emulatorPerFile((harness) => (h = harness));
 
-interface InitError extends Error {
-  code: string;
-  id?: string;
-  properties: GroupRolesState & { __provider?: unknown };
-}
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.fail("expected a failure"),
-    (e: unknown) => e as InitError,
-  );
 const PUTS = { method: "PUT", path: "/api/v0/groups/42/roles" };
 const POSTS = { method: "POST", path: "/api/v0/groups/42/roles" };
 const DELETES = { method: "POST", path: "/api/v0/groups/42/delete-roles" };

@@ -11,6 +11,7 @@ import {
   ROUTES,
   createdIn,
   emulatorPerFile,
+  failure,
   groupRoles,
   inputs,
   stateOf,
@@ -22,11 +23,6 @@ emulatorPerFile((harness) => (h = harness));
 
 const created = async (roles: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   (await createdIn(h, roles, extra)).outs;
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.fail("expected a failure"),
-    (e: unknown) => e as Error & { code?: string; properties?: GroupRolesState },
-  );
 /** The group's lists answer without descriptions (the field is optional in the service's documentation). */
 const listsWithoutDescriptions = () =>
   h.fault({
