@@ -6,7 +6,6 @@
  * the service (its roles, their details, its request log), not from what the test sent.
  */
 import { describe, expect, it } from "vitest";
-import type { GroupRolesState } from "../../provider/group-roles/types";
 import {
   ROUTES,
   createdIn,
