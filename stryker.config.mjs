@@ -37,7 +37,7 @@ if (!PARTS[part]) throw new Error(`MUTATION_PART must be one of ${Object.keys(PA
  * down (docs/mutation.md); null where today's code was not measured yet.
  */
 const BREAK = {
-  client: null,
+  client: 78,
   "client-core": 79,
   config: 75,
   "provider-role": 60,
