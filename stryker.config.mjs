@@ -53,7 +53,10 @@ export default {
   mutate: PARTS[part],
   coverageAnalysis: "perTest",
   ignoreStatic: true,
-  concurrency: 2,
+  // Two runners keep 2 cores busy for the CPU-bound parts; parts whose tests wait on real timers
+  // (provider-role: the adoption watch, the ledger's quiet periods) go faster with more:
+  // MUTATION_CONCURRENCY=4 npm run mutation -- provider-role.
+  concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
   incremental: true,
   incrementalFile: `reports/stryker-incremental-${part}.json`,
   timeoutMS: 10000,
