@@ -40,7 +40,7 @@ const BREAK = {
   client: 78,
   "client-core": 79,
   config: 75,
-  "provider-role": 60,
+  "provider-role": 82,
   "provider-shared": 72,
   "provider-group-roles": 54,
   emulator: 77,

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GroupRolesClient } from "../../client";
 import type { RoleCreateInput } from "../../client/types";
-import { MAX_BATCH_WAIT_MS } from "../../config/batch-options";
+import { DEFAULT_BATCH_OPTIONS, MAX_BATCH_WAIT_MS } from "../../config/batch-options";
 import { batchingWriter } from "../../provider/role/batcher";
 
 /** The names of each create request, in the order they were sent. */
@@ -86,5 +86,26 @@ describe("when a batch of creates is sent", () => {
       ["a", "b"],
       ["c", "d"],
     ]);
+  });
+
+  it("a window of 0 sends on the next turn, 30 after 30 ms; a negative, infinite or missing one is the default", async () => {
+    const sentAfter = async (windowMs: number | undefined) => {
+      const { client, posts } = recordingService();
+      const writer = batchingWriter(client, windowMs === undefined ? {} : { windowMs });
+      const made = writer.create(5, { name: "a" });
+      let waited = 0;
+      // Bounded: a window that never ends fails here, naming the window, instead of hanging.
+      while (!posts.length && waited < 1000) {
+        await vi.advanceTimersByTimeAsync(1);
+        waited++;
+      }
+      await made;
+      return waited;
+    };
+    expect(await sentAfter(0)).toBe(1);
+    expect(await sentAfter(30)).toBe(30);
+    const byDefault = DEFAULT_BATCH_OPTIONS.windowMs;
+    for (const windowMs of [undefined, -1, Number.POSITIVE_INFINITY, Number.NaN])
+      expect(await sentAfter(windowMs), `windowMs ${windowMs}`).toBe(byDefault);
   });
 });
