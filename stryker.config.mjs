@@ -42,7 +42,7 @@ const BREAK = {
   config: 75,
   "provider-role": 82,
   "provider-shared": 72,
-  "provider-group-roles": 54,
+  "provider-group-roles": 82,
   emulator: 77,
 };
 

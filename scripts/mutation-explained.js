@@ -110,6 +110,9 @@ for (const [part, files] of Object.entries(CORE)) {
     const wanted = survivorsOf(part, file);
     const have = new Map();
     for (const r of explained(file)) have.set(r.key, [...(have.get(r.key) ?? []), r]);
+    // Alike mutants (one key) that a later run partly killed: the rows saying "killed by" go first.
+    for (const list of have.values())
+      list.sort((a, b) => Number(kindOf(a.why) === "killed by") - Number(kindOf(b.why) === "killed by"));
     const missing = [];
     const byKind = {};
     for (const m of wanted) {

@@ -163,6 +163,13 @@ describe("diff: a groupId change", () => {
     expect(err.message).toMatch(/^moving the roles of group 42: checking whether they are in use: /);
   });
 
+  it("a failure listing the new group names what it was for", async () => {
+    const outs = await created({ a: { name: "A" } });
+    await listFails(43, { status: 400 });
+    const err = await failureOf(diff42(outs, { a: { name: "A" } }, { groupId: 43 }));
+    expect(err.message).toMatch(/^moving the roles to group 43: listing it: /);
+  });
+
   it("a name a role of the new group holds is refused now, naming the holder", async () => {
     const outs = await created({ a: { name: "A", retain: true } });
     const [hand] = await h.create(43, [{ name: "A" }]);

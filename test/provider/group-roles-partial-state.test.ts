@@ -214,6 +214,15 @@ describe("a failed step: its message", () => {
     expect(await h.held(42)).toEqual({ A: outs.roles.a!.roleId });
     expect(after.exclusive).toBe(true);
   });
+
+  it("exclusive: deleting an undeclared role keeps an entry whose key is the word undefined", async () => {
+    const { outs } = await createdIn(h, { undefined: { name: "A" } }, { exclusive: true });
+    await h.create(42, [{ name: "X" }]);
+    const props = inputs({ undefined: { name: "A" } }, { exclusive: true });
+    const { outs: after } = await groupRoles.update("42", stateOf(outs), props);
+    expect(await h.held(42)).toEqual({ A: outs.roles.undefined!.roleId });
+    expect(Object.keys(after.roles)).toEqual(["undefined"]);
+  });
 });
 
 describe("a failed step after a rename to a temporary name", () => {
