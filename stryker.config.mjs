@@ -41,7 +41,7 @@ const BREAK = {
   "client-core": 79,
   config: 75,
   "provider-role": 82,
-  "provider-shared": 72,
+  "provider-shared": 78,
   "provider-group-roles": 82,
   emulator: 77,
 };
