@@ -38,7 +38,7 @@ if (!PARTS[part]) throw new Error(`MUTATION_PART must be one of ${Object.keys(PA
  */
 const BREAK = {
   client: 78,
-  "client-core": 79,
+  "client-core": 88,
   config: 75,
   "provider-role": 82,
   "provider-shared": 78,
