@@ -43,7 +43,7 @@ const BREAK = {
   "provider-role": 82,
   "provider-shared": 78,
   "provider-group-roles": 82,
-  emulator: 77,
+  emulator: 81,
 };
 
 export default {
