@@ -18,6 +18,7 @@ import {
   stateOf,
   type GroupRolesHarness,
 } from "./group-roles-harness";
+import { rejection } from "../support/rejection";
 
 let h: GroupRolesHarness;
 emulatorPerFile((harness) => (h = harness));
@@ -36,11 +37,6 @@ afterAll(() => {
 
 const created = async (roles: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   (await createdIn(h, roles, extra)).outs;
-const failureOf = async (p: Promise<unknown>) =>
-  (await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as Error;
 const handHeld = async (groupId: number, name: string) => {
   const [made] = await h.create(groupId, [{ name }]);
   await h.setUsers(groupId, made!.roleId, 2);
@@ -80,7 +76,7 @@ describe("diff: roles it keeps and roles it lets go", () => {
     const outs = await created({ k: { name: "K" } });
     await inNewDeployment(async () => {
       await provider.diff("42", stateOf(outs), inputs({ k: { name: "K" } }));
-      const err = await failureOf(roleProvider.create({ groupId: 42, name: "K" }));
+      const err = await rejection(roleProvider.create({ groupId: 42, name: "K" }));
       expect(err.message).toContain("which this program also declares under that name and does not rename");
     });
     expect(await h.held(42)).toEqual({ K: outs.roles.k!.roleId });
@@ -104,11 +100,11 @@ describe("diff: refused, the roles it lets go stay with it", () => {
     const two = await created({ c: { name: "C" } });
     await h.setUsers(42, one.roles.y!.roleId, 1);
     const err = await inNewDeployment(async () => {
-      const refused = await failureOf(provider.diff("42", stateOf(one), inputs({ k: { name: "K" } })));
+      const refused = await rejection(provider.diff("42", stateOf(one), inputs({ k: { name: "K" } })));
       expect(refused.message).toContain('roles.y: "Y"');
       const takeX = inputs({ c: { name: "C" }, x: { name: "X" } }, { adoptExisting: true });
       await provider.diff("42", stateOf(two), takeX);
-      return failureOf(provider.update("42", stateOf(two), takeX));
+      return rejection(provider.update("42", stateOf(two), takeX));
     });
     expect(err.message).toContain(`role ${one.roles.x!.roleId} is moving here from another resource of this program`);
     expect(err.message).toContain("whose change (or another step of this deployment) failed");
@@ -120,9 +116,9 @@ describe("diff: refused, the roles it lets go stay with it", () => {
     const two = await created({ c: { name: "C" }, d: { name: "D" } });
     await h.setUsers(42, one.roles.y!.roleId, 1);
     const err = await inNewDeployment(async () => {
-      await failureOf(provider.diff("42", stateOf(one), inputs({ k: { name: "K" } })));
+      await rejection(provider.diff("42", stateOf(one), inputs({ k: { name: "K" } })));
       await provider.diff("42", stateOf(two), inputs({ c: { name: "C" } }));
-      return failureOf(provider.update("42", stateOf(two), inputs({ c: { name: "C" } })));
+      return rejection(provider.update("42", stateOf(two), inputs({ c: { name: "C" } })));
     });
     expect(err.message).toContain("not applied, because another step of this deployment failed first");
     expect(err.message).toContain("(diff of the GroupRoles of group 42)");

@@ -18,6 +18,7 @@ import {
   stateOf,
   type GroupRolesHarness,
 } from "./group-roles-harness";
+import { rejection } from "../support/rejection";
 
 let h: GroupRolesHarness;
 emulatorPerFile((harness) => (h = harness));
@@ -35,11 +36,6 @@ const created = async (roles: Record<string, unknown>, extra: Record<string, unk
 type Outs = Awaited<ReturnType<typeof created>>;
 const diff42 = (outs: Outs, roles: unknown, extra: Record<string, unknown> = {}) =>
   groupRoles.diff("42", stateOf(outs), inputs(roles as Record<string, unknown>, extra));
-const failureOf = async (p: Promise<unknown>) =>
-  (await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as Error;
 const listFails = (groupId: number, rule: Record<string, unknown>) =>
   h.fault({ method: "GET", path: `/api/v0/groups/${groupId}/roles`, action: "status", times: 0, ...rule });
 const UPDATE = { changes: true, replaces: [], deleteBeforeReplace: false };
@@ -59,7 +55,7 @@ describe("diff: when listing the group fails", () => {
   it("a 404 that does not say so fails, naming the change, the URL and the setting to check", async () => {
     const outs = await created({ a: { name: "A" } });
     await listFails(42, { status: 404 });
-    const err = await failureOf(diff42(outs, { a: { name: "A2" } }));
+    const err = await rejection(diff42(outs, { a: { name: "A2" } }));
     expect(err.message).toContain("group 42: checking the change against the group's roles: GET ");
     expect(err.message).toContain("/api/v0/groups/42/roles answered 404");
     expect(err.message).toContain("Check grouproles:baseUrl");
@@ -68,7 +64,7 @@ describe("diff: when listing the group fails", () => {
   it("any other error fails as it is, with the change as its context (not as a 404)", async () => {
     const outs = await created({ a: { name: "A" } });
     await listFails(42, { status: 400 });
-    const err = (await failureOf(diff42(outs, { a: { name: "A2" } }))) as Error & { status?: number };
+    const err = (await rejection(diff42(outs, { a: { name: "A2" } }))) as Error & { status?: number };
     expect(err.status).toBe(400);
     expect(err.message).toMatch(/^group 42: checking the change against the group's roles: /);
     expect(err.message).not.toContain("answered 404");
@@ -78,7 +74,7 @@ describe("diff: when listing the group fails", () => {
     const outs = await created({ a: { name: "A" } });
     await listFails(42, { status: 403 });
     for (const roles of [{ a: { name: "A2" } }, UNKNOWN]) {
-      const err = await failureOf(diff42(outs, roles));
+      const err = await rejection(diff42(outs, roles));
       expect(err.message).toContain("the credentials are not accepted for group 42");
     }
   });
@@ -88,7 +84,7 @@ describe("diff: names the change would meet", () => {
   it("a rename onto a name a role outside the resource holds is refused, naming the holder", async () => {
     const outs = await created({ a: { name: "A" } });
     const [hand] = await h.create(42, [{ name: "By hand" }]);
-    const err = (await failureOf(diff42(outs, { a: { name: "By hand" } }))) as Error & { code?: string };
+    const err = (await rejection(diff42(outs, { a: { name: "By hand" } }))) as Error & { code?: string };
     expect(err.code).toBe("ERR_NAME_TAKEN");
     expect(err.message).toContain(`roles.a: "By hand" is held by roleId ${hand!.roleId}`);
   });
@@ -159,21 +155,21 @@ describe("diff: a groupId change", () => {
   it("a failure listing the old group names what it was for", async () => {
     const outs = await created({ a: { name: "A" } });
     await listFails(42, { status: 400 });
-    const err = await failureOf(diff42(outs, { a: { name: "A" } }, { groupId: 43 }));
+    const err = await rejection(diff42(outs, { a: { name: "A" } }, { groupId: 43 }));
     expect(err.message).toMatch(/^moving the roles of group 42: checking whether they are in use: /);
   });
 
   it("a failure listing the new group names what it was for", async () => {
     const outs = await created({ a: { name: "A" } });
     await listFails(43, { status: 400 });
-    const err = await failureOf(diff42(outs, { a: { name: "A" } }, { groupId: 43 }));
+    const err = await rejection(diff42(outs, { a: { name: "A" } }, { groupId: 43 }));
     expect(err.message).toMatch(/^moving the roles to group 43: listing it: /);
   });
 
   it("a name a role of the new group holds is refused now, naming the holder", async () => {
     const outs = await created({ a: { name: "A", retain: true } });
     const [hand] = await h.create(43, [{ name: "A" }]);
-    const err = (await failureOf(diff42(outs, { a: { name: "A" } }, { groupId: 43 }))) as Error & { code?: string };
+    const err = (await rejection(diff42(outs, { a: { name: "A" } }, { groupId: 43 }))) as Error & { code?: string };
     expect(err.code).toBe("ERR_NAME_TAKEN");
     expect(err.message).toContain(`group 43 already has a role with a name this resource declares`);
     expect(err.message).toContain(`roles.a: "A" is held by roleId ${hand!.roleId}`);
@@ -186,7 +182,7 @@ describe("diff: a groupId change", () => {
     expect(await diff42(outs, { a: { name: UNKNOWN } }, { groupId: 43 })).toEqual(REPLACE);
     await h.admin("DELETE", "/faults");
     await listFails(43, { status: 403 });
-    const err = await failureOf(diff42(outs, UNKNOWN, { groupId: 43 }));
+    const err = await rejection(diff42(outs, UNKNOWN, { groupId: 43 }));
     expect(err.message).toContain("the credentials are not accepted for group 43");
   });
 });
@@ -196,7 +192,7 @@ describe("diff: exclusive", () => {
     const exclusive = await created({ a: { name: "A" } }, { exclusive: true });
     const [hand] = await h.create(42, [{ name: "By hand" }]);
     await h.setUsers(42, hand!.roleId, 2);
-    const err = (await failureOf(diff42(exclusive, { a: { name: "A" } }, { exclusive: true }))) as Error & {
+    const err = (await rejection(diff42(exclusive, { a: { name: "A" } }, { exclusive: true }))) as Error & {
       code?: string;
     };
     expect(err.code).toBe("ERR_ROLE_IN_USE");
@@ -225,7 +221,7 @@ describe("diff: exclusive", () => {
     const other = await created({ b: { name: "B" } });
     await inNewDeployment(async () => {
       await oneDeploymentGroupRoles.diff("42", stateOf(empty), inputs({}, { exclusive: true }));
-      const err = await failureOf(
+      const err = await rejection(
         oneDeploymentGroupRoles.diff("42", stateOf(other), inputs({ b: { name: "B" } }, { exclusive: true })),
       );
       expect(err.message).toContain("another GroupRoles of this program (the one declaring no roles)");

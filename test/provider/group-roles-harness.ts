@@ -2,11 +2,12 @@
  * Calls the GroupRoles provider (the module the host loads) against a fresh emulator, with helpers
  * that read outcomes from the service: its roles, and its request log by route.
  */
-import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import * as provider from "../../provider/group-roles";
 import { inNewDeployment } from "../../provider/shared/deployment-ledger";
 import type { GroupRolesState } from "../../provider/group-roles/types";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
+import { rejection } from "../support/rejection";
 
 /** The provider's methods as the host calls them, for several calls in one deployment (`inNewDeployment`). */
 export { provider as oneDeploymentGroupRoles };
@@ -133,9 +134,5 @@ export interface InitError extends Error {
   reasons: string[];
 }
 
-/** The error `p` rejects with (the test fails if it resolves). */
-export const failure = (p: Promise<unknown>): Promise<InitError> =>
-  p.then(
-    () => expect.fail("expected a failure"),
-    (e: unknown) => e as InitError,
-  );
+/** The init error `p` rejects with (the test fails if it resolves). */
+export const failure = (p: Promise<unknown>): Promise<InitError> => rejection<InitError>(p);

@@ -28,6 +28,7 @@ import {
   stateOf,
   type GroupRolesHarness,
 } from "./group-roles-harness";
+import { rejection } from "../support/rejection";
 
 // The engine's output, which only a plugin the engine started has: recorded here instead.
 const logged = vi.hoisted(() => [] as string[]);
@@ -37,12 +38,6 @@ vi.mock("../../provider/shared/engine-log", () => ({
 
 let h: GroupRolesHarness;
 emulatorPerFile((harness) => (h = harness));
-
-const refusal = (p: Promise<unknown>) =>
-  p.then(
-    () => expect.fail("expected a refusal"),
-    (e: unknown) => e as Error & { code?: string; status?: number },
-  );
 
 /** Creates roles by hand and gives each its user count: the roles, as the service lists them. */
 async function byHand(users: Record<string, number>): Promise<Record<string, number>> {
@@ -69,7 +64,7 @@ describe("in-use refusals: the group, the count, each role as the service holds 
   it("an update removing roles users hold", async () => {
     const outs = await heldCatalogue({ Agents: 1, Billing: 3 });
     const ids = await h.held(42);
-    const two = await refusal(groupRoles.update("42", stateOf(outs), inputs({ c: { name: "Care" } })));
+    const two = await rejection(groupRoles.update("42", stateOf(outs), inputs({ c: { name: "Care" } })));
     expect(two.code).toBe("ERR_ROLE_IN_USE");
     expect(two.message).toContain(
       "group 42: 2 roles removed from `roles` are in use and cannot be deleted; nothing was changed:\n" +
@@ -78,7 +73,7 @@ describe("in-use refusals: the group, the count, each role as the service holds 
     );
     for (const wayOut of ["keep the entry in `roles`", "unassign its users in the service", "`retain: true`"])
       expect(two.message).toContain(wayOut);
-    const one = await refusal(
+    const one = await rejection(
       groupRoles.update("42", stateOf(outs), inputs({ b: { name: "Billing" }, c: { name: "Care" } })),
     );
     expect(one.message).toContain("group 42: 1 role removed from `roles` is in use and cannot be deleted");
@@ -88,7 +83,7 @@ describe("in-use refusals: the group, the count, each role as the service holds 
   it("a destroy of roles users hold", async () => {
     const outs = await heldCatalogue({ Agents: 2, Care: 5 });
     const ids = await h.held(42);
-    const two = await refusal(groupRoles.delete("42", stateOf(outs)));
+    const two = await rejection(groupRoles.delete("42", stateOf(outs)));
     expect(two.code).toBe("ERR_ROLE_IN_USE");
     expect(two.message).toContain(
       "deleting the roles of group 42: 2 roles are in use and cannot be deleted; nothing was deleted:\n" +
@@ -103,7 +98,7 @@ describe("in-use refusals: the group, the count, each role as the service holds 
     ])
       expect(two.message).toContain(wayOut);
     await h.setUsers(42, ids.Care!, 0);
-    const one = await refusal(groupRoles.delete("42", stateOf(outs)));
+    const one = await rejection(groupRoles.delete("42", stateOf(outs)));
     expect(one.message).toContain("deleting the roles of group 42: 1 role is in use and cannot be deleted");
     expect(await h.held(42)).toEqual(ids);
   });
@@ -112,7 +107,7 @@ describe("in-use refusals: the group, the count, each role as the service holds 
     const outs = await heldCatalogue({ Agents: 1, Billing: 4 });
     const ids = await h.held(42);
     const moved = inputs({ a: { name: "Agents" }, b: { name: "Billing" }, c: { name: "Care" } }, { groupId: 43 });
-    const two = await refusal(groupRoles.diff("42", stateOf(outs), moved));
+    const two = await rejection(groupRoles.diff("42", stateOf(outs), moved));
     expect(two.code).toBe("ERR_ROLE_IN_USE");
     expect(two.message).toContain(
       "moving the roles of group 42 to group 43 would delete them from group 42, and 2 roles are in use; " +
@@ -127,14 +122,14 @@ describe("in-use refusals: the group, the count, each role as the service holds 
     ])
       expect(two.message).toContain(wayOut);
     await h.setUsers(42, ids.Agents!, 0);
-    const one = await refusal(groupRoles.diff("42", stateOf(outs), moved));
+    const one = await rejection(groupRoles.diff("42", stateOf(outs), moved));
     expect(one.message).toContain("and 1 role is in use; nothing was changed:");
   });
 
   it("an exclusive catalogue whose group has roles users hold that the program does not declare", async () => {
     const outs = await heldCatalogue({}, { exclusive: true });
     const hand = await byHand({ Hand: 4, Helper: 1, Idle: 0 });
-    const two = await refusal(groupRoles.diff("42", stateOf(outs), inputs(outs.roles, { exclusive: true })));
+    const two = await rejection(groupRoles.diff("42", stateOf(outs), inputs(outs.roles, { exclusive: true })));
     expect(two.code).toBe("ERR_ROLE_IN_USE");
     expect(two.message).toContain(
       "group 42: this GroupRoles has `exclusive: true`, so it removes the roles of the group the program does not " +
@@ -150,7 +145,7 @@ describe("in-use refusals: the group, the count, each role as the service holds 
     ])
       expect(two.message).toContain(wayOut);
     await h.setUsers(42, hand.Helper!, 0);
-    const one = await refusal(groupRoles.update("42", stateOf(outs), inputs(outs.roles, { exclusive: true })));
+    const one = await rejection(groupRoles.update("42", stateOf(outs), inputs(outs.roles, { exclusive: true })));
     expect(one.message).toContain("and 1 role of them is in use; nothing was changed:");
     expect(await h.held(42)).toEqual(expect.objectContaining(hand));
   });
@@ -199,7 +194,7 @@ describe("an exclusive catalogue reports the roles it removes", () => {
         stateOf(one.outs),
         inputs({ a: { name: "Agents" } }, { exclusive: true }),
       );
-      const err = await refusal(
+      const err = await rejection(
         oneDeploymentGroupRoles.diff("42", stateOf(two.outs), inputs({ b: { name: "Billing" } }, { exclusive: true })),
       );
       expect(err.message).toContain(
@@ -216,7 +211,7 @@ describe("an exclusive catalogue reports the roles it removes", () => {
 describe("names held by roles the resource does not manage", () => {
   it("a create meeting a name made by hand: the whole message, as a user reads it", async () => {
     const hand = await byHand({ Support: 0 });
-    const err = await refusal(groupRoles.create(inputs({ s: { name: "Support" }, t: { name: "Triage" } })));
+    const err = await rejection(groupRoles.create(inputs({ s: { name: "Support" }, t: { name: "Triage" } })));
     expect(err.code).toBe("ERR_NAME_TAKEN");
     expect(err.status).toBeUndefined(); // refused before any request: no reply to have a status
     expect(err.message).toBe(
@@ -233,7 +228,7 @@ describe("names held by roles the resource does not manage", () => {
   it("a rename onto held names cannot take them over: no adoptExisting advice unless an entry is added", async () => {
     const { outs } = await createdIn(h, { a: { name: "Agents" }, b: { name: "Billing" } });
     const hand = await byHand({ Support: 0, Triage: 0 });
-    const renamed = await refusal(
+    const renamed = await rejection(
       groupRoles.update("42", stateOf(outs), inputs({ a: { name: "Support" }, b: { name: "Triage" } })),
     );
     expect(renamed.message).toMatch(
@@ -245,7 +240,7 @@ describe("names held by roles the resource does not manage", () => {
     );
     expect(renamed.message).not.toContain("adoptExisting");
     // One added entry among them: adoptExisting is the way out for it.
-    const mixed = await refusal(
+    const mixed = await rejection(
       groupRoles.update(
         "42",
         stateOf(outs),
@@ -339,7 +334,7 @@ describe("lists in messages are bounded", () => {
   it("a removal of twelve held roles names ten and counts the rest", async () => {
     const { outs } = await createdIn(h, catalogue(12));
     for (const r of Object.values(outs.roles)) await h.setUsers(42, r.roleId, 1);
-    const err = await refusal(groupRoles.update("42", stateOf(outs), inputs({})));
+    const err = await rejection(groupRoles.update("42", stateOf(outs), inputs({})));
     expect(err.message).toContain("group 42: 12 roles removed from `roles` are in use");
     expect(err.message).toContain(
       `  roles.r9: "Role 9" (roleId ${outs.roles.r9!.roleId}) is held by 1 user\n  ... and 2 more\n`,
@@ -352,7 +347,7 @@ describe("a partial apply", () => {
   it("keeps the failed request's error as the cause of its init error", async () => {
     await h.configure({ "grouproles:maxBatchSize": "1" });
     await h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "status", status: 422, skip: 1 });
-    const err = await refusal(groupRoles.create(inputs(catalogue(2))));
+    const err = await rejection(groupRoles.create(inputs(catalogue(2))));
     expect(err.code).toBe("ERR_ROLE_NOT_APPLIED");
     expect(Object.keys(await h.held(42))).toEqual(["Role 0"]);
     expect(err.cause).toMatchObject({ code: "ERR_VALIDATION", message: expect.stringContaining("422") });

@@ -13,6 +13,7 @@ import { deploymentLedger, resetDeploymentLedger } from "../../provider/shared/d
 import { NAME_WAIT } from "../../provider/shared/temporary-names";
 import { inputs, stateOf } from "./group-roles-harness";
 import { provider, providerSuite } from "./provider-harness";
+import { rejection } from "../support/rejection";
 
 const h = providerSuite();
 const saved = { letGo: { ...LET_GO_WAIT }, names: { ...NAME_WAIT } };
@@ -26,12 +27,6 @@ afterEach(() => {
 });
 
 type State = Record<string, unknown>;
-type ErrorWithCode = Error & { code?: string };
-const failureOf = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as ErrorWithCode,
-  );
 
 /** A catalogue of group 42 made in an earlier deployment: `X` (held by 2 users) and `Y`. */
 async function catalogueXY(): Promise<{ state: State; x: number; y: number }> {
@@ -53,7 +48,7 @@ const dropX = (state: State) => groupRoles.diff("42", state, inputs({ y: { name:
 describe("check: a Role to be created declares the role it may take over", () => {
   it("by name: a catalogue dropping an in-use role of that name lets it go instead of refusing", async () => {
     const { state } = await catalogueXY();
-    expect((await failureOf(dropX(state)))?.code).toBe("ERR_ROLE_IN_USE"); // nobody takes X
+    expect((await rejection(dropX(state)))?.code).toBe("ERR_ROLE_IN_USE"); // nobody takes X
     resetDeploymentLedger();
     expect((await provider.check({}, { groupId: 42, name: "X" })).failures).toEqual([]);
     expect(await dropX(state)).toMatchObject({ changes: true });
@@ -73,13 +68,13 @@ describe("check: a Role to be created declares the role it may take over", () =>
     const { state } = await catalogueXY();
     const olds = { groupId: 42, name: "Old" };
     expect((await provider.check(olds, { groupId: 42, name: "X" })).failures).toEqual([]);
-    expect((await failureOf(dropX(state)))?.code).toBe("ERR_ROLE_IN_USE");
+    expect((await rejection(dropX(state)))?.code).toBe("ERR_ROLE_IN_USE");
   });
 
   it("a check that fails declares nothing: the drop is still refused", async () => {
     const { state } = await catalogueXY();
     expect((await provider.check({}, { groupId: 42, name: "X", description: 5 })).failures).not.toEqual([]);
-    expect((await failureOf(dropX(state)))?.code).toBe("ERR_ROLE_IN_USE");
+    expect((await rejection(dropX(state)))?.code).toBe("ERR_ROLE_IN_USE");
   });
 });
 
@@ -96,7 +91,7 @@ describe("a failed check or diff of a Role stops a catalogue's removal", () => {
   it("a check that failed: nothing is removed, and the error names it", async () => {
     const { state, y } = await catalogueXY();
     await provider.check({}, { groupId: 42, name: "" });
-    const err = await failureOf(dropY(state));
+    const err = await rejection(dropY(state));
     expect(err?.message).toContain(
       "not applied, because another step of this deployment failed first (check of a Role)",
     );
@@ -106,9 +101,9 @@ describe("a failed check or diff of a Role stops a catalogue's removal", () => {
   it("a diff that failed: nothing is removed, and the error names the role", async () => {
     const { state, x, y } = await catalogueXY();
     // Moving an in-use role to another group is refused by the diff.
-    const refused = await failureOf(provider.diff(`42/${x}`, { groupId: 42, name: "X" }, { groupId: 43, name: "X" }));
+    const refused = await rejection(provider.diff(`42/${x}`, { groupId: 42, name: "X" }, { groupId: 43, name: "X" }));
     expect(refused?.code).toBe("ERR_ROLE_IN_USE");
-    const err = await failureOf(dropY(state));
+    const err = await rejection(dropY(state));
     expect(err?.message).toContain(`failed first (diff of role 42/${x})`);
     expect((await h.listRoles(42)).map((r) => r.roleId)).toContain(y);
   });
@@ -171,7 +166,7 @@ describe("diff and update declare the role a Role holds", () => {
     resetDeploymentLedger();
     await provider.diff(r.id, r.outs, { groupId: 43, name: "R" });
     await provider.diff(q.id, q.outs, { groupId: 42, name: "R" });
-    const err = await failureOf(provider.update(q.id, q.outs, { groupId: 42, name: "R" }));
+    const err = await rejection(provider.update(q.id, q.outs, { groupId: 42, name: "R" }));
     expect(err?.code).toBe("ERR_NAME_TAKEN");
     // R is deleted from group 42 only after every update: the way out is two steps, not another name.
     expect(err?.message).toContain("which this deployment does not declare");

@@ -5,22 +5,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { provider, providerSuite } from "./provider-harness";
+import { rejection } from "../support/rejection";
 
 const h = providerSuite();
 
 const LIST = "/api/v0/groups/42/roles";
-type Failure = Error & { code?: string; status?: number };
-const failureOf = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as Failure,
-  );
 
 describe("diff", () => {
   it("a planned write whose credentials the group refuses fails the diff (the preview), naming the group", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
     await h.fault({ method: "GET", path: LIST, action: "status", status: 403, times: 0 });
-    const err = await failureOf(provider.diff(id, outs, { groupId: 42, name: "New" }));
+    const err = await rejection(provider.diff(id, outs, { groupId: 42, name: "New" }));
     expect(err?.code).toBe("ERR_FORBIDDEN");
     expect(err?.message).toContain("the credentials are not accepted for group 42");
   });
@@ -47,7 +42,7 @@ describe("read", () => {
   it("by ID alone, a failure names the role by its ID", async () => {
     const [made] = (await h.api("POST", "/groups/42/roles", [{ name: "Bare" }])).json as Array<{ roleId: number }>;
     await h.fault({ method: "GET", path: `${LIST}/${made.roleId}`, action: "status", status: 403 });
-    const err = await failureOf(provider.read(`42/${made.roleId}`, {}));
+    const err = await rejection(provider.read(`42/${made.roleId}`, {}));
     expect(err?.message).toContain(`reading role 42/${made.roleId}: `);
     expect(err?.message).not.toContain("undefined");
   });
@@ -55,7 +50,7 @@ describe("read", () => {
   it("a 404 on the role while the group's list still holds it is an error, not a role gone", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Here" });
     await h.fault({ method: "GET", path: `${LIST}/${outs.roleId}`, action: "status", status: 404 });
-    const err = await failureOf(provider.read(id, outs));
+    const err = await rejection(provider.read(id, outs));
     expect(err?.code).toBe("ERR_NOT_FOUND");
     expect(err?.message).toContain(`the group's list still holds role ${outs.roleId}`);
     expect((await h.listRoles(42)).map((r) => r.roleId)).toEqual([outs.roleId]);
@@ -66,7 +61,7 @@ describe("delete", () => {
   it("a role assigned between the check and the delete: the service's 409 is kept as the cause", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
     await h.fault({ method: "POST", path: "/api/v0/groups/42/delete-roles", action: "status", status: 409 });
-    const err = await failureOf(provider.delete(id, outs));
+    const err = await rejection(provider.delete(id, outs));
     expect(err?.code).toBe("ERR_ROLE_IN_USE");
     expect(err?.status).toBe(409);
     expect((err?.cause as Error | undefined)?.message).toContain("POST /api/v0/groups/42/delete-roles");
