@@ -59,10 +59,8 @@ const norm = (s) =>
     .slice(0, 60);
 const keyOf = (line, mutator, replacement) => `${line}|${mutator}|${norm(replacement)}`;
 
-function survivorsOf(part, file) {
-  const record = JSON.parse(fs.readFileSync(path.join(root, "docs", "mutation", `${part}.json`), "utf8"));
-  return record.files[file]?.survivors ?? [];
-}
+/** A part's kept record (docs/mutation/<part>.json): per file, its survivors. */
+const recordOf = (part) => JSON.parse(fs.readFileSync(path.join(root, "docs", "mutation", `${part}.json`), "utf8"));
 
 /** Rows of the explanation file: line, status, mutator, replacement (in backticks), why. */
 function explained(file) {
@@ -105,9 +103,10 @@ let missingTotal = 0;
 let staleTotal = 0;
 let explainedTotal = 0;
 for (const [part, files] of Object.entries(CORE)) {
+  const record = recordOf(part);
   for (const [file, corePath] of Object.entries(files)) {
     if (rowsFor && rowsFor !== file) continue;
-    const wanted = survivorsOf(part, file);
+    const wanted = record.files[file]?.survivors ?? [];
     const have = new Map();
     for (const r of explained(file)) have.set(r.key, [...(have.get(r.key) ?? []), r]);
     // Alike mutants (one key) that a later run partly killed: the rows saying "killed by" go first.
@@ -121,7 +120,8 @@ for (const [part, files] of Object.entries(CORE)) {
       if (!found?.why) missing.push(m);
       else {
         explainedTotal++;
-        byKind[kindOf(found.why)] = (byKind[kindOf(found.why)] ?? 0) + 1;
+        const kind = kindOf(found.why);
+        byKind[kind] = (byKind[kind] ?? 0) + 1;
       }
     }
     table.push([file, wanted.length, byKind]);
