@@ -13,7 +13,7 @@ import { isAmbiguous } from "../shared/lost-replies";
 import { inContext } from "../shared/errors";
 import { heldSettings, settingsForUpdate } from "../shared/settings";
 import { createChunk } from "./create-chunk";
-import { GroupRolesInitError } from "./errors";
+import { GroupRolesInitError, roleCount } from "./errors";
 import { orderPuts } from "./ordering";
 import type { Plan, PlannedUpdate } from "./plan";
 import { Progress } from "./progress";
@@ -106,7 +106,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       if (!chunk.length) continue;
       const keyed = chunk.filter((d) => d.key !== undefined).map((d) => d.key!);
       const others = chunk.length - keyed.length;
-      step = `deleting ${[keyed.length ? entries(keyed) : "", others ? `${others} role${others === 1 ? "" : "s"} the program does not declare` : ""].filter(Boolean).join(" and ")}`;
+      step = `deleting ${[keyed.length ? entries(keyed) : "", others ? `${roleCount(others)} the program does not declare` : ""].filter(Boolean).join(" and ")}`;
       const ids = chunk.map((d) => d.roleId);
       const sent = deleteChunk(client, groupId, ids);
       ledger.noteDeleting(groupId, ids, sent);

@@ -43,12 +43,13 @@ export const heldRole = (key: string, role: RoleSummary): HeldRole => ({
 
 const users = (n: number | undefined) => (n === undefined ? "users" : `${n} user${n === 1 ? "" : "s"}`);
 const line = (r: HeldRole) => `  roles.${r.key}: "${r.name}" (roleId ${r.roleId}) is held by ${users(r.userCount)}`;
-const roles = (n: number) => `${n} role${n === 1 ? "" : "s"}`;
+/** `1 role`, `3 roles`. */
+export const roleCount = (n: number): string => `${n} role${n === 1 ? "" : "s"}`;
 
 /** Entries removed from `roles` whose roles are in use: refused in the preview (diff) and again at `up`. */
 export function removedInUse(groupId: number, held: HeldRole[]): RoleInUseError {
   return new RoleInUseError(
-    `group ${groupId}: ${roles(held.length)} removed from \`roles\` ${held.length === 1 ? "is" : "are"} in use and ` +
+    `group ${groupId}: ${roleCount(held.length)} removed from \`roles\` ${held.length === 1 ? "is" : "are"} in use and ` +
       `cannot be deleted; nothing was changed:\n${someLines(held, line)}\n` +
       `To proceed, for each of them: keep the entry in \`roles\`; or unassign its users in the service, then run ` +
       `\`pulumi up\`; or, to stop managing the role and keep it in the service, put the entry back with ` +
@@ -62,7 +63,7 @@ export function unmanagedInUse(groupId: number, held: readonly RoleSummary[]): R
     `  "${r.name}" (roleId ${r.roleId}) is held by ${users(r.userCount)}, and no resource of this program declares it`;
   return new RoleInUseError(
     `group ${groupId}: this GroupRoles has \`exclusive: true\`, so it removes the roles of the group the program ` +
-      `does not declare, and ${roles(held.length)} of them ${held.length === 1 ? "is" : "are"} in use; nothing was ` +
+      `does not declare, and ${roleCount(held.length)} of them ${held.length === 1 ? "is" : "are"} in use; nothing was ` +
       `changed:\n${someLines(held, line)}\nTo proceed, for each of them: declare it (an entry with its name; ` +
       `\`adoptExisting: true\` takes it over); or unassign its users in the service; or leave \`exclusive\` off.`,
   );
@@ -72,7 +73,7 @@ export function unmanagedInUse(groupId: number, held: readonly RoleSummary[]): R
 export function unmanagedReport(groupId: number, unmanaged: readonly RoleSummary[], done: boolean): string {
   const line = (r: RoleSummary) => `  "${r.name}" (roleId ${r.roleId}, ${r.inUse ? users(r.userCount) : "no users"})`;
   return (
-    `GroupRoles of group ${groupId} (exclusive): ${roles(unmanaged.length)} the program does not declare ` +
+    `GroupRoles of group ${groupId} (exclusive): ${roleCount(unmanaged.length)} the program does not declare ` +
     `${done ? (unmanaged.length === 1 ? "was" : "were") : "would be"} removed:\n${someLines(unmanaged, line)}`
   );
 }
@@ -89,7 +90,7 @@ export function twoExclusive(groupId: number, other: string): NameTakenError {
 /** A destroy (or the delete of a replaced resource) that would delete roles users hold. */
 export function destroyInUse(groupId: number, held: HeldRole[]): RoleInUseError {
   return new RoleInUseError(
-    `deleting the roles of group ${groupId}: ${roles(held.length)} ${held.length === 1 ? "is" : "are"} in use and ` +
+    `deleting the roles of group ${groupId}: ${roleCount(held.length)} ${held.length === 1 ? "is" : "are"} in use and ` +
       `cannot be deleted; nothing was deleted:\n${someLines(held, line)}\n` +
       `To proceed: unassign their users in the service first; or, to keep them in the service, declare those ` +
       `entries with \`retain: true\` (or the resource with the option \`retainOnDelete: true\`), run \`pulumi up\`, ` +
@@ -101,7 +102,7 @@ export function destroyInUse(groupId: number, held: HeldRole[]): RoleInUseError 
 export function replaceInUse(groupId: number, newGroupId: unknown, held: HeldRole[]): RoleInUseError {
   return new RoleInUseError(
     `moving the roles of group ${groupId} to group ${String(newGroupId)} would delete them from group ` +
-      `${groupId}, and ${roles(held.length)} ${held.length === 1 ? "is" : "are"} in use; nothing was changed:\n` +
+      `${groupId}, and ${roleCount(held.length)} ${held.length === 1 ? "is" : "are"} in use; nothing was changed:\n` +
       `${someLines(held, line)}\n` +
       `To proceed: unassign their users in group ${groupId} first; or keep those roles in group ${groupId}: mark ` +
       `their entries \`retain: true\`, run \`pulumi up\`, then change groupId.`,
