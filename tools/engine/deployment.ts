@@ -56,6 +56,9 @@ export class Deployment implements Journal {
   readonly diagnostics: Diagnostic[] = [];
   /** A step failed: like the engine, start no new steps, but let running ones finish. */
   failed = false;
+  /** Resolves when a step fails (see {@link failed}). */
+  readonly failure: Promise<void>;
+  private onFailure: () => void = () => undefined;
   stackOutputs?: Props;
   rootUrn?: string;
 
@@ -75,6 +78,9 @@ export class Deployment implements Journal {
     this.snapshot = [...o.state.resources];
     for (const r of this.snapshot) if (!r.delete) this.olds.set(r.urn, r);
     this.executor = new StepExecutor(this, o.parallel);
+    this.failure = new Promise((resolve) => {
+      this.onFailure = resolve;
+    });
   }
 
   get preview(): boolean {
@@ -137,6 +143,7 @@ export class Deployment implements Journal {
 
   fail(urn: string | undefined, message: string): void {
     this.failed = true;
+    this.onFailure();
     this.errors.push(`error: ${urn ? `${urn}: ` : ""}${message}`);
     this.diagnostics.push({ severity: "error", message, ...(urn ? { urn } : {}) });
   }

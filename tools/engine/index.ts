@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { Deployment, type Diagnostic } from "./deployment";
+import type { InlineProgramHost } from "./inline-host";
 import { startMonitor } from "./monitor";
 import { type PlanStep, planText } from "./plan";
 import { type ProviderHost, type ProviderMethod, noCalls } from "./provider-host";
@@ -23,6 +24,7 @@ export type { PlanStep, StepOp } from "./plan";
 export type { Checkpoint, StateResource } from "./state";
 export type { Diagnostic } from "./deployment";
 export type { ProviderMethod } from "./provider-host";
+export { InlineProgramHost } from "./inline-host";
 
 export interface EngineOptions {
   operation: "preview" | "up" | "refresh" | "destroy";
@@ -45,6 +47,12 @@ export interface EngineOptions {
   parallel?: number;
   /** Kill the program if it runs longer. @default 120000 */
   timeoutMs?: number;
+  /**
+   * Run the program as an Automation API inline program in this persistent process (see
+   * ./inline-host.ts) instead of a new `cmd/run` process: what the Automation API does, and much
+   * cheaper per operation. Not with `env` (the program runs in the host's process).
+   */
+  inlineHost?: InlineProgramHost;
 }
 
 export interface EngineResult {
@@ -60,7 +68,7 @@ export interface EngineResult {
   errors: string[];
   /** Program log lines (info, warning, error) and engine warnings. */
   diagnostics: Diagnostic[];
-  /** Output of the program process (`cmd/run`). */
+  /** Output of the program process (`cmd/run`), or of the inline host during the run. */
   stdout: string;
   stderr: string;
   /** The checkpoint as it is after the run (in memory; secrets still wrapped, not encrypted). */
@@ -72,6 +80,7 @@ export interface EngineResult {
   providerHost: HostReport;
   /** Each provider process: `pulumi-nodejs` (the dynamic host) or the provider resource's URN. */
   providers: Array<HostReport & { label: string }>;
+  /** The exit code of `cmd/run` (not set for an inline program). */
   programExitCode?: number | null;
 }
 
@@ -142,6 +151,8 @@ function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv 
 }
 
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
+  if (o.inlineHost && o.env)
+    throw new Error("runEngine: `env` cannot be set for an inline program (it runs in the host's process)");
   const programDir = path.resolve(o.programDir);
   const pf = readProjectFile(programDir);
   const project = o.project ?? pf.name ?? path.basename(programDir);
@@ -201,15 +212,19 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       // state, or none at all): it is needed as soon as the first resource registers.
       const usesPlugins = state.resources.some((r) => r.provider !== undefined);
       const warm = usesPlugins ? Promise.resolve() : provider().catch(() => undefined);
-      const run = await runProgram();
+      const run = o.inlineHost ? await runInline(o.inlineHost) : await runProgram();
       await warm;
       await d.settled();
       stdout = run.stdout;
       stderr = run.stderr;
-      programExitCode = run.code;
+      if (!o.inlineHost) programExitCode = run.code;
       if (run.code !== 0 && !d.failed && d.errors.length === 0) {
         // Exit code 32 means "already reported"; anything else gets the language host's generic line.
-        d.errors.push(`error: Program exited with non-zero exit code: ${run.code}\n${run.stderr}`);
+        d.errors.push(
+          o.inlineHost
+            ? `error: ${run.stderr}`
+            : `error: Program exited with non-zero exit code: ${run.code}\n${run.stderr}`,
+        );
       }
       // Resources the program no longer declares go only after the program succeeded.
       if (run.code === 0 && !d.failed && d.errors.length === 0) await d.deleteUnregistered();
@@ -240,6 +255,31 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     providers: providers.started.map(({ label, host }) => ({ label, ...report(host) })),
     programExitCode,
   };
+
+  /**
+   * The inline program's run; given up once a step failed and the running steps settled, as the engine
+   * stops waiting for the program then. `code` is 0 for success, 1 for a run that returned an error
+   * (the error is `stderr`), null for an abandoned run.
+   */
+  async function runInline(host: InlineProgramHost): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const r = await host.run(
+      {
+        project,
+        stack: o.stack,
+        pwd: programDir,
+        program: o.program ?? pf.main ?? ".",
+        monitorAddress: monitor.addr,
+        dryRun: preview,
+        parallel,
+        config,
+        secretKeys,
+      },
+      d.failure.then(() => d.settled()),
+      o.timeoutMs ?? 120_000,
+    );
+    if (r.error !== undefined) return { code: r.abandoned ? null : 1, stdout: r.stdout, stderr: r.error };
+    return { code: r.abandoned ? null : 0, stdout: r.stdout, stderr: r.stderr };
+  }
 
   function runProgram(): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const args = [

@@ -1,0 +1,74 @@
+// The engine stand-in's inline programs (tools/engine/inline-host.ts): the fixture program run as an
+// Automation API inline program, several operations in one process, against the same expectations as
+// through `cmd/run`.
+
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { InlineProgramHost } from "../../tools/engine";
+import { ITEM, TOKEN, fixtureStack } from "./fixture-stack";
+
+const host = new InlineProgramHost(path.dirname(require.resolve("@pulumi/pulumi/package.json")));
+afterAll(() => host.close());
+
+describe("engine stand-in inline programs", () => {
+  it("runs preview, up, a change and a no-op up in one process, as through cmd/run", async () => {
+    const s = fixtureStack();
+    const before = host.starts;
+    const preview = await s.run("preview", [{ name: "a", props: { value: "v1" } }], { inlineHost: host });
+    expect(preview.planText).toContain(`+ create  ${ITEM} a`);
+    expect(s.stateText()).toBe("");
+
+    const up = await s.run("up", [{ name: "a", props: { value: "v1" } }], { inlineHost: host });
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect(up.outputs["token"]).toBe(TOKEN); // stack outputs and secret config reach the inline program
+    expect(s.store().items).toEqual({ "1": { value: "v1" } });
+
+    const changed = await s.run("up", [{ name: "a", props: { value: "v2" } }], { inlineHost: host });
+    expect(changed.planText).toContain(`~ update  ${ITEM} a [value]`);
+    expect(s.store().items).toEqual({ "1": { value: "v2" } });
+
+    const again = await s.run("up", [{ name: "a", props: { value: "v2" } }], { inlineHost: host });
+    expect(again.plan.filter((p) => p.op !== "same")).toEqual([]);
+    // The program was evaluated afresh every time, by one process.
+    expect(host.starts - before).toBe(1);
+    expect(up.programExitCode).toBeUndefined();
+  });
+
+  it("a failed step ends the run at once (nothing deleted); the next run gets a new process and succeeds", async () => {
+    const s = fixtureStack();
+    await s.run("up", [{ name: "keep", props: { value: "k" } }], { inlineHost: host });
+    const before = host.starts;
+    const failed = await s.run("up", [{ name: "bad", props: { value: "fail" } }], { inlineHost: host });
+    expect(failed.ok).toBe(false);
+    expect(failed.errors).toEqual([
+      `error: urn:pulumi:dev::engine-fixture::${ITEM}::bad: fixture refused to create item with value 'fail'`,
+    ]);
+    expect(failed.providerHost.calls.Delete).toBe(0);
+    expect(s.names()).toEqual(["keep"]);
+
+    const next = await s.run("up", [{ name: "keep", props: { value: "k" } }], { inlineHost: host });
+    expect(next.ok, next.errors.join("\n")).toBe(true);
+    expect(next.plan.filter((p) => p.op !== "same")).toEqual([]);
+    expect(host.starts - before).toBe(1);
+  });
+
+  it("an exception in the program is the run's error, and deletes nothing", async () => {
+    const s = fixtureStack();
+    await s.run("up", [{ name: "keep", props: { value: "k" } }], { inlineHost: host });
+    const r = await s.run("up", [], {
+      inlineHost: host,
+      config: { "fixture:spec": "not json", "fixture:store": s.storeFile },
+    });
+    expect(r.ok).toBe(false);
+    expect(r.errors.join("\n")).toContain("SyntaxError");
+    expect(r.providerHost.calls.Delete).toBe(0);
+    expect(s.names()).toEqual(["keep"]);
+  });
+
+  it("refuses an environment for the program, which runs in the host's process", async () => {
+    const s = fixtureStack();
+    await expect(s.run("up", [], { inlineHost: host, env: { X: "1" } })).rejects.toThrow(
+      "`env` cannot be set for an inline program",
+    );
+  });
+});

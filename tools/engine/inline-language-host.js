@@ -1,0 +1,70 @@
+// TEST INFRASTRUCTURE (engine stand-in): a process that runs Pulumi programs the way the Automation API
+// runs an inline program.
+//
+// `stack.up({ program })` serves Pulumi's own LanguageServer (@pulumi/pulumi/automation/server) in the
+// caller's process and hands its address to the CLI (`--client`); the engine then calls its `Run` once
+// per operation, and every run happens in that one process, with the packages the program uses loaded
+// once. This file is that process for the stand-in (./inline-host.ts): the LanguageServer is Pulumi's,
+// unchanged; the inline program it runs is a program file, evaluated afresh for each run as the
+// language host would (its own modules are forgotten first; packages in node_modules stay loaded, as
+// they do in an Automation API process).
+//
+// Usage: node inline-language-host.js <directory of @pulumi/pulumi>   (prints its port, then serves)
+"use strict";
+const path = require("node:path");
+
+const pulumiDir = process.argv[2];
+if (!pulumiDir) {
+  console.error("usage: inline-language-host.js <directory of @pulumi/pulumi>");
+  process.exit(2);
+}
+const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
+const { LanguageServer } = require(path.join(pulumiDir, "automation/server"));
+const langrpc = require(path.join(pulumiDir, "proto/language_grpc_pb"));
+const { grpcChannelOptions } = require(path.join(pulumiDir, "runtime"));
+
+/** Forgets the program's own modules (not its packages), so that the next require evaluates them again. */
+function forgetProgramModules(dir) {
+  const inside = dir + path.sep;
+  const packages = `${path.sep}node_modules${path.sep}`;
+  for (const file of Object.keys(require.cache)) {
+    if (file.startsWith(inside) && !file.slice(inside.length).includes(packages)) delete require.cache[file];
+  }
+}
+
+class ProgramFileServer extends LanguageServer {
+  constructor() {
+    // The inline program: the entry's exports (or what its exported function returns) are the stack
+    // outputs, as `cmd/run` takes them.
+    super(() => {
+      forgetProgramModules(this.pwd);
+      const exported = require(this.entry);
+      return exported instanceof Function ? exported() : exported;
+    });
+  }
+
+  run(call, callback) {
+    const req = call.request;
+    this.pwd = req.getPwd();
+    this.entry = require.resolve(path.resolve(this.pwd, req.getProgram() || "."));
+    process.chdir(this.pwd);
+    // LanguageServer.run answers a failed run twice (the error, then an empty response); a unary call
+    // takes the first answer only.
+    let answered = false;
+    return super.run(call, (err, resp) => {
+      if (answered) return;
+      answered = true;
+      callback(err, resp);
+    });
+  }
+}
+
+const server = new grpc.Server({ ...grpcChannelOptions });
+server.addService(langrpc.LanguageRuntimeService, new ProgramFileServer());
+server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+  if (err) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  console.log(String(port));
+});
