@@ -11,10 +11,12 @@ const PACKAGED = [
   "test/sdk/serialized-provider.test.ts",
 ];
 
-// Most suites spend their time in child processes (the Pulumi program and the provider host, started
-// for every engine operation: about 2.0 s and 1.6 s of CPU, measured) and in waits on them, so one
-// worker per core (vitest's default on 2 cores is 1) leaves a core idle: one more worker than cores.
-const WORKERS = availableParallelism() + 1;
+// Most suites spend their time in child processes (the provider host started for every engine
+// operation, the program's process for those run through `cmd/run`) and in waits on them (retry
+// backoffs, the wait for registrations to stop), so one worker per core (vitest's default on 2 cores is
+// 1) leaves the cores idle: two more workers than cores (measured on 2 cores: 3 workers 361 s, 4
+// workers 323 s for the whole run; docs/development.md).
+const WORKERS = availableParallelism() + 2;
 // Node's compile cache, inherited by the workers and every process they start, saves about 15% of each
 // child's start (measured on the program process). Only the tests set it: the bench measures starts
 // as a user's `pulumi up` pays them.

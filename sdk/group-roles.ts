@@ -8,6 +8,7 @@ import * as groupRolesProvider from "../provider/group-roles";
 import type { EntryState } from "../provider/group-roles/types";
 import { checkoutGroupRolesShim, isInstalled } from "./checkout-shim";
 import { refuseDroppedKeys } from "./dropped-keys";
+import { perRun } from "./per-run";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? groupRolesProvider : checkoutGroupRolesShim;
@@ -59,7 +60,7 @@ export interface GroupRolesArgs {
 }
 
 /** The exclusive catalogue of each group in this program, by resource name (see `exclusive`). */
-const exclusiveByGroup = new Map<number, string>();
+const exclusiveByGroup = perRun(() => new Map<number, string>());
 
 /**
  * Two exclusive catalogues of one group would each remove the other's roles: refused when the program
@@ -68,7 +69,8 @@ const exclusiveByGroup = new Map<number, string>();
  */
 function claimExclusiveGroup(name: string, args: GroupRolesArgs): void {
   if (args.exclusive !== true || typeof args.groupId !== "number") return;
-  const first = exclusiveByGroup.get(args.groupId);
+  const exclusive = exclusiveByGroup();
+  const first = exclusive.get(args.groupId);
   if (first !== undefined && first !== name) {
     throw new Error(
       `GroupRoles resource '${name}': GroupRoles '${first}' already has \`exclusive: true\` for group ` +
@@ -76,7 +78,7 @@ function claimExclusiveGroup(name: string, args: GroupRolesArgs): void {
         "group: merge them, or leave `exclusive` off on one.",
     );
   }
-  exclusiveByGroup.set(args.groupId, name);
+  exclusive.set(args.groupId, name);
 }
 
 /** One role of a {@link GroupRoles} as the service holds it (an entry of its `roles` output). */

@@ -8,6 +8,7 @@ import { refuseDroppedKeys } from "./dropped-keys";
 // per role, identical across versions, checkouts and machines.
 import * as roleProvider from "../provider";
 import { checkoutProviderShim, isInstalled } from "./checkout-shim";
+import { perRun } from "./per-run";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? roleProvider : checkoutProviderShim;
@@ -17,14 +18,15 @@ const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? roleP
  * resources that declare one name in one group would collide at `up` (names are unique in a group), so
  * the second carries the first's resource name and `check` refuses it: the preview fails, naming both.
  */
-const declaredNames = new Map<string, string>();
+const declaredNames = perRun(() => new Map<string, string>());
 
 function sameNameAs(resourceName: string, args: RoleArgs | undefined): pulumi.Output<string | undefined> | undefined {
   if (!args) return undefined;
+  const names = declaredNames();
   return pulumi.all([args.groupId, args.name]).apply(([groupId, roleName]) => {
     const key = JSON.stringify([groupId, roleName]);
-    const first = declaredNames.get(key);
-    if (first === undefined) declaredNames.set(key, resourceName);
+    const first = names.get(key);
+    if (first === undefined) names.set(key, resourceName);
     return first;
   });
 }

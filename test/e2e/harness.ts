@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import os from "node:os";
 import path from "node:path";
-import { runEngine, type EngineOptions, type EngineResult } from "../../tools/engine";
+import { InlineProgramHost, runEngine, type EngineOptions, type EngineResult } from "../../tools/engine";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import type { EmulatorOptions } from "../../emulator";
 
@@ -32,6 +32,22 @@ export function defaultSdk(): SdkKind {
   return chosen as SdkKind;
 }
 
+/**
+ * How the spec program runs: "inline" (default), as an Automation API inline program in one process
+ * per test file (tools/engine/inline-host.ts: Pulumi's own LanguageServer, the packages loaded once), or
+ * "process", a new `cmd/run` process per operation as the CLI's language host starts it
+ * (`E2E_PROGRAM=process npx vitest run test/e2e/<file>`; docs/development.md). Example programs always
+ * run through `cmd/run`.
+ */
+export type ProgramRunner = "inline" | "process";
+
+export function defaultRunner(): ProgramRunner {
+  const chosen = process.env.E2E_PROGRAM ?? "inline";
+  if (chosen !== "inline" && chosen !== "process")
+    throw new Error(`E2E_PROGRAM must be one of inline, process, got ${chosen}`);
+  return chosen;
+}
+
 /** A type token's prefix by kind: `pulumi-nodejs:dynamic/grouproles:` or `grouproles:index:`. */
 export const typePrefix = (sdk: SdkKind): string =>
   sdk === "dynamic" ? "pulumi-nodejs:dynamic/grouproles:" : "grouproles:index:";
@@ -47,6 +63,8 @@ export interface Stack {
   sdk: SdkKind;
   work: string;
   stateFile: string;
+  /** The process the spec program runs in, when it runs inline (see {@link ProgramRunner}). */
+  inlineHost?: InlineProgramHost;
   run(
     operation: EngineOptions["operation"],
     config?: Record<string, string>,
@@ -76,9 +94,16 @@ export async function stackFor(
   /** The secret stack config; default: the emulator's token as `grouproles:accessToken`. */
   secrets?: (h: EmulatorHarness) => Record<string, string>,
   sdk: SdkKind = defaultSdk(),
+  /** How the spec program runs; other programs always run through `cmd/run`. */
+  runner: ProgramRunner = defaultRunner(),
 ): Promise<Stack> {
   const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
+  // The spec program (plain JS) runs inline unless E2E_PROGRAM says otherwise; examples through cmd/run.
+  const inlineHost =
+    programDir === specProgram && runner === "inline"
+      ? new InlineProgramHost(path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [programDir] })))
+      : undefined;
   const stateFile = path.join(work, "state.json");
   const fresh = async () => {
     rmSync(stateFile, { force: true });
@@ -90,6 +115,7 @@ export async function stackFor(
     sdk,
     work,
     stateFile,
+    ...(inlineHost ? { inlineHost } : {}),
     run: (
       operation,
       config = {},
@@ -108,6 +134,7 @@ export async function stackFor(
           ...config,
         },
         secretConfig,
+        ...(inlineHost && dir === programDir ? { inlineHost } : {}),
       }),
     fresh,
     baseline: async (key, make) => {
@@ -123,6 +150,7 @@ export async function stackFor(
       await h.clearRequests();
     },
     close: async () => {
+      await inlineHost?.close();
       await h.close();
       rmSync(work, { recursive: true, force: true });
     },
