@@ -117,7 +117,9 @@ describe("the preview compares the names a change gives with the group's roles",
       ["Sales", `roles.a: "Sales" is held by roleId ${ids.Sales}, which another resource of this program`],
     ]) {
       await s.h.clearRequests();
-      const preview = await runMixed(s, "preview", [cat({ a: { name: target! } })], [sales]);
+      // The catalogue registers after the Role (dependsOn), so its preview knows the Role declares "Sales".
+      const after = { ...cat({ a: { name: target! } }), opts: { dependsOn: ["sales"] } };
+      const preview = await runMixed(s, "preview", [after], [sales]);
       expect(preview.ok, target).toBe(false);
       expect(preview.errors.join("\n")).toContain(said);
       expect(await routes()).toEqual(["GET /roles"]); // the preview's one list

@@ -34,7 +34,7 @@ describe("engine stand-in inline programs", () => {
     expect(up.programExitCode).toBeUndefined();
   });
 
-  it("a failed step ends the run at once (nothing deleted); the next run gets a new process and succeeds", async () => {
+  it("a failed step ends the run at once (nothing deleted); the next run, in the same process, succeeds", async () => {
     const s = fixtureStack();
     await s.run("up", [{ name: "keep", props: { value: "k" } }], { inlineHost: host });
     const before = host.starts;
@@ -49,7 +49,7 @@ describe("engine stand-in inline programs", () => {
     const next = await s.run("up", [{ name: "keep", props: { value: "k" } }], { inlineHost: host });
     expect(next.ok, next.errors.join("\n")).toBe(true);
     expect(next.plan.filter((p) => p.op !== "same")).toEqual([]);
-    expect(host.starts - before).toBe(1);
+    expect(host.starts - before).toBe(0);
   });
 
   it("an exception in the program is the run's error, and deletes nothing", async () => {
@@ -70,5 +70,13 @@ describe("engine stand-in inline programs", () => {
     await expect(s.run("up", [], { inlineHost: host, env: { X: "1" } })).rejects.toThrow(
       "`env` cannot be set for an inline program",
     );
+  });
+
+  it("a check failure while other items register reports that failure only (their Check and Diff finish)", async () => {
+    const s = fixtureStack();
+    const items = Array.from({ length: 8 }, (_, i) => ({ name: `ok${i}`, props: { value: `v${i}` } }));
+    const r = await s.run("preview", [{ name: "bad", props: { value: "invalid" } }, ...items], { inlineHost: host });
+    expect(r.ok).toBe(false);
+    expect(r.errors).toEqual([expect.stringContaining("value must not be 'invalid'")]);
   });
 });

@@ -68,6 +68,8 @@ export class Deployment implements Journal {
   /** Olds taken over by a resource that names their URN among its aliases: never deleted. */
   private readonly aliased = new Set<string>();
   private readonly executor: StepExecutor;
+  /** Registrations and reads being served (step generation and execution included). */
+  private readonly serving = new Set<Promise<unknown>>();
   /** Step generation runs one registration at a time (Check, Diff), outside the `parallel` bound. */
   private generating: Promise<unknown> = Promise.resolve();
   private seq = 0;
@@ -117,6 +119,27 @@ export class Deployment implements Journal {
    */
   settled(): Promise<void> {
     return this.executor.settled();
+  }
+
+  /**
+   * Resolves once a step has failed and the registrations already being served (their Check or Diff
+   * included) have finished: the engine then answers every new one with "shut down" and stops waiting
+   * for the program.
+   */
+  async stopped(): Promise<void> {
+    await this.failure;
+    while (this.serving.size > 0) await Promise.allSettled([...this.serving]);
+    await this.settled();
+  }
+
+  /** Counts `work` as being served until it settles (see {@link stopped}). */
+  private serve<T>(work: Promise<T>): Promise<T> {
+    this.serving.add(work);
+    void work.then(
+      () => this.serving.delete(work),
+      () => this.serving.delete(work),
+    );
+    return work;
   }
 
   /**
@@ -208,7 +231,11 @@ export class Deployment implements Journal {
     return host.invoke(tok, plain(args));
   }
 
-  async register(goal: Goal): Promise<StepResult> {
+  register(goal: Goal): Promise<StepResult> {
+    return this.serve(this.registerGoal(goal));
+  }
+
+  private async registerGoal(goal: Goal): Promise<StepResult> {
     const urn = this.urn(goal.type, goal.name, goal.parent);
     const seq = this.seq++;
     if (goal.type === ROOT_STACK_TYPE && !goal.parent) this.rootUrn = urn;
@@ -223,7 +250,7 @@ export class Deployment implements Journal {
   }
 
   /** `Resource.get`: Read with only the id and the request's properties (which carry `__provider`). */
-  async read(
+  read(
     type: string,
     name: string,
     parent: string,
@@ -232,6 +259,19 @@ export class Deployment implements Journal {
     dependencies: string[],
     providerRef = "",
     version = "",
+  ): Promise<StepResult> {
+    return this.serve(this.readExisting(type, name, parent, id, props, dependencies, providerRef, version));
+  }
+
+  private async readExisting(
+    type: string,
+    name: string,
+    parent: string,
+    id: string,
+    props: Props,
+    dependencies: string[],
+    providerRef: string,
+    version: string,
   ): Promise<StepResult> {
     const urn = this.urn(type, name, parent);
     const seq = this.seq++;

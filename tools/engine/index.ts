@@ -257,8 +257,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   };
 
   /**
-   * The inline program's run; given up once a step failed and the running steps settled, as the engine
-   * stops waiting for the program then. `code` is 0 for success, 1 for a run that returned an error
+   * The inline program's run; given up once a step failed and what was being served settled, as the
+   * engine stops waiting for the program then. `code` is 0 for success, 1 for a run that returned an error
    * (the error is `stderr`), null for an abandoned run.
    */
   async function runInline(host: InlineProgramHost): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -274,7 +274,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
         config,
         secretKeys,
       },
-      d.failure.then(() => d.settled()),
+      d.stopped(),
       o.timeoutMs ?? 120_000,
     );
     if (r.error !== undefined) return { code: r.abandoned ? null : 1, stdout: r.stdout, stderr: r.error };

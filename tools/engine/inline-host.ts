@@ -9,8 +9,8 @@
 // processes are still started fresh for every operation, as the engine starts them.
 //
 // After a failed step the engine stops waiting for the program (whose pending registrations never
-// resolve) and the Automation API shuts the language server down; the stand-in abandons the run the
-// same way, and starts a new host process for the next run, so that no run inherits another's state.
+// resolve), and the Automation API caller's process goes on to its next operation: the stand-in
+// abandons the run the same way and runs the next one in the same process (only a timeout restarts it).
 
 import * as grpc from "@grpc/grpc-js";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -55,7 +55,7 @@ export class InlineProgramHost {
   private queue: Promise<unknown> = Promise.resolve();
   private stdout = "";
   private stderr = "";
-  /** Processes started so far (tests and reports read it; a restart after an abandoned run adds one). */
+  /** Processes started so far (tests read it: one per host unless a run timed out). */
   starts = 0;
 
   /** @param pulumiDir The @pulumi/pulumi package the programs load (the host must use the same copy). */
@@ -95,11 +95,8 @@ export class InlineProgramHost {
     const printed = () => ({ stdout: this.stdout.slice(out), stderr: this.stderr.slice(err) });
     if (typeof outcome === "object") return { ...outcome, abandoned: false, ...printed() };
     call?.cancel();
-    const result: InlineRunResult = {
-      ...(outcome === "timeout" ? { error: `the program did not finish within ${timeoutMs} ms` } : {}),
-      abandoned: true,
-      ...printed(),
-    };
+    if (outcome === "abandon") return { abandoned: true, ...printed() };
+    const result = { error: `the program did not finish within ${timeoutMs} ms`, abandoned: true, ...printed() };
     await this.stop();
     return result;
   }

@@ -48,6 +48,12 @@ class ProgramFileServer extends LanguageServer {
     this.pwd = req.getPwd();
     this.entry = require.resolve(path.resolve(this.pwd, req.getProgram() || "."));
     process.chdir(this.pwd);
+    // A run the engine gave up on (after a failed step) never ends, so it never removes the handlers
+    // LanguageServer.run installs for it; each would also log the next run's unhandled errors. Runs
+    // come one at a time, so the handlers present now are all stale: a run starts with none, as in a
+    // fresh process.
+    process.removeAllListeners("uncaughtException");
+    process.removeAllListeners("unhandledRejection");
     // LanguageServer.run answers a failed run twice (the error, then an empty response); a unary call
     // takes the first answer only.
     let answered = false;
