@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import os from "node:os";
 import path from "node:path";
-import { InlineProgramHost, runEngine, type EngineOptions, type EngineResult } from "../../tools/engine";
+import { runEngine, type EngineOptions, type EngineResult, type InlineProgramHost } from "../../tools/engine";
+import { defaultRunner, inlineHostFor, type ProgramRunner } from "../support/program-runner";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import type { EmulatorOptions } from "../../emulator";
 
@@ -30,22 +31,6 @@ export function defaultSdk(): SdkKind {
   if (!(SDK_KINDS as readonly string[]).includes(chosen))
     throw new Error(`E2E_SDK must be one of ${SDK_KINDS.join(", ")}, got ${chosen}`);
   return chosen as SdkKind;
-}
-
-/**
- * How the spec program runs: "inline" (default), as an Automation API inline program in one process
- * per test file (tools/engine/inline-host.ts: Pulumi's own LanguageServer, the packages loaded once), or
- * "process", a new `cmd/run` process per operation as the CLI's language host starts it
- * (`E2E_PROGRAM=process npx vitest run test/e2e/<file>`; docs/development.md). Example programs always
- * run through `cmd/run`.
- */
-export type ProgramRunner = "inline" | "process";
-
-export function defaultRunner(): ProgramRunner {
-  const chosen = process.env.E2E_PROGRAM ?? "inline";
-  if (chosen !== "inline" && chosen !== "process")
-    throw new Error(`E2E_PROGRAM must be one of inline, process, got ${chosen}`);
-  return chosen;
 }
 
 /** A type token's prefix by kind: `pulumi-nodejs:dynamic/grouproles:` or `grouproles:index:`. */
@@ -100,10 +85,7 @@ export async function stackFor(
   const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
   // The spec program (plain JS) runs inline unless E2E_PROGRAM says otherwise; examples through cmd/run.
-  const inlineHost =
-    programDir === specProgram && runner === "inline"
-      ? new InlineProgramHost(path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [programDir] })))
-      : undefined;
+  const inlineHost = programDir === specProgram && runner === "inline" ? inlineHostFor(programDir) : undefined;
   const stateFile = path.join(work, "state.json");
   const fresh = async () => {
     rmSync(stateFile, { force: true });

@@ -97,7 +97,8 @@ describe("engine stand-in failures and secrets", () => {
   });
 
   it("an exception in the program fails the run and deletes nothing", async () => {
-    const s = fixtureStack();
+    // Through cmd/run: the exit code path (inline programs: inline-host.test.ts).
+    const s = fixtureStack("process");
     await s.run("up", [{ name: "keep", props: { value: "k" } }]);
     const r = await s.run("up", [], { config: { "fixture:spec": "not json", "fixture:store": s.storeFile } });
     expect(r.ok).toBe(false);
@@ -107,7 +108,8 @@ describe("engine stand-in failures and secrets", () => {
   });
 
   it("secret config reaches configure unwrapped and never lands in the checkpoint as plaintext", async () => {
-    const s = fixtureStack();
+    // Through cmd/run, which hands the program its config in PULUMI_CONFIG.
+    const s = fixtureStack("process");
     const r = await s.run("up", [{ name: "x", props: { value: "v" } }]);
     expect(r.outputs["token"]).toBe(TOKEN); // the program saw it through PULUMI_CONFIG
     const store = s.store();

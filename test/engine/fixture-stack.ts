@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, onTestFinished } from "vitest";
 import { type EngineOptions, type EngineResult, runEngine } from "../../tools/engine";
+import { type ProgramRunner, defaultRunner, fileInlineHost } from "../support/program-runner";
 import type { Checkpoint } from "../../tools/engine/state";
 
 export interface ItemSpec {
@@ -54,7 +55,12 @@ function removeWhenDone(dir: string): void {
   }
 }
 
-export function fixtureStack() {
+/**
+ * A stack of the fixture program. It runs inline, in the test file's one host (see ProgramRunner),
+ * unless `runner` (or `E2E_PROGRAM`) says "process": tests about the program's own process use that.
+ */
+export function fixtureStack(runner: ProgramRunner = defaultRunner()) {
+  const inlineHost = runner === "inline" ? fileInlineHost(FIXTURE_DIR) : undefined;
   const dir = mkdtempSync(path.join(tmpdir(), "engine-stand-in-"));
   removeWhenDone(dir);
   const stateFile = path.join(dir, "state.json");
@@ -75,6 +81,7 @@ export function fixtureStack() {
         stateFile,
         config: { "fixture:spec": JSON.stringify(spec), "fixture:store": storeFile },
         secretConfig: { "fixture:token": TOKEN },
+        ...(inlineHost && !extra.env ? { inlineHost } : {}),
         ...extra,
       });
     },
