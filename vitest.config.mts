@@ -1,6 +1,7 @@
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./vitest.sequencer.mts";
 
 /** Suites that install the packed tarball (`inject("installedProject")`, `inject("tarball")`). */
 const PACKAGED = [
@@ -32,6 +33,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Concurrent tests (the fault matrix's cells) run up to 8 at a time.
     maxConcurrency: 8,
+    // Longest files first, by test/durations.json: a fresh clone has no cached durations.
+    sequence: { sequencer: LongestFirst },
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
     projects: [
       {
