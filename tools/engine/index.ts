@@ -13,7 +13,7 @@ import type { InlineProgramHost } from "./inline-host";
 import { startMonitor } from "./monitor";
 import { type PlanStep, planText } from "./plan";
 import { type ProviderHost, type ProviderMethod, noCalls } from "./provider-host";
-import { ProviderRegistry } from "./providers";
+import { ProviderRegistry, isDynamic } from "./providers";
 import { type StateResource, StateWriter, loadState } from "./state";
 import { type Props, type Value, unwrapSecrets } from "./values";
 
@@ -208,10 +208,12 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   let programExitCode: number | null | undefined;
   try {
     if (o.operation === "preview" || o.operation === "up") {
-      // Start the dynamic host alongside the program when it is likely needed (a dynamic resource in
-      // state, or none at all): it is needed as soon as the first resource registers.
-      const usesPlugins = state.resources.some((r) => r.provider !== undefined);
-      const warm = usesPlugins ? Promise.resolve() : provider().catch(() => undefined);
+      // Start the dynamic host alongside the program when state says it will be needed (a dynamic
+      // resource is in it): it is then needed as soon as the first resource registers. Otherwise it
+      // starts with the first dynamic registration, as the engine loads a plugin (a program of plugin
+      // resources never starts it).
+      const usesDynamic = state.resources.some((r) => isDynamic(r.type));
+      const warm = usesDynamic ? provider().catch(() => undefined) : Promise.resolve();
       const run = o.inlineHost ? await runInline(o.inlineHost) : await runProgram();
       await warm;
       await d.settled();
