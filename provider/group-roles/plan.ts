@@ -29,10 +29,11 @@ export interface OtherResources {
   /** Another resource lets the role go (an entry removed from its catalogue). */
   releases(roleId: number): boolean;
   /**
-   * Another resource keeps or takes over the role: the name it gives it when known, and whether its
-   * update has run. Undefined when no other resource holds it.
+   * Another resource keeps or takes over the role: the name it gives it when known, whether its
+   * update has run, and the name the role has since (after that update, or a step aside). Undefined
+   * when no other resource holds it.
    */
-  keeps(roleId: number): { plannedName?: string; settled?: boolean } | undefined;
+  keeps(roleId: number): { plannedName?: string; settled?: boolean; currentName?: string } | undefined;
   /** Another resource keeps, takes over or wants (by this name) the role: letting it go must not delete it. */
   takes(roleId: number, name: string): boolean;
 }
@@ -200,7 +201,7 @@ export function planApply(
   );
   for (const [key, entry] of Object.entries(inputs.roles)) {
     const holder = untouched.get(entry.name);
-    if (!holder) continue;
+    if (!holder || renamedSinceListed(holder, others)) continue;
     const added = !state.roles[key] && !moved.has(key);
     const kind = managed.has(holder.roleId) ? "retained" : kindOf(holder, entry, added, others);
     plan.conflicts.push({ key, name: entry.name, holderId: holder.roleId, added, kind });
@@ -222,6 +223,16 @@ export function planApply(
     );
   }
   return plan;
+}
+
+/**
+ * True when another resource's update in this deployment has already renamed `holder` away from the
+ * name the list shows: a Diff plans from the deployment's one list of the group (../shared/preview-listing), which
+ * predates the updates of resources registered earlier (a `dependsOn` makes this one wait for them).
+ */
+function renamedSinceListed(holder: RoleSummary, others: OtherResources): boolean {
+  const kept = others.keeps(holder.roleId);
+  return kept?.settled === true && kept.currentName !== undefined && kept.currentName !== holder.name;
 }
 
 /**

@@ -102,6 +102,18 @@ describe("a rotation that fails after a temporary rename", () => {
 });
 
 describe("the preview compares the names a change gives with the group's roles", () => {
+  it("a name a Role gives up in the change, taken by a catalogue registered after it (dependsOn): preview and up agree, IDs kept", async () => {
+    const sales = (name: string): RoleSpec => ({ name: "sales", args: { groupId: 42, name } });
+    const catalogueAfterSales = (name: string) => ({ ...cat({ a: { name } }), opts: { dependsOn: ["sales"] } });
+    await up([catalogueAfterSales("A")], [sales("Sales")]);
+    const before = await held();
+    const preview = await runMixed(s, "preview", [catalogueAfterSales("Sales")], [sales("Sales Team")]);
+    expect(preview.ok, preview.errors.join("\n")).toBe(true);
+    // In the up the catalogue's Diff runs after the Role's update, with the group listed before it.
+    await up([catalogueAfterSales("Sales")], [sales("Sales Team")]);
+    expect(await held()).toEqual({ Sales: before.A, "Sales Team": before.Sales });
+  });
+
   it("a rename onto a name held by a hand-made role, a retained entry or a Role fails the preview, naming the holder", async () => {
     await up(
       [cat({ a: { name: "A" }, old: { name: "Old", retain: true } })],

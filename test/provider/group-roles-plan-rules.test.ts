@@ -88,6 +88,20 @@ describe("plan: other resources of the deployment", () => {
     expect(kind({ plannedName: "Other" })).toEqual(["program"]);
   });
 
+  it("a name the list shows held, but whose holder another resource's update has since renamed away, is free", () => {
+    const kind = (kept: { plannedName?: string; settled?: boolean; currentName?: string }) =>
+      planApply(
+        state,
+        inputsOf({ a: { name: "Other" }, b: { name: "B" } }),
+        listed,
+        othersFor(3, { keeps: () => kept }),
+      ).conflicts.map((c) => c.kind);
+    expect(kind({ plannedName: "Elsewhere", settled: true, currentName: "Elsewhere" })).toEqual([]);
+    // Its update failed, or has not run: the name is still held.
+    expect(kind({ plannedName: "Elsewhere", settled: true, currentName: "Other" })).toEqual(["program"]);
+    expect(kind({ plannedName: "Elsewhere", settled: false, currentName: "Elsewhere" })).toEqual(["wait"]);
+  });
+
   it("a declared entry's unconfirmed create whose role another resource keeps is neither taken over nor deleted", () => {
     const unconfirmed: GroupRolesState = { groupId: 42, roles: {}, unconfirmed: { x: "Other" } };
     const plan = planApply(
