@@ -197,11 +197,11 @@ export function planApply(
   // Names at the end of the apply: a declared name must not be one that a role left alone holds.
   const deleted = new Set(plan.deletes.map((d) => d.roleId));
   const untouched = new Map(
-    listed.filter((r) => !declared.has(r.roleId) && !deleted.has(r.roleId)).map((r) => [r.name, r]),
+    listed.filter((r) => !declared.has(r.roleId) && !deleted.has(r.roleId)).map((r) => [nameNow(r, others), r]),
   );
   for (const [key, entry] of Object.entries(inputs.roles)) {
     const holder = untouched.get(entry.name);
-    if (!holder || renamedSinceListed(holder, others)) continue;
+    if (!holder) continue;
     const added = !state.roles[key] && !moved.has(key);
     const kind = managed.has(holder.roleId) ? "retained" : kindOf(holder, entry, added, others);
     plan.conflicts.push({ key, name: entry.name, holderId: holder.roleId, added, kind });
@@ -226,13 +226,14 @@ export function planApply(
 }
 
 /**
- * True when another resource's update in this deployment has already renamed `holder` away from the
- * name the list shows: a Diff plans from the deployment's one list of the group (../shared/preview-listing), which
- * predates the updates of resources registered earlier (a `dependsOn` makes this one wait for them).
+ * The name a listed role has now: the list's, unless another resource's update in this deployment has
+ * since renamed it. A Diff plans from the deployment's one list of the group
+ * (../shared/preview-listing), which predates the updates of resources registered earlier (a
+ * `dependsOn` makes this one wait for them).
  */
-function renamedSinceListed(holder: RoleSummary, others: OtherResources): boolean {
-  const kept = others.keeps(holder.roleId);
-  return kept?.settled === true && kept.currentName !== undefined && kept.currentName !== holder.name;
+function nameNow(role: RoleSummary, others: OtherResources): string {
+  const kept = others.keeps(role.roleId);
+  return kept?.settled === true && kept.currentName !== undefined ? kept.currentName : role.name;
 }
 
 /**

@@ -28,6 +28,10 @@ beforeAll(async () => {
       apiKeys: Object.entries(KEYS).map(([g, k]) => `${g}:${k}`),
     },
     (_h) => ({ "grouproles:apiKeys": JSON.stringify(KEYS) }),
+    undefined,
+    // Through cmd/run, as the CLI runs it: the one spec-program suite that keeps that path in `npm test`
+    // (the config, secrets among it, reaches the program in PULUMI_CONFIG).
+    "process",
   );
 });
 afterAll(() => s?.close());

@@ -34,7 +34,7 @@ describe("engine stand-in inline programs", () => {
     expect(up.programExitCode).toBeUndefined();
   });
 
-  it("a failed step ends the run at once (nothing deleted); the next run, in the same process, succeeds", async () => {
+  it("a failed step ends the run at once (nothing deleted); the next run, in a new process, succeeds", async () => {
     const s = fixtureStack();
     await s.run("up", [{ name: "keep", props: { value: "k" } }], { inlineHost: host });
     const before = host.starts;
@@ -49,7 +49,8 @@ describe("engine stand-in inline programs", () => {
     const next = await s.run("up", [{ name: "keep", props: { value: "k" } }], { inlineHost: host });
     expect(next.ok, next.errors.join("\n")).toBe(true);
     expect(next.plan.filter((p) => p.op !== "same")).toEqual([]);
-    expect(host.starts - before).toBe(0);
+    // Nothing of the abandoned run (its pending work, its error handlers) is left to reach the next one.
+    expect(host.starts - before).toBe(1);
   });
 
   it("an exception in the program is the run's error, and deletes nothing", async () => {
@@ -63,6 +64,19 @@ describe("engine stand-in inline programs", () => {
     expect(r.errors.join("\n")).toContain("SyntaxError");
     expect(r.providerHost.calls.Delete).toBe(0);
     expect(s.names()).toEqual(["keep"]);
+  });
+
+  it("a run that leaves a tracked promise pending fails as through cmd/run, and deletes nothing", async () => {
+    for (const runner of ["process", "inline"] as const) {
+      const s = fixtureStack(runner);
+      await s.run("up", [{ name: "keep", props: { value: "k" } }], runner === "inline" ? { inlineHost: host } : {});
+      const leak = { "fixture:spec": "[]", "fixture:store": s.storeFile, "fixture:leak": "true" };
+      const r = await s.run("up", [], { config: leak, ...(runner === "inline" ? { inlineHost: host } : {}) });
+      expect(r.ok, runner).toBe(false);
+      expect(r.errors.join("\n"), runner).toContain("1 promise was still active");
+      expect(r.providerHost.calls.Delete, runner).toBe(0);
+      expect(s.names(), runner).toEqual(["keep"]);
+    }
   });
 
   it("refuses an environment for the program, which runs in the host's process", async () => {

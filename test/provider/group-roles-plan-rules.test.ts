@@ -73,14 +73,16 @@ describe("plan: other resources of the deployment", () => {
     ]);
   });
 
+  /** The kinds of the conflicts of renaming entry a onto "Other", held by role 3, which another resource keeps so. */
+  const kind = (kept: { plannedName?: string; settled?: boolean; currentName?: string }) =>
+    planApply(
+      state,
+      inputsOf({ a: { name: "Other" }, b: { name: "B" } }),
+      listed,
+      othersFor(3, { keeps: () => kept }),
+    ).conflicts.map((c) => c.kind);
+
   it("a name another resource keeps: waited for only while that resource renames the role away", () => {
-    const kind = (kept: { plannedName?: string; settled?: boolean }) =>
-      planApply(
-        state,
-        inputsOf({ a: { name: "Other" }, b: { name: "B" } }),
-        listed,
-        othersFor(3, { keeps: () => kept }),
-      ).conflicts.map((c) => c.kind);
     expect(kind({})).toEqual(["program"]);
     expect(kind({ plannedName: "Elsewhere" })).toEqual(["wait"]);
     expect(kind({ plannedName: "Elsewhere", settled: false })).toEqual(["wait"]);
@@ -89,17 +91,17 @@ describe("plan: other resources of the deployment", () => {
   });
 
   it("a name the list shows held, but whose holder another resource's update has since renamed away, is free", () => {
-    const kind = (kept: { plannedName?: string; settled?: boolean; currentName?: string }) =>
-      planApply(
-        state,
-        inputsOf({ a: { name: "Other" }, b: { name: "B" } }),
-        listed,
-        othersFor(3, { keeps: () => kept }),
-      ).conflicts.map((c) => c.kind);
     expect(kind({ plannedName: "Elsewhere", settled: true, currentName: "Elsewhere" })).toEqual([]);
     // Its update failed, or has not run: the name is still held.
     expect(kind({ plannedName: "Elsewhere", settled: true, currentName: "Other" })).toEqual(["program"]);
     expect(kind({ plannedName: "Elsewhere", settled: false, currentName: "Elsewhere" })).toEqual(["wait"]);
+  });
+
+  it("a name the list shows free, but that another resource's update has since given a role, is held", () => {
+    // Role 3 (listed "Other") settled as "Free": "Other" is free now, and "Free" is held by role 3.
+    const settled = othersFor(3, { keeps: () => ({ plannedName: "Free", settled: true, currentName: "Free" }) });
+    const plan = planApply(state, inputsOf({ a: { name: "Free" }, b: { name: "Other" } }), listed, settled);
+    expect(plan.conflicts).toEqual([{ key: "a", name: "Free", holderId: 3, added: false, kind: "program" }]);
   });
 
   it("a declared entry's unconfirmed create whose role another resource keeps is neither taken over nor deleted", () => {

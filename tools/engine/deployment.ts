@@ -260,43 +260,36 @@ export class Deployment implements Journal {
     providerRef = "",
     version = "",
   ): Promise<StepResult> {
-    return this.serve(this.readExisting(type, name, parent, id, props, dependencies, providerRef, version));
-  }
-
-  private async readExisting(
-    type: string,
-    name: string,
-    parent: string,
-    id: string,
-    props: Props,
-    dependencies: string[],
-    providerRef: string,
-    version: string,
-  ): Promise<StepResult> {
-    const urn = this.urn(type, name, parent);
-    const seq = this.seq++;
-    this.seen.add(urn);
-    const provider =
-      providerRef || isDynamic(type) ? providerRef : await this.defaultProvider(packageOf(type), version || undefined);
-    const entry = (outputs: Props, readId: string): StateResource => ({
-      urn,
-      type,
-      custom: true,
-      id: readId,
-      inputs: props,
-      outputs,
-      dependencies,
-      external: true,
-      ...(parent ? { parent } : {}),
-      ...(provider ? { provider } : {}),
-    });
-    try {
-      const host = await this.hostFor({ type, provider });
-      return await this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq);
-    } catch (e) {
-      this.fail(urn, (e as Error).message);
-      throw e;
-    }
+    return this.serve(
+      (async () => {
+        const urn = this.urn(type, name, parent);
+        const seq = this.seq++;
+        this.seen.add(urn);
+        const provider =
+          providerRef || isDynamic(type)
+            ? providerRef
+            : await this.defaultProvider(packageOf(type), version || undefined);
+        const entry = (outputs: Props, readId: string): StateResource => ({
+          urn,
+          type,
+          custom: true,
+          id: readId,
+          inputs: props,
+          outputs,
+          dependencies,
+          external: true,
+          ...(parent ? { parent } : {}),
+          ...(provider ? { provider } : {}),
+        });
+        try {
+          const host = await this.hostFor({ type, provider });
+          return await this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq);
+        } catch (e) {
+          this.fail(urn, (e as Error).message);
+          throw e;
+        }
+      })(),
+    );
   }
 
   registerOutputs(urn: string, outputs: Props): void {

@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { cleanEnv } from "./child-env";
 import { Deployment, type Diagnostic } from "./deployment";
 import type { InlineProgramHost } from "./inline-host";
 import { startMonitor } from "./monitor";
@@ -141,15 +142,6 @@ function pulumiModule(programDir: string, sub: string): string {
   }
 }
 
-function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    // Never leak an outer Pulumi run's settings (or vitest's) into this one.
-    if (!k.startsWith("PULUMI_") && !k.startsWith("VITEST")) env[k] = v;
-  }
-  return { ...env, ...extra };
-}
-
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   if (o.inlineHost && o.env)
     throw new Error("runEngine: `env` cannot be set for an inline program (it runs in the host's process)");
@@ -279,8 +271,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       d.stopped(),
       o.timeoutMs ?? 120_000,
     );
-    if (r.error !== undefined) return { code: r.abandoned ? null : 1, stdout: r.stdout, stderr: r.error };
-    return { code: r.abandoned ? null : 0, stdout: r.stdout, stderr: r.stderr };
+    const code = r.abandoned ? null : r.error === undefined ? 0 : 1;
+    return { code, stdout: r.stdout, stderr: r.error ?? r.stderr };
   }
 
   function runProgram(): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -8,15 +8,17 @@
 // a test file; `runEngine({ inlineHost })` calls `Run` on it as the engine does. The provider
 // processes are still started fresh for every operation, as the engine starts them.
 //
-// After a failed step the engine stops waiting for the program (whose pending registrations never
-// resolve), and the Automation API caller's process goes on to its next operation: the stand-in
-// abandons the run the same way and runs the next one in the same process (only a timeout restarts it).
+// After a failed step the engine stops waiting for the program, whose pending registrations never
+// resolve. The stand-in gives the run up the same way and replaces the process (the next one starts
+// at once, in the background): what is left of an abandoned run (its pending work, the uncaught-error
+// handlers LanguageServer.run installed for it) must not reach the next run.
 
 import * as grpc from "@grpc/grpc-js";
 import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import * as langrpc from "@pulumi/pulumi/proto/language_grpc_pb";
 import * as langproto from "@pulumi/pulumi/proto/language_pb";
+import { cleanEnv } from "./child-env";
 
 export interface InlineRunRequest {
   project: string;
@@ -34,7 +36,7 @@ export interface InlineRunRequest {
 }
 
 export interface InlineRunResult {
-  /** The run's error as Run returned it (a program exception, or "One or more errors occurred..."). */
+  /** The run's error as Run returned it (a program exception, leaked promises, "One or more errors..."). */
   error?: string;
   /** True when the run was given up (a failed step, or the timeout) before it returned. */
   abandoned: boolean;
@@ -53,9 +55,10 @@ interface Running {
 export class InlineProgramHost {
   private running?: Promise<Running>;
   private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
   private stdout = "";
   private stderr = "";
-  /** Processes started so far (tests read it: one per host unless a run timed out). */
+  /** Processes started so far (tests read it: one, plus one per abandoned run). */
   starts = 0;
 
   /** @param pulumiDir The @pulumi/pulumi package the programs load (the host must use the same copy). */
@@ -71,11 +74,14 @@ export class InlineProgramHost {
     return next;
   }
 
+  /** Stops the process; a run queued or asked for afterwards fails. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.stop();
   }
 
   private async runNow(req: InlineRunRequest, abandon: Promise<void>, timeoutMs: number): Promise<InlineRunResult> {
+    if (this.closed) throw new Error("the inline program host is closed");
     const { client } = await this.start();
     const out = this.stdout.length;
     const err = this.stderr.length;
@@ -95,40 +101,53 @@ export class InlineProgramHost {
     const printed = () => ({ stdout: this.stdout.slice(out), stderr: this.stderr.slice(err) });
     if (typeof outcome === "object") return { ...outcome, abandoned: false, ...printed() };
     call?.cancel();
-    if (outcome === "abandon") return { abandoned: true, ...printed() };
-    const result = { error: `the program did not finish within ${timeoutMs} ms`, abandoned: true, ...printed() };
+    const result = {
+      ...(outcome === "timeout" ? { error: `the program did not finish within ${timeoutMs} ms` } : {}),
+      abandoned: true,
+      ...printed(),
+    };
     await this.stop();
+    // The next run is likely to come: its process loads while this run's test goes on.
+    if (!this.closed) this.start().catch(() => undefined);
     return result;
   }
 
   private start(): Promise<Running> {
-    this.running ??= new Promise<Running>((resolve, reject) => {
-      this.starts++;
-      const child = spawn(process.execPath, [path.join(__dirname, "inline-language-host.js"), this.pulumiDir], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const exited = new Promise<void>((done) => child.once("exit", () => done()));
+    if (this.running) return this.running;
+    this.starts++;
+    const child = spawn(process.execPath, [path.join(__dirname, "inline-language-host.js"), this.pulumiDir], {
+      // The host exits when its stdin closes, so it never outlives the process that started it.
+      stdio: ["pipe", "pipe", "pipe"],
+      env: cleanEnv(),
+    });
+    const exited = new Promise<void>((done) => child.once("exit", () => done()));
+    const running = new Promise<Running>((resolve, reject) => {
       let portLine: string | undefined;
+      let head = "";
       child.stderr!.on("data", (b: Buffer) => (this.stderr += b.toString()));
       child.stdout!.on("data", (b: Buffer) => {
-        const text = b.toString();
         if (portLine !== undefined) {
-          this.stdout += text;
+          this.stdout += b.toString();
           return;
         }
-        const nl = text.indexOf("\n");
+        head += b.toString();
+        const nl = head.indexOf("\n");
         if (nl < 0) return;
-        portLine = text.slice(0, nl).trim();
-        this.stdout += text.slice(nl + 1);
+        portLine = head.slice(0, nl).trim();
+        this.stdout += head.slice(nl + 1);
         const client = new langrpc.LanguageRuntimeClient(`127.0.0.1:${portLine}`, grpc.credentials.createInsecure());
         resolve({ child, client, exited });
       });
       child.once("error", reject);
-      child.once("exit", (code) => {
-        if (portLine === undefined) reject(new Error(`the inline program host exited (${code}):\n${this.stderr}`));
+      child.once("exit", (code, signal) => {
+        // A host that died is replaced by the next run; what it printed is in the runs' stderr.
+        if (this.running === running) this.running = undefined;
+        if (portLine === undefined)
+          reject(new Error(`the inline program host exited (${code ?? signal}) before serving:\n${this.stderr}`));
       });
     });
-    return this.running;
+    this.running = running;
+    return running;
   }
 
   private async stop(): Promise<void> {

@@ -22,6 +22,11 @@ const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
 const { LanguageServer } = require(path.join(pulumiDir, "automation/server"));
 const langrpc = require(path.join(pulumiDir, "proto/language_grpc_pb"));
 const { grpcChannelOptions } = require(path.join(pulumiDir, "runtime"));
+const { leakedPromises } = require(path.join(pulumiDir, "runtime/debuggable"));
+
+// The stand-in holds our stdin open: when it goes (a killed test worker too), so do we.
+process.stdin.on("end", () => process.exit(0));
+process.stdin.resume();
 
 /** Forgets the program's own modules (not its packages), so that the next require evaluates them again. */
 function forgetProgramModules(dir) {
@@ -45,21 +50,30 @@ class ProgramFileServer extends LanguageServer {
 
   run(call, callback) {
     const req = call.request;
-    this.pwd = req.getPwd();
-    this.entry = require.resolve(path.resolve(this.pwd, req.getProgram() || "."));
-    process.chdir(this.pwd);
-    // A run the engine gave up on (after a failed step) never ends, so it never removes the handlers
-    // LanguageServer.run installs for it; each would also log the next run's unhandled errors. Runs
-    // come one at a time, so the handlers present now are all stale: a run starts with none, as in a
-    // fresh process.
-    process.removeAllListeners("uncaughtException");
-    process.removeAllListeners("unhandledRejection");
+    try {
+      this.pwd = req.getPwd();
+      this.entry = require.resolve(path.resolve(this.pwd, req.getProgram() || "."));
+      process.chdir(this.pwd);
+    } catch (err) {
+      callback(err);
+      return;
+    }
     // LanguageServer.run answers a failed run twice (the error, then an empty response); a unary call
     // takes the first answer only.
     let answered = false;
     return super.run(call, (err, resp) => {
       if (answered) return;
       answered = true;
+      // What `cmd/run` checks as its process exits (runtime/debuggable.js), and the Automation API
+      // after the CLI returns (LanguageServer.onPulumiExit): a run that succeeded but left promises
+      // pending fails, with Pulumi's message. Still inside the run's own async store here.
+      if (!err) {
+        const [leaks, message] = leakedPromises();
+        if (leaks.size !== 0) {
+          callback(new Error(message));
+          return;
+        }
+      }
       callback(err, resp);
     });
   }

@@ -1,0 +1,10 @@
+// TEST INFRASTRUCTURE (engine stand-in): the environment of the processes the stand-in starts.
+
+/** This process's environment without an outer Pulumi run's settings (or vitest's), plus `extra`. */
+export function cleanEnv(extra?: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith("PULUMI_") && !k.startsWith("VITEST")) env[k] = v;
+  }
+  return { ...env, ...extra };
+}
