@@ -5,7 +5,7 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InlineProgramHost } from "../../tools/engine";
-import { ITEM, TOKEN, fixtureStack } from "./fixture-stack";
+import { ITEM, type ItemSpec, TOKEN, fixtureStack } from "./fixture-stack";
 
 const host = new InlineProgramHost(path.dirname(require.resolve("@pulumi/pulumi/package.json")));
 afterAll(() => host.close());
@@ -34,7 +34,21 @@ describe("engine stand-in inline programs", () => {
     expect(up.programExitCode).toBeUndefined();
   });
 
-  it("a failed step ends the run at once (nothing deleted); the next run, in a new process, succeeds", async () => {
+  it("a failed step ends a run that awaits nothing of it; the next run goes to the same process", async () => {
+    const s = fixtureStack();
+    const noOutputs = { "fixture:store": s.storeFile, "fixture:outputs": "false" };
+    const spec = (items: ItemSpec[]) => ({ config: { ...noOutputs, "fixture:spec": JSON.stringify(items) } });
+    await s.run("up", [], { inlineHost: host, ...spec([{ name: "keep", props: { value: "k" } }]) });
+    const before = host.starts;
+    const failed = await s.run("up", [], { inlineHost: host, ...spec([{ name: "bad", props: { value: "fail" } }]) });
+    expect(failed.errors).toEqual([expect.stringContaining("fixture refused to create item with value 'fail'")]);
+    expect(s.names()).toEqual(["keep"]);
+    const next = await s.run("up", [], { inlineHost: host, ...spec([{ name: "keep", props: { value: "k" } }]) });
+    expect(next.ok, next.errors.join("\n")).toBe(true);
+    expect(host.starts - before).toBe(0);
+  });
+
+  it("a failed step that a stack output waits for: the run is given up (nothing deleted) and the next one gets a new process", async () => {
     const s = fixtureStack();
     await s.run("up", [{ name: "keep", props: { value: "k" } }], { inlineHost: host });
     const before = host.starts;

@@ -8,10 +8,12 @@
 // a test file; `runEngine({ inlineHost })` calls `Run` on it as the engine does. The provider
 // processes are still started fresh for every operation, as the engine starts them.
 //
-// After a failed step the engine stops waiting for the program, whose pending registrations never
-// resolve. The stand-in gives the run up the same way and replaces the process (the next one starts
-// at once, in the background): what is left of an abandoned run (its pending work, the uncaught-error
-// handlers LanguageServer.run installed for it) must not reach the next run.
+// After a failed step the engine stops waiting for the program. A run whose program awaits nothing of
+// the failed resources still returns (as `cmd/run` exits), and its process serves the next run; one
+// that waits for them (a stack output of a failed resource) never returns: the stand-in gives it up
+// and replaces the process (the next one starts at once, in the background), so that what is left of
+// it (its pending work and log queue, the uncaught-error handlers LanguageServer.run installed for it)
+// cannot reach the next run.
 
 import * as grpc from "@grpc/grpc-js";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -45,6 +47,9 @@ export interface InlineRunResult {
   stderr: string;
 }
 
+/** How long a run may take to return once the engine has stopped waiting for it. */
+const RETURN_AFTER_STOP_MS = 1_000;
+
 interface Running {
   child: ChildProcess;
   client: langrpc.LanguageRuntimeClient;
@@ -58,7 +63,7 @@ export class InlineProgramHost {
   private closed = false;
   private stdout = "";
   private stderr = "";
-  /** Processes started so far (tests read it: one, plus one per abandoned run). */
+  /** Processes started so far (tests read it: one, plus one per run given up). */
   starts = 0;
 
   /** @param pulumiDir The @pulumi/pulumi package the programs load (the host must use the same copy). */
@@ -96,7 +101,10 @@ export class InlineProgramHost {
     const timedOut = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
     });
-    const outcome = await Promise.race([finished, abandon.then(() => "abandon" as const), timedOut]);
+    const givenUp = abandon.then(() =>
+      Promise.race([finished, new Promise<"abandon">((r) => setTimeout(() => r("abandon"), RETURN_AFTER_STOP_MS))]),
+    );
+    const outcome = await Promise.race([finished, givenUp, timedOut]);
     clearTimeout(timer);
     const printed = () => ({ stdout: this.stdout.slice(out), stderr: this.stderr.slice(err) });
     if (typeof outcome === "object") return { ...outcome, abandoned: false, ...printed() };

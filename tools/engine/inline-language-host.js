@@ -23,6 +23,7 @@ const { LanguageServer } = require(path.join(pulumiDir, "automation/server"));
 const langrpc = require(path.join(pulumiDir, "proto/language_grpc_pb"));
 const { grpcChannelOptions } = require(path.join(pulumiDir, "runtime"));
 const { leakedPromises } = require(path.join(pulumiDir, "runtime/debuggable"));
+const { getStore } = require(path.join(pulumiDir, "runtime/state"));
 
 // The stand-in holds our stdin open: when it goes (a killed test worker too), so do we.
 process.stdin.on("end", () => process.exit(0));
@@ -66,8 +67,9 @@ class ProgramFileServer extends LanguageServer {
       answered = true;
       // What `cmd/run` checks as its process exits (runtime/debuggable.js), and the Automation API
       // after the CLI returns (LanguageServer.onPulumiExit): a run that succeeded but left promises
-      // pending fails, with Pulumi's message. Still inside the run's own async store here.
-      if (!err) {
+      // pending fails, with Pulumi's message, unless the engine had shut the monitor (a failed step).
+      // Still inside the run's own async store here.
+      if (!err && !getStore().terminated) {
         const [leaks, message] = leakedPromises();
         if (leaks.size !== 0) {
           callback(new Error(message));
