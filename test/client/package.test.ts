@@ -130,14 +130,25 @@ describe("the README's first program", () => {
     const r = spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir], { encoding: "utf8" });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
-    for (const [i, block] of blocks.entries()) {
-      writeFileSync(path.join(dir, "index.ts"), block);
-      const each = spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir], { encoding: "utf8" });
-      expect(each.stdout + each.stderr, `block ${i + 1}`).toBe("");
-    }
-    // The same set-up refuses a program that does not type-check: the check is real.
+    // Every block as a module of its own (each imports what it uses), all in one compilation with the
+    // README's compiler options: an error names its block's file.
+    const blocksDir = path.join(inject("installedProject"), "readme-blocks");
+    mkdirSync(blocksDir, { recursive: true });
+    const options = (JSON.parse(tsconfig!) as { compilerOptions?: unknown }).compilerOptions;
+    const files = blocks.map((block, i) => {
+      writeFileSync(path.join(blocksDir, `block-${i + 1}.ts`), `${block}\nexport {};\n`);
+      return `block-${i + 1}.ts`;
+    });
+    writeFileSync(path.join(blocksDir, "tsconfig.json"), JSON.stringify({ compilerOptions: options, files }));
+    const each = spawnSync(process.execPath, [tsc, "--noEmit", "-p", blocksDir], { encoding: "utf8" });
+    expect(each.stdout + each.stderr).toBe("");
+    expect(each.status).toBe(0);
+    // The same set-ups refuse a program that does not type-check: the checks are real.
     writeFileSync(path.join(dir, "index.ts"), `${program}\nconst wrong: number = support.roleId;\n`);
     expect(spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir], { encoding: "utf8" }).status).not.toBe(0);
+    writeFileSync(path.join(blocksDir, "block-1.ts"), `${blocks[0]}\nconst wrong: number = "not a number";\n`);
+    const refused = spawnSync(process.execPath, [tsc, "--noEmit", "-p", blocksDir], { encoding: "utf8" });
+    expect(refused.stdout).toContain("block-1.ts");
   });
 });
 
