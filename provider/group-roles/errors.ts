@@ -183,8 +183,14 @@ export function namesTaken(
     conflicts.some((c) => c.kind === "wait")
       ? "The other resource's change did not free the name in time: see its error, then run `pulumi up` again."
       : "",
-    "Or choose other names, or rename or delete those roles in the service first.",
+    conflicts.some((c) => c.kind === "outside")
+      ? "If a Role or GroupRoles of this program renames or removes that role in this same change, it had not " +
+        "registered yet: give this resource `dependsOn` on it, so that this one registers after it and sees the name freed."
+      : "",
   ].filter(Boolean);
+  advice.push(
+    `${advice.length ? "Or choose" : "Choose"} other names, or rename or delete those roles in the service first.`,
+  );
   return new NameTakenError(
     `group ${groupId} already has ${conflicts.length === 1 ? "a role with a name" : "roles with names"} ` +
       `this resource declares; ${outcome}:\n${someLines(conflicts, conflictLine)}\n${advice.join(" ")}`,

@@ -114,8 +114,10 @@ function notDeclared(w: NameWrite<unknown>, holder: RoleSummary, cause: Conflict
     `${w.what}: ${holderText(w, holder)}, which this deployment does not declare. If you removed that role from the ` +
       `program in this same change, Pulumi deletes removed resources only after every create and update, so the ` +
       `name is still taken now and this \`pulumi up\` cannot apply as written: apply it in two steps (first the ` +
-      `removal, keeping this role's current name; then the rename). If the role is not managed by this program, ` +
-      `choose another name, or rename or delete that role in the service first.`,
+      `removal, keeping this role's current name; then the rename). If a GroupRoles or another Role of this ` +
+      `program renames that role away in this same change but registers only after this one (it depends on this ` +
+      `Role), reverse that dependency: give this Role \`dependsOn\` on it. If the role is not managed by this ` +
+      `program, choose another name, or rename or delete that role in the service first.`,
     cause,
   );
 }

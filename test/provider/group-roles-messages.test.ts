@@ -220,7 +220,9 @@ describe("names held by roles the resource does not manage", () => {
         "To take a role that holds the name of an added entry over and converge it to the program, set " +
         "`adoptExisting: true` on this resource: that is also how an entry moves here from another GroupRoles or " +
         "from a Role of this program in one change (the role keeps its ID and is not deleted). " +
-        "Or choose other names, or rename or delete those roles in the service first.",
+        "If a Role or GroupRoles of this program renames or removes that role in this same change, it had not " +
+        "registered yet: give this resource `dependsOn` on it, so that this one registers after it and sees the " +
+        "name freed. Or choose other names, or rename or delete those roles in the service first.",
     );
     expect(await h.held(42)).toEqual(hand);
   });
@@ -239,6 +241,8 @@ describe("names held by roles the resource does not manage", () => {
         `  roles.b: "Triage" is held by roleId ${hand.Triage}, which this resource does not manage (a rename cannot take a role over)\n`,
     );
     expect(renamed.message).not.toContain("adoptExisting");
+    // A holder unknown to the deployment may be another resource's role that registers later.
+    expect(renamed.message).toContain("give this resource `dependsOn` on it");
     // One added entry among them: adoptExisting is the way out for it.
     const mixed = await rejection(
       groupRoles.update(
@@ -283,6 +287,9 @@ describe("names held by roles the resource does not manage", () => {
       '  roles.retained: "retained name" is held by roleId 108, the role of an entry removed from this resource with `retain: true` (kept in the service, no longer managed)\n',
     );
     expect(retained).not.toContain(adoptAdvice);
+    // No other advice before it: the way out is not an "Or".
+    expect(retained).toMatch(/\)\nChoose other names, or rename or delete those roles in the service first\.$/);
+    expect(retained).not.toContain("dependsOn");
 
     const wait = namesTaken(42, [conflict("wait")]).message;
     expect(wait).toContain(

@@ -75,6 +75,7 @@ describe("renames that meet a taken name", () => {
     expect(err).toBeInstanceOf(Error);
     expect((err as Error & { code: string }).code).toBe("ERR_NAME_TAKEN");
     expect((err as Error).message).toContain("which this deployment does not declare");
+    expect((err as Error).message).toContain("reverse that dependency: give this Role `dependsOn` on it");
     expect(Object.values(await names()).sort()).toEqual(["X", "Y"]);
   });
 });
