@@ -44,6 +44,12 @@ describe("npm run try", () => {
     expect(change.out).toContain('~ roles.sales: "Sales" -> "Sales team"');
     expect(change.out).toContain('+ roles.trainees: "Trainees"');
     expect(change.out).toMatch(/group 42: Billing \(\d+\), Sales team \(\d+\), Trainees \(\d+\)/);
+    // A failed up shows what the service holds too.
+    program(`{ invoices: { name: "Billing" }, sales: { name: "${"S".repeat(71)}" } }`);
+    const failed = await trial("up");
+    expect(failed.code).toBe(1);
+    expect(failed.out).toContain("Failed in");
+    expect(failed.out).toMatch(/group 42: Billing \(\d+\), Sales team \(\d+\), Trainees \(\d+\)/);
     const destroy = await trial("destroy");
     expect(destroy.code).toBe(0);
     expect(destroy.out).toContain("- delete  GroupRoles catalogue");

@@ -145,7 +145,8 @@ export async function tryProgram(args: string[], write: (line: string) => void =
     say(`Running ${op}...`);
     const r = await runEngine(options);
     report(r, op, before);
-    if (r.ok && op !== "preview") await showService(emu.baseUrl, emu.token, r);
+    // After a failed run too: what it changed before failing is what the user needs to see.
+    if (op !== "preview") await showService(emu.baseUrl, emu.token, r);
     say(`${r.ok ? "Done" : "Failed"} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     return r.ok ? 0 : 1;
   } finally {
