@@ -5,7 +5,7 @@
  * vitest orders by the durations it cached in node_modules/.vite, which a fresh clone (CI) does not
  * have: it then falls back to file size, which says little here (an e2e file of a few kilobytes runs
  * a minute of engine operations). So the durations of a whole run are kept in test/durations.json
- * (`node scripts/test-durations.js` after `npm test` rewrites it) and used first; a file it does not
+ * (`node scripts/test-durations.js` after `npm test` updates it) and used first; a file it does not
  * list runs first (it may be long), then vitest's own order breaks ties.
  */
 import { readFileSync } from "node:fs";

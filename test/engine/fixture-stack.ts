@@ -81,7 +81,7 @@ export function fixtureStack(runner: ProgramRunner = defaultRunner()) {
         stateFile,
         config: { "fixture:spec": JSON.stringify(spec), "fixture:store": storeFile },
         secretConfig: { "fixture:token": TOKEN },
-        ...(inlineHost && !extra.env ? { inlineHost } : {}),
+        ...(inlineHost ? { inlineHost } : {}),
         ...extra,
       });
     },

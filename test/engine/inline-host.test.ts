@@ -102,7 +102,11 @@ describe("engine stand-in inline programs", () => {
 
   it("a check failure while other items register reports that failure only (their Check and Diff finish)", async () => {
     const s = fixtureStack();
-    const items = Array.from({ length: 8 }, (_, i) => ({ name: `ok${i}`, props: { value: `v${i}` } }));
+    // Their Checks outlast the second a run that waits for a failed resource is given after the failure.
+    const items = Array.from({ length: 2 }, (_, i) => ({
+      name: `ok${i}`,
+      props: { value: `v${i}`, checkDelayMs: 800 },
+    }));
     const r = await s.run("preview", [{ name: "bad", props: { value: "invalid" } }, ...items], { inlineHost: host });
     expect(r.ok).toBe(false);
     expect(r.errors).toEqual([expect.stringContaining("value must not be 'invalid'")]);

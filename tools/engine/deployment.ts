@@ -132,8 +132,8 @@ export class Deployment implements Journal {
     await this.settled();
   }
 
-  /** Counts `work` as being served until it settles (see {@link stopped}). */
-  private serve<T>(work: Promise<T>): Promise<T> {
+  /** Counts `work` (a registration or read the monitor serves) as being served until it settles (see {@link stopped}). */
+  serve<T>(work: Promise<T>): Promise<T> {
     this.serving.add(work);
     void work.then(
       () => this.serving.delete(work),
@@ -231,11 +231,7 @@ export class Deployment implements Journal {
     return host.invoke(tok, plain(args));
   }
 
-  register(goal: Goal): Promise<StepResult> {
-    return this.serve(this.registerGoal(goal));
-  }
-
-  private async registerGoal(goal: Goal): Promise<StepResult> {
+  async register(goal: Goal): Promise<StepResult> {
     const urn = this.urn(goal.type, goal.name, goal.parent);
     const seq = this.seq++;
     if (goal.type === ROOT_STACK_TYPE && !goal.parent) this.rootUrn = urn;
@@ -250,7 +246,7 @@ export class Deployment implements Journal {
   }
 
   /** `Resource.get`: Read with only the id and the request's properties (which carry `__provider`). */
-  read(
+  async read(
     type: string,
     name: string,
     parent: string,
@@ -260,36 +256,30 @@ export class Deployment implements Journal {
     providerRef = "",
     version = "",
   ): Promise<StepResult> {
-    return this.serve(
-      (async () => {
-        const urn = this.urn(type, name, parent);
-        const seq = this.seq++;
-        this.seen.add(urn);
-        const provider =
-          providerRef || isDynamic(type)
-            ? providerRef
-            : await this.defaultProvider(packageOf(type), version || undefined);
-        const entry = (outputs: Props, readId: string): StateResource => ({
-          urn,
-          type,
-          custom: true,
-          id: readId,
-          inputs: props,
-          outputs,
-          dependencies,
-          external: true,
-          ...(parent ? { parent } : {}),
-          ...(provider ? { provider } : {}),
-        });
-        try {
-          const host = await this.hostFor({ type, provider });
-          return await this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq);
-        } catch (e) {
-          this.fail(urn, (e as Error).message);
-          throw e;
-        }
-      })(),
-    );
+    const urn = this.urn(type, name, parent);
+    const seq = this.seq++;
+    this.seen.add(urn);
+    const provider =
+      providerRef || isDynamic(type) ? providerRef : await this.defaultProvider(packageOf(type), version || undefined);
+    const entry = (outputs: Props, readId: string): StateResource => ({
+      urn,
+      type,
+      custom: true,
+      id: readId,
+      inputs: props,
+      outputs,
+      dependencies,
+      external: true,
+      ...(parent ? { parent } : {}),
+      ...(provider ? { provider } : {}),
+    });
+    try {
+      const host = await this.hostFor({ type, provider });
+      return await this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq);
+    } catch (e) {
+      this.fail(urn, (e as Error).message);
+      throw e;
+    }
   }
 
   registerOutputs(urn: string, outputs: Props): void {

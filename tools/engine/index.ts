@@ -148,6 +148,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const programDir = path.resolve(o.programDir);
   const pf = readProjectFile(programDir);
   const project = o.project ?? pf.name ?? path.basename(programDir);
+  const entry = o.program ?? pf.main ?? ".";
   const parallel = o.parallel ?? 16;
   const preview = o.operation === "preview";
   const config = { ...o.config, ...o.secretConfig };
@@ -261,7 +262,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
         project,
         stack: o.stack,
         pwd: programDir,
-        program: o.program ?? pf.main ?? ".",
+        program: entry,
         monitorAddress: monitor.addr,
         dryRun: preview,
         parallel,
@@ -287,7 +288,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       `--pwd=${programDir}`,
       `--parallel=${parallel}`,
       ...(preview ? ["--dry-run"] : []),
-      o.program ?? pf.main ?? ".",
+      entry,
     ];
     // The Node language host hands config to the program in these two variables.
     const env: NodeJS.ProcessEnv = {

@@ -85,7 +85,7 @@ export async function startMonitor(
         version: q.getVersion(),
       };
       if (q.getDeletebeforereplacedefined()) goal.deleteBeforeReplace = q.getDeletebeforereplace();
-      d.register(goal).then(
+      d.serve(d.register(goal)).then(
         (res) => {
           const r = new resproto.RegisterResourceResponse();
           r.setUrn(res.urn);
@@ -104,15 +104,17 @@ export async function startMonitor(
     readResource(call, cb) {
       const q = call.request;
       if (d.failed) return cb(SHUT_DOWN);
-      d.read(
-        q.getType(),
-        q.getName(),
-        q.getParent(),
-        q.getId(),
-        fromStruct(q.getProperties()),
-        q.getDependenciesList(),
-        q.getProvider(),
-        q.getVersion(),
+      d.serve(
+        d.read(
+          q.getType(),
+          q.getName(),
+          q.getParent(),
+          q.getId(),
+          fromStruct(q.getProperties()),
+          q.getDependenciesList(),
+          q.getProvider(),
+          q.getVersion(),
+        ),
       ).then(
         (res) => {
           const r = new resproto.ReadResourceResponse();
