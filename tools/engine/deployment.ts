@@ -37,6 +37,13 @@ export interface Diagnostic {
 
 const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 
+/** An event that arrived after the main loop stopped: answered "shut down", not reported as a failure. */
+class ShutDown extends Error {
+  constructor() {
+    super("resource monitor shut down while waiting on step's done channel");
+  }
+}
+
 export interface DeploymentOptions {
   project: string;
   stack: string;
@@ -70,8 +77,12 @@ export class Deployment implements Journal {
   private readonly executor: StepExecutor;
   /** Registrations and reads being served (step generation and execution included). */
   private readonly serving = new Set<Promise<unknown>>();
-  /** Step generation runs one registration at a time (Check, Diff), outside the `parallel` bound. */
-  private generating: Promise<unknown> = Promise.resolve();
+  /**
+   * The engine's main loop (deployment_executor.go `Execute`, `handleSingleEvent`): one source event at a
+   * time, in arrival order, generates its step (Check, Diff) and hands it to a worker, waiting while
+   * every worker is busy (step_executor.go `ExecuteSerial`). Each event chains onto this promise.
+   */
+  private mainLoop: Promise<unknown> = Promise.resolve();
   private seq = 0;
   /** Default provider references by package and version, registered on first use. */
   private readonly defaults = new Map<string, Promise<string>>();
@@ -140,6 +151,19 @@ export class Deployment implements Journal {
       () => this.serving.delete(work),
     );
     return work;
+  }
+
+  /**
+   * Runs `handle` as the main loop's next event: after every earlier event was handed to a worker.
+   * After a failure the engine's main loop has exited (its context is cancelled): no event is handled.
+   */
+  private nextEvent<T>(handle: () => Promise<T>): Promise<T> {
+    const handled = this.mainLoop.then(() => {
+      if (this.failed) throw new ShutDown();
+      return handle();
+    });
+    this.mainLoop = handled.catch(() => undefined);
+    return handled;
   }
 
   /**
@@ -238,9 +262,9 @@ export class Deployment implements Journal {
     try {
       if (this.seen.has(urn)) throw new StepError(`Duplicate resource URN '${urn}'; try giving it a unique name`);
       this.seen.add(urn);
-      return goal.custom ? await this.registerCustom(goal, urn, seq) : this.registerComponent(goal, urn, seq);
+      return goal.custom ? await this.registerCustom(goal, urn, seq) : await this.registerComponent(goal, urn, seq);
     } catch (e) {
-      this.fail(urn, (e as Error).message);
+      if (!(e instanceof ShutDown)) this.fail(urn, (e as Error).message);
       throw e;
     }
   }
@@ -275,9 +299,11 @@ export class Deployment implements Journal {
     });
     try {
       const host = await this.hostFor({ type, provider });
-      return await this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq);
+      // step_generator.go GenerateReadSteps makes the step without a provider call; a worker runs Read.
+      const worker = await this.nextEvent(() => this.executor.workers.acquire());
+      return await this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq, worker);
     } catch (e) {
-      this.fail(urn, (e as Error).message);
+      if (!(e instanceof ShutDown)) this.fail(urn, (e as Error).message);
       throw e;
     }
   }
@@ -291,11 +317,15 @@ export class Deployment implements Journal {
     }
   }
 
-  private registerComponent(goal: Goal, urn: string, seq: number): StepResult {
+  /** A component's step needs no provider, but a worker runs it all the same. */
+  private async registerComponent(goal: Goal, urn: string, seq: number): Promise<StepResult> {
     const old = this.olds.get(urn);
-    this.planStep(old ? "same" : "create", urn, {}, seq);
-    this.put(old, this.entry(goal, urn, goal.inputs, old?.outputs ?? {}));
-    return { urn, id: "", outputs: {} };
+    const worker = await this.nextEvent(() => this.executor.workers.acquire());
+    return this.executor.workers.runOn(worker, async () => {
+      this.planStep(old ? "same" : "create", urn, {}, seq);
+      this.put(old, this.entry(goal, urn, goal.inputs, old?.outputs ?? {}));
+      return { urn, id: "", outputs: {} };
+    });
   }
 
   /** Generates the registration's step (one at a time), shows it in the plan and executes it. */
@@ -307,18 +337,22 @@ export class Deployment implements Journal {
     const provider = await this.hostFor(goal);
     const t: Target = { urn, name: goal.name, type: goal.type };
     const old = this.oldFor(urn, goal.aliasUrns);
-    if (!old && goal.importId) return this.executor.importStep(goal, t, seq);
-    const generated = this.generating.then(() => generateStep(provider, t, goal, old));
-    this.generating = generated.catch(() => undefined);
-    const step = await generated;
-    const extra: Partial<PlanStep> =
-      step.op === "update"
-        ? { changedProperties: step.changed }
-        : step.op === "replace"
-          ? { changedProperties: step.changed, deleteBeforeReplace: step.deleteBeforeReplace }
-          : {};
-    this.planStep(step.op, urn, { ...extra, ...(step.op === "same" ? {} : { inputs: step.plainInputs }) }, seq);
-    return this.executor.execute(step);
+    if (!old && goal.importId) {
+      const worker = await this.nextEvent(() => this.executor.workers.acquire());
+      return this.executor.importStep(goal, t, seq, worker);
+    }
+    const { step, worker } = await this.nextEvent(async () => {
+      const step = await generateStep(provider, t, goal, old);
+      const extra: Partial<PlanStep> =
+        step.op === "update"
+          ? { changedProperties: step.changed }
+          : step.op === "replace"
+            ? { changedProperties: step.changed, deleteBeforeReplace: step.deleteBeforeReplace }
+            : {};
+      this.planStep(step.op, urn, { ...extra, ...(step.op === "same" ? {} : { inputs: step.plainInputs }) }, seq);
+      return { step, worker: await this.executor.workers.acquire() };
+    });
+    return this.executor.execute(step, worker);
   }
 
   /**
@@ -328,6 +362,22 @@ export class Deployment implements Journal {
    * UUID (unknown in a preview of a new provider), kept while it is not replaced.
    */
   private async registerProvider(goal: Goal, urn: string, seq: number): Promise<StepResult> {
+    const { step, worker } = await this.nextEvent(async () => {
+      const step = await this.providerStep(goal, urn);
+      return { step, worker: await this.executor.workers.acquire() };
+    });
+    return this.executor.workers.runOn(worker, async () => {
+      const { t, host, old, op, changed, inputs, checked } = step;
+      await this.o.providers.configure(urn, t, host, inputs, checked);
+      const id = old?.id ?? (this.preview ? UNKNOWN : randomUUID());
+      this.planStep(op, urn, op === "update" ? { changedProperties: changed } : {}, seq);
+      this.put(old, this.entry(goal, urn, inputs, inputs, id));
+      return { urn, id, outputs: inputs };
+    });
+  }
+
+  /** A provider registration's CheckConfig and DiffConfig (in the main loop, as any step generation). */
+  private async providerStep(goal: Goal, urn: string) {
     const t: Target = { urn, name: goal.name, type: goal.type };
     const old = this.oldFor(urn, goal.aliasUrns);
     const host = await this.o.providers.load(urn, providerPackage(goal.type));
@@ -346,11 +396,7 @@ export class Deployment implements Journal {
     }
     const secretKeys = Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k]));
     const inputs = markSecrets(checked.inputs, secretKeys);
-    await this.o.providers.configure(urn, t, host, inputs, checked.inputs);
-    const id = old?.id ?? (this.preview ? UNKNOWN : randomUUID());
-    this.planStep(op, urn, op === "update" ? { changedProperties: changed } : {}, seq);
-    this.put(old, this.entry(goal, urn, inputs, inputs, id));
-    return { urn, id, outputs: inputs };
+    return { t, host, old, op, changed, inputs, checked: checked.inputs };
   }
 
   /** After a successful program: delete what it no longer declares, plus replaced originals. */

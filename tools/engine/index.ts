@@ -7,6 +7,7 @@
 
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import * as path from "node:path";
 import { cleanEnv } from "./child-env";
 import { Deployment, type Diagnostic } from "./deployment";
@@ -44,7 +45,10 @@ export interface EngineOptions {
   secretConfig?: Record<string, string>;
   /** Extra environment for the program and the provider host (both inherit this process's env). */
   env?: Record<string, string>;
-  /** Concurrent resource operations. @default 16 (the CLI's default for `--parallel`) */
+  /**
+   * `--parallel`: the engine's workers. @default `PULUMI_PARALLEL`, else 4 per CPU, as the CLI
+   * (pkg/cmd/pulumi/operations/up.go `defaultParallel`: `GOMAXPROCS(0) * 4`)
+   */
   parallel?: number;
   /** Kill the program if it runs longer. @default 120000 */
   timeoutMs?: number;
@@ -149,7 +153,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const pf = readProjectFile(programDir);
   const project = o.project ?? pf.name ?? path.basename(programDir);
   const entry = o.program ?? pf.main ?? ".";
-  const parallel = o.parallel ?? 16;
+  const parallel = o.parallel ?? defaultParallel();
   const preview = o.operation === "preview";
   const config = { ...o.config, ...o.secretConfig };
   const secretKeys = Object.keys(o.secretConfig ?? {}).sort();
@@ -311,6 +315,12 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       });
     });
   }
+}
+
+/** The CLI's `--parallel` when none is given (up.go `defaultParallel`). */
+export function defaultParallel(): number {
+  const fromEnv = Number(process.env.PULUMI_PARALLEL);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : availableParallelism() * 4;
 }
 
 /** Outputs of the root stack resource in state (refresh and destroy do not run the program). */

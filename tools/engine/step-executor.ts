@@ -48,22 +48,25 @@ export interface Journal {
 const plain = (p: Props) => unwrapSecrets(p) as Props;
 
 export class StepExecutor {
-  private readonly limit: Limiter;
+  readonly workers: WorkerPool;
 
   constructor(
     private readonly j: Journal,
     parallel: number,
   ) {
-    this.limit = new Limiter(parallel);
+    this.workers = new WorkerPool(parallel);
   }
 
   /** Resolves once every step started so far has finished (successfully or not). */
   settled(): Promise<void> {
-    return this.limit.idle();
+    return this.workers.idle();
   }
 
-  /** Runs a generated step (nothing in preview but the outputs the program sees). */
-  execute(step: GeneratedStep): Promise<StepResult> {
+  /**
+   * Runs a generated step on `worker`, which the main loop took for it (nothing in preview but the
+   * outputs the program sees; a same step holds its worker too, as in the engine).
+   */
+  execute(step: GeneratedStep, worker: Worker): Promise<StepResult> {
     const { t, goal, old, secretKeys } = step;
     const seal = (p: Props) => markSecrets(p, secretKeys);
     const inputs = seal(step.plainInputs);
@@ -75,19 +78,19 @@ export class StepExecutor {
       for (const k of Object.keys(old?.outputs ?? {})) if (!(k in out)) out[k] = UNKNOWN;
       return out;
     };
-    switch (step.op) {
-      case "same":
-        this.j.put(old, this.j.entry(goal, t.urn, inputs, old!.outputs, id));
-        return Promise.resolve({ urn: t.urn, id, outputs: old!.outputs });
-      case "create":
-        if (this.j.preview) return Promise.resolve({ urn: t.urn, id: "", outputs: inputs });
-        return this.limit.run(() => this.create(goal, t, inputs, step.plainInputs, seal));
-      case "update":
-        if (this.j.preview) return Promise.resolve({ urn: t.urn, id, outputs: previewOutputs() });
-        return this.limit.run(() => this.update(step, inputs, seal));
-      case "replace":
-        if (this.j.preview) return Promise.resolve({ urn: t.urn, id: "", outputs: previewOutputs() });
-        return this.limit.run(async () => {
+    return this.workers.runOn(worker, async () => {
+      switch (step.op) {
+        case "same":
+          this.j.put(old, this.j.entry(goal, t.urn, inputs, old!.outputs, id));
+          return { urn: t.urn, id, outputs: old!.outputs };
+        case "create":
+          if (this.j.preview) return { urn: t.urn, id: "", outputs: inputs };
+          return this.create(goal, t, inputs, step.plainInputs, seal);
+        case "update":
+          if (this.j.preview) return { urn: t.urn, id, outputs: previewOutputs() };
+          return this.update(step, inputs, seal);
+        case "replace":
+          if (this.j.preview) return { urn: t.urn, id: "", outputs: previewOutputs() };
           if (step.deleteBeforeReplace) {
             if (!old!.retainOnDelete)
               await (await this.j.hostFor(old!)).delete(t, id, plain(old!.outputs), plain(old!.inputs));
@@ -97,8 +100,8 @@ export class StepExecutor {
             old!.delete = true; // the old one is deleted after the program finishes
           }
           return this.create(goal, t, inputs, step.plainInputs, seal);
-        });
-    }
+      }
+    });
   }
 
   private async update(
@@ -158,8 +161,8 @@ export class StepExecutor {
    * in preview. NB: with the dynamic-provider host the id-only Read cannot find `__provider` and
    * fails ("code must be a string, not undefined", pulumi/pulumi#3550) - as it does under the CLI.
    */
-  importStep(goal: Goal, t: Target, seq: number): Promise<StepResult> {
-    return this.limit.run(async () => {
+  importStep(goal: Goal, t: Target, seq: number, worker: Worker): Promise<StepResult> {
+    return this.workers.runOn(worker, async () => {
       const secretKeys = [
         ...Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k])),
         ...goal.additionalSecretOutputs,
@@ -203,8 +206,9 @@ export class StepExecutor {
     old: StateResource | undefined,
     entry: (outputs: Props, id: string) => StateResource,
     seq: number,
+    worker: Worker,
   ): Promise<StepResult> {
-    return this.limit.run(async () => {
+    return this.workers.runOn(worker, async () => {
       // step.go ReadStep sends the request's properties as both inputs and state ("since forever").
       const plainProps = plain(props);
       const r = await host.read(t, id, plainProps, plainProps);
@@ -222,7 +226,7 @@ export class StepExecutor {
       const all = [...remaining];
       let wave = all.filter((r) => !all.some((o) => o !== r && o.urn !== r.urn && dependsOn(o, r.urn)));
       if (wave.length === 0) wave = all; // a cycle cannot come from a real program; do not hang on one
-      await Promise.all(wave.map((r) => this.limit.run(() => this.deleteOne(r))));
+      await Promise.all(wave.map((r) => this.workers.run(() => this.deleteOne(r))));
       for (const r of wave) remaining.delete(r);
     }
   }
@@ -262,7 +266,7 @@ export class StepExecutor {
       resources
         .filter((r) => r.custom && r.id && !isProviderType(r.type))
         .map((r) =>
-          this.limit.run(async () => {
+          this.workers.run(async () => {
             if (this.j.failed) return;
             const seq = this.j.nextSeq();
             try {
@@ -321,21 +325,49 @@ function secretKeysOf(p: Props): string[] {
   return Object.keys(p).filter((k) => containsSecret(p[k]));
 }
 
-/** At most `n` provider steps at once, like `pulumi up --parallel n`. */
-export class Limiter {
+/**
+ * The engine's workers (step_executor.go): `n` goroutines that each take one chain of steps at a time
+ * from an *unbuffered* channel. The main loop hands a step over only when a worker takes it
+ * (`ExecuteSerial`), so it waits while every worker is busy, and registrations behind it wait too.
+ * A finishing step hands its worker straight to the next waiter, so the bound is never exceeded.
+ */
+export class WorkerPool {
   private active = 0;
   private readonly queue: Array<() => void> = [];
   private readonly running = new Set<Promise<unknown>>();
 
-  constructor(private readonly n: number) {}
+  constructor(readonly size: number) {}
 
   /** Resolves once every step started so far has finished (successfully or not). */
   async idle(): Promise<void> {
     while (this.running.size) await Promise.allSettled([...this.running]);
   }
 
-  run<T>(f: () => Promise<T>): Promise<T> {
-    const step = this.runBounded(f);
+  /** Waits for a free worker; the caller must `release` it when the step ends. */
+  async acquire(): Promise<Worker> {
+    if (this.active >= this.size) await new Promise<void>((r) => this.queue.push(r));
+    else this.active++;
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        const next = this.queue.shift();
+        if (next) next();
+        else this.active--;
+      },
+    };
+  }
+
+  /** Runs `f` on `worker` (already taken), releasing it when `f` settles. */
+  runOn<T>(worker: Worker, f: () => Promise<T>): Promise<T> {
+    const step = (async () => {
+      try {
+        return await f();
+      } finally {
+        worker.release();
+      }
+    })();
     this.running.add(step);
     void step.then(
       () => this.running.delete(step),
@@ -344,16 +376,12 @@ export class Limiter {
     return step;
   }
 
-  private async runBounded<T>(f: () => Promise<T>): Promise<T> {
-    // A finishing task hands its slot straight to the next waiter, so the bound is never exceeded.
-    if (this.active >= this.n) await new Promise<void>((r) => this.queue.push(r));
-    else this.active++;
-    try {
-      return await f();
-    } finally {
-      const next = this.queue.shift();
-      if (next) next();
-      else this.active--;
-    }
+  /** Takes a worker (waiting for one), then runs `f` on it: ExecuteParallel's one step. */
+  async run<T>(f: () => Promise<T>): Promise<T> {
+    return this.runOn(await this.acquire(), f);
   }
+}
+
+export interface Worker {
+  release(): void;
 }

@@ -1,0 +1,50 @@
+/**
+ * How the engine stand-in schedules registrations, as the Go engine does: the main loop generates one
+ * registration's step (Check, Diff) at a time and hands it to one of `--parallel` workers over an
+ * unbuffered channel (pkg/resource/deploy/step_executor.go `ExecuteSerial`), so while every worker is
+ * busy, the registrations behind do not even reach Check.
+ */
+import { describe, expect, it } from "vitest";
+import { defaultParallel } from "../../tools/engine";
+import { fixtureStack } from "./fixture-stack";
+
+/** The store's log as `op:id` strings, checks included (items with `traceCheck`). */
+const trace = (s: ReturnType<typeof fixtureStack>) => s.store().log.map((l) => `${l.op}:${l.id}`);
+
+describe("engine stand-in scheduling", () => {
+  it("while every worker is busy, the main loop waits: the registration after the next one gets no Check", async () => {
+    const s = fixtureStack();
+    const slow = (name: string) => ({ name, props: { value: name, delayMs: 1500, traceCheck: true } });
+    const r = await s.run("up", [slow("a"), slow("b"), slow("c"), slow("d")], { parallel: 2 });
+    expect(r.errors).toEqual([]);
+    // Two steps take the two workers; the third registration's step is generated and waits to be handed
+    // over, holding the main loop; the fourth is checked only once a step has ended. (The SDK sends the
+    // four in an order of its own.)
+    const log = trace(s);
+    const checks = log.flatMap((l, i) => (l.startsWith("check:") ? [i] : []));
+    expect(checks).toHaveLength(4);
+    expect(checks[2]).toBeLessThan(log.findIndex((l) => l.startsWith("create:")));
+    expect(checks[3]).toBeGreaterThan(log.findIndex((l) => l.startsWith("create:")));
+  });
+
+  it("with one worker every registration waits for the step before it (--parallel 1)", async () => {
+    const s = fixtureStack();
+    const item = (name: string) => ({ name, props: { value: name, delayMs: 300, traceCheck: true } });
+    const r = await s.run("up", [item("a"), item("b"), item("c")], { parallel: 1 });
+    expect(r.errors).toEqual([]);
+    expect(trace(s).map((l) => l.split(":")[0])).toEqual(["check", "create", "check", "create", "check", "create"]);
+  });
+
+  it("--parallel defaults to PULUMI_PARALLEL, else 4 per CPU (up.go defaultParallel)", () => {
+    const saved = process.env.PULUMI_PARALLEL;
+    try {
+      delete process.env.PULUMI_PARALLEL;
+      expect(defaultParallel()).toBe(require("node:os").availableParallelism() * 4);
+      process.env.PULUMI_PARALLEL = "3";
+      expect(defaultParallel()).toBe(3);
+    } finally {
+      if (saved === undefined) delete process.env.PULUMI_PARALLEL;
+      else process.env.PULUMI_PARALLEL = saved;
+    }
+  });
+});
