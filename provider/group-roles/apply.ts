@@ -88,18 +88,23 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
   let step = "reading the settings of the roles whose settings change";
   const ledger = deploymentLedger();
   const letGo = plan.letGo.map((l) => l.key);
+  // Roles taken over (adoptExisting) that still differ from the program: theirs until their PUT is
+  // confirmed, see the catch below.
+  const takenOver = new Set(plan.takeovers);
+  const unconverged = new Set<string>();
   try {
     const puts = await prepare(ctx, plan, progress);
+    for (const p of puts) if (takenOver.has(p.roleId)) unconverged.add(p.key);
     // Removed entries, then (exclusive) the roles no resource of the program declares: no state key.
     const removals: Array<{ key?: string; roleId: number; name: string }> = [
       ...plan.deletes,
       ...plan.unmanaged.map((r) => ({ roleId: r.roleId, name: r.name })),
     ];
     for (const planned of chunksOf(removals, max)) {
-      // Checked again right before sending, in the same turn: a resource registered late may have
-      // taken one of these roles over since the plan; it is let go, not deleted.
+      // Checked again right before sending, in the same turn: a role another resource has taken over
+      // since the plan (an import reads and claims it in its own step) is let go, not deleted.
       const chunk = planned.filter((d) => {
-        if (!ledger.mayBeTakenOver(groupId, d.roleId, d.name)) return true;
+        if (!ledger.isClaimed(groupId, d.roleId)) return true;
         if (d.key !== undefined) letGo.push(d.key);
         return false;
       });
@@ -107,10 +112,11 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       const keyed = chunk.filter((d) => d.key !== undefined).map((d) => d.key!);
       const others = chunk.length - keyed.length;
       step = `deleting ${[keyed.length ? entries(keyed) : "", others ? `${roleCount(others)} the program does not declare` : ""].filter(Boolean).join(" and ")}`;
-      const ids = chunk.map((d) => d.roleId);
-      const sent = deleteChunk(client, groupId, ids);
-      ledger.noteDeleting(groupId, ids, sent);
-      await sent;
+      await deleteChunk(
+        client,
+        groupId,
+        chunk.map((d) => d.roleId),
+      );
       for (const d of chunk) progress.deleted(d.key);
     }
     const order = orderPuts(puts, max);
@@ -129,6 +135,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       step = `updating ${entries(chunk.map((p) => p.key))}`;
       await client.roles.update(groupId, chunk.map(updateBody));
       for (const p of chunk) {
+        unconverged.delete(p.key);
         progress.updated(p.key, p.finalName, p.entry.description ?? "", p.after);
         ledger.renamed(groupId, p.roleId, p.finalName, true);
       }
@@ -154,8 +161,15 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     // Done: the roles let go leave this resource's state (another resource takes them over).
     for (const key of letGo) progress.letGo(key);
   } catch (error) {
-    // Roles let go that another resource took over are theirs, whatever happened here.
-    for (const l of plan.letGo) if (ledger.isClaimed(groupId, l.roleId)) progress.letGo(l.key);
+    // Roles let go to another resource are theirs, whatever happened here: that resource takes them over
+    // in its own step, or, if its step fails, in the next `pulumi up` (they are never deleted).
+    for (const key of letGo) progress.letGo(key);
+    // A role taken over whose PUT was not confirmed is left unchanged and not recorded: the resource that
+    // let it go may have forgotten it too, and then the next `pulumi up` takes it over again. Never is
+    // one role in two resources' states (a later deployment could then delete it under the other). One
+    // renamed to a temporary name was changed: recorded, with that name.
+    const aside = new Set(progress.temporarilyNamed().map((a) => a.key));
+    for (const key of unconverged) if (!aside.has(key)) progress.letGo(key);
     throw await failed(ctx, progress, step, error, plan.takeovers.length > 0 || plan.letGo.length > 0);
   } finally {
     // Every role this apply touched has the name it will keep in this deployment (see the ledger).

@@ -8,7 +8,7 @@
 import type { GroupRolesClient } from "../../client";
 import { ConflictError, RoleInUseError, TimeoutError } from "../../client/errors";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
-import { isAmbiguous, watchAfterTimeout } from "../shared/lost-replies";
+import { isAmbiguous } from "../shared/lost-replies";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { userCountOf } from "../shared/user-count";
 import { namesTaken, someNames, type NameConflict } from "./errors";
@@ -33,8 +33,6 @@ const body = ({ entry }: NewRole): RoleCreateInput => ({
   ...(entry.description !== undefined ? { description: entry.description } : {}),
   ...(entry.settings !== undefined ? { settings: entry.settings } : {}),
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** POSTs `chunk`; `known` holds the IDs of every role the group held or this apply made before it. */
 export async function createChunk(
@@ -69,25 +67,16 @@ export async function createChunk(
         `those that were created and creates the others`;
       return { made: [], unknown: chunk.map((c) => c.key), error: error.rephrase(message) };
     }
-    let waitedMs = 0;
-    if (made.length < chunk.length && error instanceof TimeoutError && error.phase !== "connect") {
-      // The request may still be in the service's hands and be applied after the list.
-      const { windowMs, stepMs } = watchAfterTimeout(error);
-      while (made.length < chunk.length && waitedMs < windowMs) {
-        await sleep(stepMs);
-        waitedMs += stepMs;
-        made = (await find().catch(() => undefined)) ?? made;
-      }
-    }
     if (made.length === chunk.length) return { made, unknown: [] };
     const missing = chunk.filter((c) => !made.some((m) => m.key === c.key));
     const names = someNames(missing.map((c) => c.entry.name));
-    if (waitedMs > 0) {
+    if (error instanceof TimeoutError && error.phase !== "connect") {
+      // The request may still be in the service's hands and be applied after the list: nobody can know
+      // when, so nothing is guessed; the next `pulumi up` settles them from the state's record.
       const message =
-        `no reply (${error.message}), and ${Math.round(waitedMs)} ms later the group still holds no role named ` +
-        `${names}; ` +
-        `the service may still create them, so they are kept in state as unconfirmed: the next \`pulumi up\` adopts ` +
-        `those that appear and creates the others`;
+        `no reply (${error.message}), and the group holds no role named ${names} yet; the service may still ` +
+        "create them, so they are kept in state as unconfirmed: the next `pulumi up` adopts those that appear and " +
+        "creates the others";
       return { made, unknown: missing.map((c) => c.key), error: error.rephrase(message) };
     }
     const message = `no reply (${error.message}); the group holds no role named ${names}, so they were not created`;

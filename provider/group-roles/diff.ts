@@ -10,7 +10,8 @@
 import { NotFoundError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
-import { deploymentLedger } from "../shared/deployment-ledger";
+import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
+import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { isGroupGone, unprovenNotFound } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
@@ -74,6 +75,15 @@ export function describeEntries(roles: Props): string {
   return `the one declaring ${someNames(names, 3) || "no roles"}`;
 }
 
+/** A catalogue as other resources' messages name it: `the GroupRoles of group 42 declaring "A" and "B"`. */
+export function describeCatalogue(groupId: unknown, roles: unknown): string {
+  const declaring =
+    roles && typeof roles === "object" && !isUnknown(roles)
+      ? describeEntries(roles as Props).slice("the one ".length)
+      : "";
+  return `the GroupRoles of group ${String(groupId)}${declaring ? ` ${declaring}` : ""}`;
+}
+
 /** What `up` would refuse in this plan, first the names, then the roles users hold. */
 function refusalOf(plan: Plan): Error | undefined {
   const taken = plan.conflicts.filter((c) => c.kind !== "wait");
@@ -84,48 +94,51 @@ function refusalOf(plan: Plan): Error | undefined {
 
 /**
  * Tells the ledger what this resource does with its group's roles: keeps (with the name it plans),
- * lets go (removed entries), and, with adoptExisting, wants by name (entries added, which take over a
- * role of that name that another resource lets go).
+ * lets go (removed entries, deleted in its update unless an earlier registration takes them over),
+ * and declares for roles it does not hold yet (entries added: created, or with adoptExisting taken
+ * over). Refuses what only the registration order could settle (../shared/registration-order).
  */
-function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean, released: number[]): void {
+function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean, reg: Registration): void {
   const ledger = deploymentLedger();
+  const owner = catalogueOwner(state);
   const moved = renamedKeys(state, roles);
   const kept = new Set<string>();
+  const refuse = (refusal: Error | undefined) => {
+    if (refusal) throw refusal;
+  };
   for (const [key, entry] of Object.entries(roles)) {
     const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
     const name = entry && typeof entry === "object" ? (entry as Props).name : undefined;
+    const what = `group ${groupId}: roles.${key}`;
     if (old) {
       kept.add(state.roles[key] ? key : moved.get(key)!);
-      if (typeof name === "string")
-        ledger.declare(groupId, old.roleId, {
-          currentName: old.name,
-          plannedName: name,
-          by: "catalogue",
-          owner: catalogueOwner(state),
-        });
-    } else if (typeof name === "string" && adopts) {
-      ledger.wantName(groupId, name);
+      refuse(lateKeep(ledger, groupId, old, reg, what));
+      if (typeof name !== "string") continue;
+      if (name !== old.name)
+        refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId, plannedName: name }, reg, what));
+      ledger.declare(groupId, old.roleId, { currentName: old.name, plannedName: name, by: "catalogue", owner, reg });
+    } else if (typeof name === "string") {
+      if (adopts) refuse(lateTakeover(ledger, groupId, { name }, reg, what));
+      ledger.wantName(groupId, name, reg, adopts);
     }
   }
   for (const [key, old] of Object.entries(state.roles)) {
-    if (kept.has(key)) continue;
-    ledger.release(groupId, old.roleId, old.name);
-    released.push(old.roleId);
+    if (kept.has(key) || old.retain) continue; // kept, or forgotten (never deleted)
+    const release = ledger.release(groupId, old.roleId, old.name, reg, false);
+    if (!release.handedTo)
+      refuse(
+        lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, `group ${groupId}: roles.${key}`),
+      );
   }
 }
 
 /** A groupId change replaces the resource: roles are created in the new group and deleted from the old. */
-async function diffReplacement(
-  groupId: number,
-  state: GroupRolesState,
-  news: Props,
-  released: number[],
-): Promise<void> {
+async function diffReplacement(groupId: number, state: GroupRolesState, news: Props, reg: Registration): Promise<void> {
   const ledger = deploymentLedger();
-  for (const old of Object.values(state.roles)) {
-    ledger.release(groupId, old.roleId, old.name);
-    released.push(old.roleId);
-  }
+  // The replaced resource's delete runs after every other step and leaves what another resource took
+  // over since: these roles may move to a resource registered before or after this one.
+  for (const old of Object.values(state.roles))
+    if (!old.retain) ledger.release(groupId, old.roleId, old.name, reg, true);
   const deleted = Object.entries(state.roles).filter(([, r]) => !r.retain);
   if (deleted.length) {
     const listed = await listedForPreview(
@@ -143,43 +156,47 @@ async function diffReplacement(
     if (refusal) throw refusal;
     return;
   }
-  for (const entry of Object.values(roles as Props)) {
+  for (const [key, entry] of Object.entries(roles as Props)) {
     const name = (entry as Props | undefined)?.name;
-    if (typeof name === "string" && news.adoptExisting === true) ledger.wantName(newGroup, name);
+    if (typeof name !== "string") continue;
+    if (news.adoptExisting === true) {
+      const refusal = lateTakeover(ledger, newGroup, { name }, reg, `group ${newGroup}: roles.${key}`);
+      if (refusal) throw refusal;
+    }
+    ledger.wantName(newGroup, name, reg, news.adoptExisting === true);
   }
   const listed = await listedForPreview(newGroup, `moving the roles to group ${newGroup}: listing it`);
   const inputs = toInputs({ ...news, groupId: newGroup });
   const refusal = refusalOf(
-    planApply({ groupId: newGroup, roles: {} }, inputs, listed, otherResources(ledger, newGroup)),
+    planApply({ groupId: newGroup, roles: {} }, inputs, listed, otherResources(ledger, newGroup, reg, "diff")),
   );
-  if (refusal) throw refusal; // The old resource's delete runs after every create and update and leaves alone what another
-  // resource took over: a role moved from it may be taken over now.
-  ledger.settleReleases(groupId, released, true);
+  if (refusal) throw refusal;
 }
 
 export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {
   const ledger = deploymentLedger();
-  ledger.noteRegistration();
   const groupId = parseGroupId(id);
-  const released: number[] = [];
-  try {
-    return await diffOf(groupId, toState(olds), news, released);
-  } catch (error) {
-    // Refused: the roles it would let go stay with it, and no other resource may complete their move.
-    ledger.settleReleases(groupId, released, false);
-    ledger.noteFailure(`diff of the GroupRoles of group ${groupId}`);
-    throw error;
-  }
+  const state = toState(olds);
+  // The engine diffs the registration it has just checked (./provider `check` opened it).
+  const reg = ledger.current();
+  reg.described = describeCatalogue(groupId, news.roles);
+  ledger.bind(`catalogue:${catalogueOwner(state)}`, reg);
+  const result = await ledger.observe(`diff of the GroupRoles of group ${groupId}`, reg, () =>
+    diffOf(groupId, state, news, reg),
+  );
+  // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
+  if (!result.changes || result.replaces.length) reg.settle(true);
+  return result;
 }
 
 async function diffOf(
   groupId: number,
   state: GroupRolesState,
   news: Props,
-  released: number[],
+  reg: Registration,
 ): Promise<GroupRolesDiff> {
   if (isUnknown(news.groupId) || news.groupId !== groupId) {
-    if (!isUnknown(news.groupId)) await diffReplacement(groupId, state, news, released);
+    if (!isUnknown(news.groupId)) await diffReplacement(groupId, state, news, reg);
     return { changes: true, replaces: ["groupId"], deleteBeforeReplace: false };
   }
   const roles = news.roles;
@@ -190,7 +207,13 @@ async function diffOf(
     return { changes: true, replaces: [], deleteBeforeReplace: false };
   }
   const declared = roles as Props;
-  record(groupId, state, declared, news.adoptExisting === true, released);
+  const ledger = deploymentLedger();
+  if (news.exclusive === true) {
+    // First: a second exclusive catalogue's roles are all "removed" by the first, which says less.
+    const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared));
+    if (other) throw twoExclusive(groupId, other);
+  }
+  record(groupId, state, declared, news.adoptExisting === true, reg);
   const moved = renamedKeys(state, declared);
   const movedFrom = new Set(moved.values());
   const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));
@@ -213,14 +236,16 @@ async function diffOf(
   const what = `group ${groupId}: checking the change against the group's roles`;
   const listed = await listedForPreview(groupId, what);
   if (!hasUnknowns(roles)) {
-    const plan = planApply(state, toInputs({ ...news, groupId }), listed, otherResources(deploymentLedger(), groupId));
+    const plan = planApply(state, toInputs({ ...news, groupId }), listed, otherResources(ledger, groupId, reg, "diff"));
     const refusal = refusalOf(plan);
     if (refusal) throw refusal;
     if (exclusive) {
-      const other = deploymentLedger().claimExclusive(groupId, catalogueOwner(state), describeEntries(declared));
-      if (other) throw twoExclusive(groupId, other);
       const held = plan.unmanaged.filter((r) => r.inUse);
       if (held.length) throw unmanagedInUse(groupId, held);
+      // Let go now, once: the apply removes only these (a role made since is never one of them), and a
+      // resource that registers later and keeps one of them is refused in its own Diff.
+      for (const r of plan.unmanaged) ledger.release(groupId, r.roleId, r.name, reg, false);
+      ledger.decideRemovals(reg);
       if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
       return {
         changes: writes || flagChanged || removed.length > 0 || plan.unmanaged.length > 0,

@@ -5,6 +5,7 @@
 import { NameTakenError, RoleInUseError } from "../../client/errors";
 import { RoleNotAppliedError } from "../shared/errors";
 import type { RoleSummary } from "../../client/types";
+import type { Registration } from "../shared/deployment-ledger";
 import type { GroupRolesState } from "./types";
 
 /**
@@ -65,7 +66,9 @@ export function unmanagedInUse(groupId: number, held: readonly RoleSummary[]): R
     `group ${groupId}: this GroupRoles has \`exclusive: true\`, so it removes the roles of the group the program ` +
       `does not declare, and ${roleCount(held.length)} of them ${held.length === 1 ? "is" : "are"} in use; nothing was ` +
       `changed:\n${someLines(held, line)}\nTo proceed, for each of them: declare it (an entry with its name; ` +
-      `\`adoptExisting: true\` takes it over); or unassign its users in the service; or leave \`exclusive\` off.`,
+      `\`adoptExisting: true\` takes it over); or unassign its users in the service; or leave \`exclusive\` off. ` +
+      "If a resource of this program that registers after this catalogue declares it (a Role, another " +
+      "GroupRoles), this catalogue cannot see it yet: give this catalogue `dependsOn` on that resource.",
   );
 }
 
@@ -119,10 +122,14 @@ export interface NameConflict {
   /**
    * Who holds it: nobody this deployment knows (`outside`), another resource of the program that lets
    * it go in this change (`released`: an added entry takes it over with adoptExisting), another resource
-   * that keeps it (`program`), an entry this resource removed with `retain: true` (`retained`), or another
-   * resource that frees the name in this deployment (`wait`: not a refusal while it is freed).
+   * that keeps it (`program`), an entry this resource removed with `retain: true` (`retained`), a
+   * resource registered earlier that frees the name in its step (`wait`: not a refusal; the apply waits
+   * for that step, `freedBy`), or one that frees it only after this resource's step could use it
+   * (`later`: it registers later, or the role is deleted after every other step).
    */
-  kind: "outside" | "released" | "program" | "retained" | "wait";
+  kind: "outside" | "released" | "program" | "retained" | "wait" | "later";
+  /** For `wait`: the registration whose step frees the name. */
+  freedBy?: Registration;
 }
 
 const MAX_LINES = 10;
@@ -144,7 +151,9 @@ function conflictLine(c: NameConflict): string {
     case "retained":
       return `${held}, the role of an entry removed from this resource with \`retain: true\` (kept in the service, no longer managed)`;
     case "wait":
-      return `${held}, which another resource of this program renames away or lets go in this change, but has not yet`;
+      return `${held}, which ${c.freedBy?.described ?? "another resource of this program"} renames away or deletes in this change, but its change failed`;
+    case "later":
+      return `${held}, which another resource of this program frees in this change, but only after this resource's change (it registers after this resource, or deletes the role after every other change)`;
     default:
       return `${held}, which this resource does not manage${c.added ? "" : " (a rename cannot take a role over)"}`;
   }
@@ -181,7 +190,12 @@ export function namesTaken(
         "from the other resource in the same change."
       : "",
     conflicts.some((c) => c.kind === "wait")
-      ? "The other resource's change did not free the name in time: see its error, then run `pulumi up` again."
+      ? "The other resource's change did not free the name: see its error, then run `pulumi up` again."
+      : "",
+    conflicts.some((c) => c.kind === "later")
+      ? "A resource that frees a name must register before the one that takes it: give this resource `dependsOn` " +
+        "on the one that renames or removes the holder; a role a replaced resource deletes frees its name only " +
+        "after every change: apply that in two steps."
       : "",
     conflicts.some((c) => c.kind === "outside")
       ? "If a Role or GroupRoles of this program renames or removes that role in this same change, it had not " +
@@ -195,31 +209,5 @@ export function namesTaken(
     `group ${groupId} already has ${conflicts.length === 1 ? "a role with a name" : "roles with names"} ` +
       `this resource declares; ${outcome}:\n${someLines(conflicts, conflictLine)}\n${advice.join(" ")}`,
     cause === undefined ? {} : { cause, status: 409 },
-  );
-}
-
-/**
- * An apply that lets roles go, in a deployment where something already failed: not applied, so that a
- * role another resource was to take over is neither deleted nor left in no resource's state.
- */
-export function notAppliedAfterFailure(what: string, failure: string): RoleNotAppliedError {
-  return new RoleNotAppliedError(
-    `${what}: not applied, because another step of this deployment failed first (${failure.slice(0, 300)}). ` +
-      "This change removes roles, which another resource may be taking over; nothing was changed. Fix that " +
-      "error and run `pulumi up` again.",
-  );
-}
-
-/** Roles moving here whose other resource did not let them go: they stay with it. */
-export function moveFailed(what: string, roleIds: number[], why: "failed" | "not started"): RoleNotAppliedError {
-  const roles = `role${roleIds.length === 1 ? "" : "s"} ${roleIds.join(", ")} ${roleIds.length === 1 ? "is" : "are"}`;
-  const stays = `${roleIds.length === 1 ? "it stays" : "they stay"} with that resource; nothing was changed.`;
-  return new RoleNotAppliedError(
-    why === "failed"
-      ? `${what}: ${roles} moving here from another resource of this program, whose change (or another step of ` +
-          `this deployment) failed, so ${stays} Fix that error and run \`pulumi up\` again.`
-      : `${what}: ${roles} moving here from another resource of this program, whose update could not start while ` +
-          `this one waited for it (\`--parallel 1\`?), so ${stays} Run with \`--parallel 2\` or more, or move ` +
-          "the roles in two steps (`retain: true` on the entries first).",
   );
 }

@@ -1,24 +1,59 @@
 /** What the other resources of this deployment do with the roles of one group, as the plan asks it. */
-import type { DeploymentLedger } from "../shared/deployment-ledger";
+import type { DeploymentLedger, Registration } from "../shared/deployment-ledger";
 import type { OtherResources } from "./plan";
 
 /**
- * The ledger's view for one GroupRoles operation. `own` holds the roles this operation claimed
- * (taken over), which are not another resource's.
+ * The ledger's view for one GroupRoles Diff (`at: "diff"`) or apply, by registration `self`. `own`
+ * holds the roles this apply claimed (taken over), which are not another resource's.
  */
 export function otherResources(
   ledger: DeploymentLedger,
   groupId: number,
+  self: Registration,
+  at: "diff" | "apply",
   own: ReadonlySet<number> = new Set(),
 ): OtherResources {
+  const isOther = (reg: Registration | undefined) => reg !== undefined && reg !== self;
+  const kept = (roleId: number) => {
+    const declared = ledger.declaration(groupId, roleId);
+    return declared && isOther(declared.reg) ? declared : undefined;
+  };
+  const taken = (roleId: number) => {
+    const release = ledger.releaseOf(groupId, roleId);
+    return (
+      ledger.isClaimed(groupId, roleId) ||
+      (release !== undefined && release.handedTo !== undefined && release.handedTo !== self)
+    );
+  };
   return {
-    releases: (roleId) => ledger.isReleased(groupId, roleId),
-    keeps: (roleId) => {
+    holder: (roleId) => {
       if (own.has(roleId)) return undefined;
+      const release = ledger.releaseOf(groupId, roleId);
+      if (release && isOther(release.reg) && !release.handedTo && !kept(roleId)) {
+        // Deleted after every other step (a replaced catalogue): it may be taken over, but its name stays held.
+        if (release.deferred) return { deferred: true };
+        // Deleted in an earlier registration's update: that step frees the name. In a later one's: too late.
+        return release.reg.seq < self.seq ? { frees: release.reg, by: "delete" } : { later: true };
+      }
       // Taken over or made by another resource in this deployment: it keeps the name it has.
-      if (ledger.isOfThisDeployment(groupId, roleId)) return {};
-      return ledger.declaration(groupId, roleId);
+      if (ledger.isOfThisDeployment(groupId, roleId) || taken(roleId)) return { keeps: {} };
+      const declared = kept(roleId);
+      if (!declared) return undefined;
+      const renamedAway = declared.currentName !== declared.plannedName && !declared.settled;
+      if (!renamedAway) return { keeps: declared };
+      // Renamed away by an earlier registration: its step frees the name. By a later one: too late.
+      return declared.reg!.seq < self.seq
+        ? { keeps: declared, frees: declared.reg!, by: "rename" }
+        : { keeps: declared, later: true };
     },
-    takes: (roleId, name) => !own.has(roleId) && ledger.mayBeTakenOver(groupId, roleId, name),
+    takes: (roleId) => !own.has(roleId) && (taken(roleId) || kept(roleId) !== undefined),
+    removable: (roleId, name) => {
+      if (own.has(roleId) || taken(roleId) || kept(roleId) || ledger.mayBeTakenOver(groupId, roleId, name))
+        return false;
+      const release = ledger.releaseOf(groupId, roleId);
+      // An exclusive catalogue removes, at apply, only what its Diff (or Check) let go: decided once.
+      const decided = at === "apply" && ledger.hasDecidedRemovals(self);
+      return decided ? release?.reg === self : release === undefined || release.reg === self;
+    },
   };
 }

@@ -7,6 +7,7 @@
  * runs the same plan on the preview's list of the group, so that a green preview predicts `up`.
  */
 import type { RoleSummary } from "../../client/types";
+import type { Registration } from "../shared/deployment-ledger";
 import { sameSettings } from "../shared/settings";
 import { userCountOf } from "../shared/user-count";
 import { heldRole, type HeldRole, type NameConflict } from "./errors";
@@ -24,22 +25,34 @@ export interface PlannedUpdate extends Renamable {
   readSettings: boolean;
 }
 
-/** What the other resources of this deployment do with a role of the group (../deployment-ledger). */
-export interface OtherResources {
-  /** Another resource lets the role go (an entry removed from its catalogue). */
-  releases(roleId: number): boolean;
+/** What another resource of this deployment does with a role of the group (./others). */
+export interface Holder {
   /**
-   * Another resource keeps or takes over the role: the name it gives it when known, whether its
-   * update has run, and the name the role has since (after that update, or a step aside). Undefined
-   * when no other resource holds it.
+   * It keeps (or took over) the role: the name it gives it when known, whether its update has run,
+   * and the name the role has since (after that update, or a step aside).
    */
-  keeps(roleId: number): { plannedName?: string; settled?: boolean; currentName?: string } | undefined;
-  /** Another resource keeps, takes over or wants (by this name) the role: letting it go must not delete it. */
-  takes(roleId: number, name: string): boolean;
+  keeps?: { plannedName?: string; settled?: boolean; currentName?: string };
+  /** An earlier registration frees the role's name in its step (`by` renaming it away, or deleting it). */
+  frees?: Registration;
+  by?: "rename" | "delete";
+  /** A later registration frees it: too late for this one's step. */
+  later?: true;
+  /** Let go by a resource deleted only after every step (a replaced catalogue): free to take over. */
+  deferred?: true;
+}
+
+/** What the other resources of this deployment do with the roles of the group (../shared/deployment-ledger). */
+export interface OtherResources {
+  /** Who else has a hand on this role; undefined when nobody does. */
+  holder(roleId: number): Holder | undefined;
+  /** A role this resource lets go goes to another resource (handed over, claimed, or kept): forget it, never delete. */
+  takes(roleId: number): boolean;
+  /** An exclusive catalogue may remove this role that no entry declares: nobody else has a hand on it. */
+  removable(roleId: number, name: string): boolean;
 }
 
 /** A deployment in which no other resource touches the group. */
-export const NO_OTHERS: OtherResources = { releases: () => false, keeps: () => undefined, takes: () => false };
+export const NO_OTHERS: OtherResources = { holder: () => undefined, takes: () => false, removable: () => true };
 
 export interface Plan {
   groupId: number;
@@ -169,7 +182,10 @@ export function planApply(
     const sent = state.unconfirmed?.[key];
     const made = sent === undefined ? undefined : byName.get(sent);
     const holder = byName.get(entry.name);
-    const free = (r: RoleSummary) => !managed.has(r.roleId) && !claimed.has(r.roleId) && !others.keeps(r.roleId);
+    const free = (r: RoleSummary) => {
+      const h = others.holder(r.roleId);
+      return !managed.has(r.roleId) && !claimed.has(r.roleId) && (h === undefined || h.deferred === true);
+    };
     if (made && free(made)) takeOver(key, entry, made);
     else if (holder && free(holder) && inputs.adoptExisting) takeOver(key, entry, holder);
     else plan.creates.push({ key, entry });
@@ -181,14 +197,14 @@ export function planApply(
     if (!current || declared.has(current.roleId)) continue; // gone already, or declared again
     // Kept in the state until the apply succeeds: if it fails, the role is still this resource's.
     plan.start[key] = listedState(current, old.settings ?? {}, undefined, old.description);
-    if (others.takes(current.roleId, current.name)) plan.letGo.push({ key, roleId: current.roleId });
+    if (others.takes(current.roleId)) plan.letGo.push({ key, roleId: current.roleId });
     else plan.deletes.push({ key, roleId: current.roleId, name: current.name });
   }
   for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {
     if (Object.hasOwn(inputs.roles, key)) continue;
     // A create of an earlier run that was never confirmed, and is no longer declared: its role goes.
     const made = byName.get(sent);
-    if (made && !managed.has(made.roleId) && !claimed.has(made.roleId) && !others.takes(made.roleId, made.name)) {
+    if (made && !managed.has(made.roleId) && !claimed.has(made.roleId) && others.removable(made.roleId, made.name)) {
       plan.deletes.push({ key, roleId: made.roleId, name: made.name });
       plan.start[key] = listedState(made, {}, undefined);
     }
@@ -203,8 +219,16 @@ export function planApply(
     const holder = untouched.get(entry.name);
     if (!holder) continue;
     const added = !state.roles[key] && !moved.has(key);
-    const kind = managed.has(holder.roleId) ? "retained" : kindOf(holder, entry, added, others);
-    plan.conflicts.push({ key, name: entry.name, holderId: holder.roleId, added, kind });
+    const other = others.holder(holder.roleId);
+    const kind = managed.has(holder.roleId) ? "retained" : kindOf(other, added);
+    plan.conflicts.push({
+      key,
+      name: entry.name,
+      holderId: holder.roleId,
+      added,
+      kind,
+      ...(kind === "wait" && other?.frees ? { freedBy: other.frees } : {}),
+    });
   }
 
   plan.held = plan.deletes.flatMap((d) => (byId.get(d.roleId)?.inUse ? [heldRole(d.key, byId.get(d.roleId)!)] : []));
@@ -218,8 +242,7 @@ export function planApply(
         !deleted.has(r.roleId) &&
         !letGo.has(r.roleId) &&
         !managed.has(r.roleId) &&
-        !others.keeps(r.roleId) &&
-        !others.takes(r.roleId, r.name),
+        others.removable(r.roleId, r.name),
     );
   }
   return plan;
@@ -232,26 +255,22 @@ export function planApply(
  * `dependsOn` makes this one wait for them).
  */
 function nameNow(role: RoleSummary, others: OtherResources): string {
-  const kept = others.keeps(role.roleId);
+  const kept = others.holder(role.roleId)?.keeps;
   return kept?.settled === true && kept.currentName !== undefined ? kept.currentName : role.name;
 }
 
 /**
- * Why a name is held by a role the plan cannot take: another resource of this deployment frees it
- * (renames it away, or lets it go to be deleted: `wait`), lets it go for an added entry to take over
- * (`released`: with adoptExisting it would), keeps it (`program`), or nobody here knows the holder
- * (`outside`).
+ * Why a name is held by a role the plan cannot take: an earlier registration frees it in its step
+ * (`wait`: renames it away, or, for a rename here, deletes it), or lets it go for an added entry to take
+ * over (`released`: with adoptExisting it would), a later registration or the deletes after every step
+ * free it (`later`: too late for this step), another resource keeps it (`program`), or nobody here
+ * knows the holder (`outside`).
  */
-function kindOf(
-  holder: RoleSummary,
-  entry: EntryInputs,
-  added: boolean,
-  others: OtherResources,
-): "wait" | "released" | "program" | "outside" {
-  if (others.releases(holder.roleId) && !others.keeps(holder.roleId)) return added ? "released" : "wait";
-  const kept = others.keeps(holder.roleId);
-  if (!kept) return "outside";
-  return kept.plannedName !== undefined && kept.plannedName !== entry.name && !kept.settled ? "wait" : "program";
+function kindOf(other: Holder | undefined, added: boolean): NameConflict["kind"] {
+  if (!other) return "outside";
+  if (other.frees) return added && other.by === "delete" ? "released" : "wait";
+  if (other.deferred) return added ? "released" : "later";
+  return other.later ? "later" : "program";
 }
 
 function update(

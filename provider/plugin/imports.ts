@@ -8,9 +8,10 @@
  * an import. Once that Check passes, its roles are claimed in the deployment ledger: the resource
  * letting them go (its delete, or a catalogue's update that removes the entry) leaves them.
  *
- * The Read itself counts as activity of the deployment and as a running operation, so a catalogue that
- * waits for registrations to stop before it lets roles go (the ledger's `quiet`) also waits for an
- * import still reading.
+ * The engine runs an import step (its Read and Check) on a worker, beside the registrations that
+ * follow, so a catalogue registered after it may or may not see the claim at its Diff; its apply checks
+ * claims again right before deleting, and the way that is sure is the usual one for a move: give the
+ * resource that lets the role go `dependsOn` on the importing one.
  */
 import { deploymentLedger } from "../shared/deployment-ledger";
 
@@ -50,9 +51,7 @@ export async function readNoting<R extends { id: string; props?: unknown }>(
 ): Promise<R> {
   if (Object.keys(request.state).length || Object.keys(request.inputs).length) return read();
   const ledger = deploymentLedger();
-  ledger.noteRegistration();
-  const r = await ledger.track(read);
-  ledger.noteRegistration();
+  const r = await read();
   if (r.id && r.props) readsOf(ledger).set(urn, rolesOf(r.props as Props));
   return r;
 }

@@ -8,7 +8,6 @@ import { type GroupRolesError, NotFoundError, TimeoutError } from "../../client/
 import { ImportMismatchError, inContext } from "../shared/errors";
 import type { CreatedRole, RoleSummary } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";
-import { watchAfterTimeout } from "../shared/lost-replies";
 import { RoleInitError } from "./errors";
 import { parseRoleId, unconfirmedId, type RoleInputs, type RoleOutputs } from "./inputs";
 import { notApplied, readBack } from "./readback";
@@ -37,29 +36,17 @@ export async function adoptAfterLostReply(
     const properties = { ...inputs, roleId: 0, inUse: false, userCount: 0, __provider: providerRef };
     throw new RoleInitError(message, unconfirmedId(inputs.groupId), properties, [message]);
   }
-  let match = roles.find((r) => r.name === inputs.name);
-  let waitedMs = 0;
+  const match = roles.find((r) => r.name === inputs.name);
   if (!match && original instanceof TimeoutError && original.phase !== "connect") {
     // A request that timed out may still be in the service's hands and be applied after our list:
-    // concluding "nothing was created" now would orphan it, and the re-run would then meet a name
-    // conflict. Watch the group for a while before concluding.
-    const { windowMs, stepMs } = watchAfterTimeout(original);
-    while (!match && waitedMs < windowMs) {
-      await new Promise((r) => setTimeout(r, stepMs));
-      waitedMs += stepMs;
-      const again = await services()
-        .writer.list(inputs.groupId)
-        .catch(() => undefined);
-      match = again?.find((r) => r.name === inputs.name);
-    }
-    if (!match) {
-      throw original.rephrase(
-        `${what}: no reply (${original.message}), and ${Math.round(waitedMs)} ms later the group still holds no role named ` +
-          `"${inputs.name}". The service may still create it: before running \`pulumi up\` again, check group ` +
-          `${inputs.groupId} (getRoles); if "${inputs.name}" appears, declare it with the resource option ` +
-          `\`import: "${inputs.groupId}/<roleId>"\` or delete it.`,
-      );
-    }
+    // concluding "nothing was created" would orphan it (and the re-run would meet a name conflict).
+    // Nobody can know when it will be applied, so nothing is guessed: the create is kept unconfirmed.
+    const message =
+      `${what}: no reply (${original.message}), and the group holds no role named "${inputs.name}" yet; the service ` +
+      "may still create it. Pulumi keeps the role in state as unconfirmed; the next `pulumi up` adopts it if it " +
+      "was created, or creates it.";
+    const properties = { ...inputs, roleId: 0, inUse: false, userCount: 0, __provider: providerRef };
+    throw new RoleInitError(message, unconfirmedId(inputs.groupId), properties, [message]);
   }
   if (!match) {
     throw original.rephrase(

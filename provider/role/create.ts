@@ -5,7 +5,7 @@
  */
 import { type ConflictError, NameTakenError } from "../../client/errors";
 import type { CreatedRole, RoleSummary } from "../../client/types";
-import { deploymentLedger } from "../shared/deployment-ledger";
+import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { nameTaken, writeWithName } from "./name-conflicts";
 import { isAmbiguous } from "../shared/lost-replies";
 import { adoptAfterLostReply, adoptImported, findUnconfirmed } from "./adoption";
@@ -18,7 +18,8 @@ import { sendUpdate } from "./update";
 
 type Props = Record<string, unknown>;
 
-export async function create(props: Props): Promise<{ id: string; outs: RoleOutputs }> {
+/** The create of a role, as the step of registration `reg` (see the ledger). */
+export async function create(props: Props, reg: Registration): Promise<{ id: string; outs: RoleOutputs }> {
   const inputs = toRoleInputs(props);
   if (typeof props.importId === "string") return adoptImported(props.importId, inputs);
   const { groupId, name } = inputs;
@@ -29,22 +30,16 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
     throw inContext(e, `${what}: looking for the role an earlier, unconfirmed create may have made`);
   });
   let adopted = created !== undefined;
-  let movedIn = false; // taken over from a resource that let it go in this deployment
   if (!created)
     try {
       created = await writeWithName({
         groupId,
         wanted: name,
         what,
+        reg,
         list: () => writer.list(groupId),
         write: () => writer.create(groupId, createBody(inputs)),
         undeclared: (holder, conflict) => nameTakenError(inputs, holder, conflict, what),
-        // An entry a GroupRoles of this deployment removes, now declared as this Role: moved, not remade.
-        takeOver: async (holder) => {
-          adopted = true;
-          movedIn = true;
-          return { roleId: holder.roleId, name: holder.name, inUse: holder.inUse };
-        },
       });
     } catch (error) {
       if (isAmbiguous(error)) {
@@ -62,7 +57,7 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
   const id = formatRoleId(groupId, made.roleId);
   // From here on the role exists: every failure must keep its ID in state (a partial create), never orphan it.
   const partial = (message: string, outs?: RoleOutputs) => {
-    const full = `${what}: ${movedIn ? "took over" : "created as"} ${id}, but ${message}`;
+    const full = `${what}: created as ${id}, but ${message}`;
     const properties = {
       ...(outs ?? { ...inputs, roleId: made.roleId, inUse: false, userCount: 0 }),
       __provider: props.__provider,
@@ -82,7 +77,7 @@ export async function create(props: Props): Promise<{ id: string; outs: RoleOutp
   if (missing.length) {
     // An adopted role, or a service that ignored part of the create: converge with an update.
     const before = outs;
-    await sendUpdate(groupId, made.roleId, inputs, null).catch((e) => {
+    await sendUpdate(groupId, made.roleId, inputs, null, reg).catch((e) => {
       throw partial(`applying ${missing.join(", ")} failed: ${(e as Error).message}`, before);
     });
     outs = await readBack(groupId, made.roleId, inputs).catch((e) => {
@@ -110,7 +105,8 @@ function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: Conflict
       `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}), ` +
         `which another resource of this program (a GroupRoles entry or a Role) declares. Role names are unique ` +
         `within a group: declare each role in one resource only. To move that role to this Role, remove it from ` +
-        `the other resource in the same change (a removed GroupRoles entry is then taken over here, not deleted).`,
+        `the other resource in the same change, declare it here with the resource option \`import\` (its ID is ` +
+        `${id}), and make that resource register after this Role (\`dependsOn\`).`,
       error,
     );
   }

@@ -1,17 +1,15 @@
 /**
  * Writes that give a role a name another role of the group holds right now.
  *
- * Pulumi applies each resource on its own, so two roles that swap names (or rotate them) travel in
- * separate requests whenever they fall into separate batches: the first rename meets a name the
- * second has not yet given up. When the holder is a role this deployment renames away from that name,
- * the write waits for it and tries again; a role whose own name the holder (or another rename) wants
- * first steps aside to a temporary name, which breaks swaps and rotations. Any other holder fails the
- * write with a message that says who holds the name and what works.
+ * When the holder is a role that a resource registered before this one renames away, or deletes in
+ * its update, the write waits for that resource's step (it runs whatever this one does: see
+ * ../shared/deployment-ledger) and tries again. Any other holder fails the write with a message that
+ * says who holds the name and what works: two resources that swap names, or a name freed by a resource
+ * that registers later, are refused in the later one's Diff (../shared/registration-order).
  */
 import { ConflictError, NameTakenError, RoleInUseError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
-import { deploymentLedger } from "../shared/deployment-ledger";
-import { NAME_WAIT, temporaryName } from "../shared/temporary-names";
+import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { formatRoleId } from "./inputs";
 
 export interface NameWrite<T> {
@@ -23,34 +21,21 @@ export interface NameWrite<T> {
   /** The group's roles now (to find the holder). */
   list(): Promise<RoleSummary[]>;
   /** The role being renamed (an update); absent for a create. */
-  self?: RenamedRole;
+  self?: { roleId: number };
+  /** The registration whose step writes (see the ledger). */
+  reg: Registration;
   /** E.g. `updating role "Support" (id 42/7)`, leads every message. */
   what: string;
   /** The error for a holder this deployment does not declare; default: the rename's two-step advice. */
   undeclared?(holder: RoleSummary, conflict: ConflictError): Error;
-  /**
-   * A create's answer to a holder that another resource of this deployment lets go (an entry removed
-   * from a GroupRoles in the same change): take it over (it is already claimed) instead of failing.
-   */
-  takeOver?(holder: RoleSummary): Promise<T>;
-}
-
-export interface RenamedRole {
-  roleId: number;
-  /** Its name before this write. */
-  currentName: string;
-  /** Renames it to a name nobody uses, so that the name it held is free for another rename. */
-  stepAside(temporaryName: string): Promise<void>;
 }
 
 const isNameConflict = (e: unknown): e is ConflictError => e instanceof ConflictError && !(e instanceof RoleInUseError);
 
 export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
   const ledger = deploymentLedger();
-  const started = Date.now();
-  let undeclaredSince: number | undefined;
-  let aside = false;
-  for (;;) {
+  const waited = new Set<Registration>();
+  for (let freed = 0; ; ) {
     let conflict: ConflictError;
     try {
       return await w.write();
@@ -59,38 +44,22 @@ export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
       conflict = error;
     }
     const holder = (await w.list()).find((r) => r.name === w.wanted && r.roleId !== w.self?.roleId);
-    const elapsed = Date.now() - started;
-    if (holder && ledger.isReleased(w.groupId, holder.roleId) && !ledger.isClaimed(w.groupId, holder.roleId)) {
-      // Another resource lets the holder go in this deployment: a create moves it here; a rename waits
-      // for its delete to free the name.
-      if (ledger.isDeleting(w.groupId, holder.roleId)) {
-        await ledger.waitingOn(() => ledger.deleteSettled(w.groupId, holder.roleId));
-        continue;
-      }
-      if (w.takeOver && !w.self) {
-        // Ours only once the resource letting it go applied its change; if that failed, it stays there.
-        const outcome = await ledger.awaitRelease(w.groupId, holder.roleId, NAME_WAIT.quietMs, NAME_WAIT.deadlineMs);
-        if (outcome !== "taken") throw releaseFailed(w, holder, conflict);
-        ledger.claim(w.groupId, holder.roleId);
-        return w.takeOver(holder);
-      }
-    } else if (holder) {
-      const plan = ledger.declaration(w.groupId, holder.roleId);
-      if (plan?.plannedName === w.wanted) throw keepsName(w, holder, conflict);
-      if (plan?.settled) throw holderFailed(w, holder, conflict);
-      if (!plan) {
-        undeclaredSince ??= Date.now();
-        if (Date.now() - undeclaredSince > NAME_WAIT.undeclaredGraceMs) {
-          throw w.undeclared ? w.undeclared(holder, conflict) : notDeclared(w, holder, conflict);
-        }
-      } else if (w.self && !aside && ledger.isWanted(w.groupId, w.self.currentName, w.self.roleId)) {
-        await w.self.stepAside(temporaryName(w.self.roleId));
-        ledger.renamed(w.groupId, w.self.roleId, temporaryName(w.self.roleId));
-        aside = true;
-      }
+    if (!holder) {
+      // Freed between the write and the list: try once more, not forever.
+      if (++freed > 1) throw conflict;
+      continue;
     }
-    if (elapsed > NAME_WAIT.deadlineMs) throw stillTaken(w, holder, conflict);
-    await ledger.waitingOn(() => ledger.nextChange(holder ? 500 : 50));
+    const freer = ledger.freer(w.groupId, holder.roleId, w.wanted, w.reg);
+    if (freer && !waited.has(freer)) {
+      waited.add(freer);
+      if (await ledger.awaitStep(freer)) continue;
+      throw holderFailed(w, holder, conflict, freer);
+    }
+    const plan = ledger.declaration(w.groupId, holder.roleId);
+    if (plan?.plannedName === w.wanted) throw keepsName(w, holder, conflict);
+    if (freer) throw holderFailed(w, holder, conflict, freer);
+    if (plan || ledger.isReleased(w.groupId, holder.roleId)) throw freedLater(w, holder, conflict);
+    throw w.undeclared ? w.undeclared(holder, conflict) : notDeclared(w, holder, conflict);
   }
 }
 
@@ -122,29 +91,20 @@ function notDeclared(w: NameWrite<unknown>, holder: RoleSummary, cause: Conflict
   );
 }
 
-function releaseFailed(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictError): Error {
+function freedLater(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictError): Error {
   return nameTaken(
-    `${w.what}: ${holderText(w, holder)}, which another resource of this program lets go in this change so that ` +
-      `this one takes it over, but that resource's change failed or could not start while this one waited ` +
-      `(\`--parallel 1\`?), so the role stays with it. Fix that error, or move the role in two steps, and run ` +
-      `\`pulumi up\` again.`,
+    `${w.what}: ${holderText(w, holder)}, which another resource of this program frees in this change, but only ` +
+      "after this one (it registers after this Role, or the role is deleted after every other change). Give this " +
+      "Role `dependsOn` on the resource that renames that role away; a role deleted by a resource that leaves the " +
+      "program frees its name only after every change: apply that in two steps.",
     cause,
   );
 }
 
-function holderFailed(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictError): Error {
+function holderFailed(w: NameWrite<unknown>, holder: RoleSummary, cause: ConflictError, freer: Registration): Error {
   return nameTaken(
-    `${w.what}: ${holderText(w, holder)}, which this deployment renames, but its own update failed (see its ` +
-      `error), so the name was not freed. Fix that error and run \`pulumi up\` again.`,
-    cause,
-  );
-}
-
-function stillTaken(w: NameWrite<unknown>, holder: RoleSummary | undefined, cause: ConflictError): Error {
-  const who = holder ? `${holderText(w, holder)}, which this deployment renames, but` : `the name "${w.wanted}"`;
-  return nameTaken(
-    `${w.what}: ${who} was still taken after ${Math.round(NAME_WAIT.deadlineMs / 1000)} s. Run \`pulumi up\` again; ` +
-      `renames that completed are kept.`,
+    `${w.what}: ${holderText(w, holder)}, which ${freer.described} renames away or deletes in this change, but ` +
+      "its change failed (see its error), so the name was not freed. Fix that error and run `pulumi up` again.",
     cause,
   );
 }

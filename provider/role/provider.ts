@@ -9,7 +9,9 @@ import { ConflictError, NotFoundError, RoleInUseError } from "../../client/error
 import type { RoleSummary } from "../../client/types";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
 import { checkCreateCredentials, credentialRefusal } from "../shared/preview-listing";
-import { deploymentLedger } from "../shared/deployment-ledger";
+import { deploymentLedger, type Registration, type Release } from "../shared/deployment-ledger";
+import type { CheckFailure } from "../shared/fields";
+import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { inContext } from "../shared/errors";
@@ -40,17 +42,61 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 
 export async function check(olds: Props, news: Props) {
   const ledger = deploymentLedger();
-  ledger.noteRegistration();
-  const failures = await checkCreateCredentials(olds, news, checkRoleInputs(news));
-  if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number") {
-    // A create declares a role this program does not hold yet: a resource letting it go leaves it here.
-    if (typeof news.importId === "string") {
-      const imported = /^\d+\/(\d+)$/.exec(news.importId);
-      if (imported) ledger.wantRole(news.groupId, Number(imported[1]));
-    } else if (typeof news.name === "string") ledger.wantName(news.groupId, news.name);
+  // The engine checks one registration at a time, in order: this one comes after every one checked so far.
+  const reg = ledger.register(`the Role "${String(news.name)}" of group ${String(news.groupId)}`);
+  return ledger.observe(
+    "check of a Role",
+    reg,
+    async () => {
+      let failures = await checkCreateCredentials(olds, news, checkRoleInputs(news));
+      if (!failures.length && Object.keys(olds).length === 0) failures = declareCreate(news, reg);
+      return { inputs: news, failures };
+    },
+    (result) => result.failures.length > 0,
+  );
+}
+
+/** The name a create's Check binds its registration to, for the create to find (the ledger's `stepOf`). */
+const newRole = (groupId: unknown, name: unknown) => `new role:${String(groupId)}:${String(name)}`;
+
+/**
+ * A create declares the role it makes (by name) or imports (by ID), so that a resource letting that
+ * role go later in the deployment leaves it here, and an exclusive catalogue leaves the role it makes.
+ * A move that only another order of registrations could keep is refused (../shared/registration-order).
+ */
+function declareCreate(news: Props, reg: Registration): CheckFailure[] {
+  const { groupId, name } = news;
+  if (typeof groupId !== "number" || typeof name !== "string") return [];
+  const ledger = deploymentLedger();
+  ledger.bind(newRole(groupId, name), reg);
+  const what = `creating role "${name}" in group ${groupId}`;
+  const imported = typeof news.importId === "string" ? /^\d+\/(\d+)$/.exec(news.importId) : null;
+  if (imported) {
+    const roleId = Number(imported[1]);
+    const late = lateTakeover(ledger, groupId, { name, roleId }, reg, what);
+    if (late) return [{ property: "importId", reason: late.message }];
+    ledger.wantRole(groupId, roleId, reg);
+    return [];
   }
-  if (failures.length) ledger.noteFailure("check of a Role");
-  return { inputs: news, failures };
+  const release = ledger.releaseNamed(groupId, name);
+  if (release && release.reg !== reg)
+    return [{ property: "name", reason: createsReleasedName(what, groupId, release) }];
+  ledger.wantName(groupId, name, reg, false);
+  return [];
+}
+
+/** A Role created with the name of a role another resource lets go: a move needs `import`, a new role two steps. */
+function createsReleasedName(what: string, groupId: number, release: Release): string {
+  const when = release.deferred
+    ? "deletes it only after every other change"
+    : "registers before this Role and deletes it in its own update";
+  return (
+    `${what}: the group's role "${release.name}" (roleId ${release.roleId}) is removed from ${release.reg.described} in this change, which ` +
+    `${when}; a Role takes over an existing role only with the resource option \`import\`. To move that role here ` +
+    `(keeping its ID and users), add \`import: "${groupId}/${release.roleId}"\`` +
+    (release.deferred ? "" : ` and give ${release.reg.described} \`dependsOn\` on this Role`) +
+    "; to replace it with a new role, remove it in one `pulumi up` and create this one in the next."
+  );
 }
 
 /** Which inputs differ. Cheap: no request, except to refuse replacing an in-use role. */
@@ -64,11 +110,17 @@ export function changedProperties(olds: Props, news: Props): string[] {
 }
 
 export async function diff(id: string, olds: Props, news: Props) {
-  deploymentLedger().noteRegistration();
-  return deploymentLedger().observe(`diff of role ${id}`, () => diffRole(id, olds, news));
+  const ledger = deploymentLedger();
+  // The engine diffs the registration it has just checked (see `check`).
+  const reg = ledger.current();
+  reg.described = `the Role "${String(olds.name)}" (id ${id})`;
+  const result = await ledger.observe(`diff of role ${id}`, reg, () => diffRole(id, olds, news, reg));
+  // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
+  if (!result.changes || result.replaces.length) reg.settle(true);
+  return result;
 }
 
-async function diffRole(id: string, olds: Props, news: Props) {
+async function diffRole(id: string, olds: Props, news: Props, reg: Registration) {
   const unconfirmed = unconfirmedGroup(id);
   if (unconfirmed !== undefined) {
     // A create of an earlier run that was never confirmed: replace the record with a create that
@@ -78,6 +130,8 @@ async function diffRole(id: string, olds: Props, news: Props) {
     }
     return { changes: true, replaces: ["roleId"], deleteBeforeReplace: false };
   }
+  const ledger = deploymentLedger();
+  ledger.bind(`role:${id}`, reg);
   const changed = changedProperties(olds, news);
   const replaces = changed.filter((p) => p === "groupId");
   // A write is planned: its credentials must work for the group it writes to.
@@ -86,10 +140,20 @@ async function diffRole(id: string, olds: Props, news: Props) {
     if (refusal) throw refusal;
   }
   if (replaces.length && !isUnknown(news.groupId)) await refuseReplaceIfInUse(id, olds, news.groupId);
-  if (!replaces.length && typeof olds.name === "string" && typeof news.name === "string") {
+  const { groupId, roleId } = parseRoleId(id);
+  if (replaces.length && typeof olds.name === "string") {
+    // The replaced role is deleted after every other step: a resource may take it over meanwhile.
+    ledger.release(groupId, roleId, olds.name, reg, true);
+  } else if (!replaces.length && typeof olds.name === "string" && typeof news.name === "string") {
     // Every existing role of the program is diffed as it registers: what a rename elsewhere can wait for.
-    const { groupId, roleId } = parseRoleId(id);
-    deploymentLedger().declare(groupId, roleId, { currentName: olds.name, plannedName: news.name, by: "role" });
+    const what = `updating role "${olds.name}" (id ${id})`;
+    const late =
+      lateKeep(ledger, groupId, { name: olds.name, roleId }, reg, what) ??
+      (olds.name !== news.name
+        ? lateFreeing(ledger, groupId, { name: olds.name, roleId, plannedName: news.name }, reg, what)
+        : undefined);
+    if (late) throw late;
+    ledger.declare(groupId, roleId, { currentName: olds.name, plannedName: news.name, by: "role", reg });
   }
   return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
 }
@@ -231,8 +295,17 @@ export const roleProvider = {
   configure,
   check,
   diff,
-  create: (inputs: Props) => deploymentLedger().track(() => create(inputs)),
+  create: (inputs: Props) => {
+    const ledger = deploymentLedger();
+    const reg = ledger.stepOf(newRole(inputs.groupId, inputs.name), `the Role "${String(inputs.name)}"`);
+    return ledger.track(reg, () => create(inputs, reg));
+  },
   read,
-  update: (id: string, olds: Props, news: Props) => deploymentLedger().track(() => update(id, olds, news)),
-  delete: (id: string, props: Props) => deploymentLedger().track(() => deleteRole(id, props)),
+  update: (id: string, olds: Props, news: Props) => {
+    const ledger = deploymentLedger();
+    const reg = ledger.stepOf(`role:${id}`, `the Role "${String(olds.name)}" (id ${id})`);
+    return ledger.track(reg, () => update(id, olds, news, reg));
+  },
+  // Deletes run after every other step: no registration waits for them.
+  delete: (id: string, props: Props) => deploymentLedger().track(undefined, () => deleteRole(id, props)),
 } satisfies dynamic.ResourceProvider<Props, Props>;

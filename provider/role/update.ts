@@ -1,11 +1,11 @@
 /**
  * Update of the Role provider: settings read first when they change (so keys the program does not
- * list survive), names coordinated with the other renames of the deployment (./name-conflicts).
+ * list survive), a name another resource frees first waited for (./name-conflicts).
  */
 import { NameTakenError, NotFoundError } from "../../client/errors";
 import { RoleNotAppliedError, inContext } from "../shared/errors";
 import type { RoleUpdateInput } from "../../client/types";
-import { deploymentLedger } from "../shared/deployment-ledger";
+import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { writeWithName } from "./name-conflicts";
 import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs } from "./inputs";
 import { afterWrite, notApplied } from "./readback";
@@ -26,6 +26,7 @@ export async function sendUpdate(
   roleId: number,
   inputs: RoleInputs,
   previouslyDeclared: Record<string, unknown> | undefined | null,
+  reg: Registration,
   currentName?: string,
 ): Promise<void> {
   const { client, writer } = services();
@@ -37,7 +38,8 @@ export async function sendUpdate(
   }
   const ledger = deploymentLedger();
   const from = currentName ?? inputs.name;
-  ledger.declare(groupId, roleId, { currentName: from, plannedName: inputs.name, by: "role" });
+  if (!ledger.declaration(groupId, roleId))
+    ledger.declare(groupId, roleId, { currentName: from, plannedName: inputs.name, by: "role", reg });
   let nameNow = from;
   try {
     await writeWithName({
@@ -46,41 +48,17 @@ export async function sendUpdate(
       what: `updating role "${inputs.name}" (id ${formatRoleId(groupId, roleId)})`,
       list: () => writer.list(groupId),
       write: () => writer.update(groupId, body),
-      self: {
-        roleId,
-        currentName: from,
-        stepAside: async (temporary) => {
-          await client.roles.update(groupId, [{ roleId, name: temporary, description: body.description ?? "" }]);
-          nameNow = temporary;
-        },
-      },
+      self: { roleId },
+      reg,
     });
     nameNow = inputs.name;
-  } catch (error) {
-    if (nameNow !== from) nameNow = await restoreName(groupId, roleId, from, body.description ?? "", nameNow);
-    throw error;
   } finally {
     ledger.renamed(groupId, roleId, nameNow, true);
   }
 }
 
-/** Gives back a role its name after it stepped aside for a swap that did not complete; best effort. */
-async function restoreName(
-  groupId: number,
-  roleId: number,
-  name: string,
-  description: string,
-  temporary: string,
-): Promise<string> {
-  try {
-    await services().client.roles.update(groupId, [{ roleId, name, description }]);
-    return name;
-  } catch {
-    return temporary; // the next `pulumi up` renames it from the state's name, as any drift
-  }
-}
-
-export async function update(id: string, olds: Props, news: Props) {
+/** The update of role `id`, as the step of registration `reg` (see the ledger). */
+export async function update(id: string, olds: Props, news: Props, reg: Registration) {
   if (unconfirmedGroup(id) !== undefined) {
     throw new RoleNotAppliedError(
       `updating role "${String(news.name)}" (id ${id}): its create was never confirmed; run \`pulumi up\` without ` +
@@ -96,6 +74,7 @@ export async function update(id: string, olds: Props, news: Props) {
       roleId,
       inputs,
       (olds.settings ?? undefined) as Record<string, unknown> | undefined,
+      reg,
       String(olds.name),
     );
   } catch (error) {

@@ -1,23 +1,42 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
- * What this deployment has declared and done, as far as this process has seen it.
+ * What this deployment has declared and done, as far as this process has seen it: the shared memory
+ * that lets one resource's operation know what the others do with the roles of a group.
  *
- * The engine starts one dynamic-provider host per deployment and sends it every Role's and every
- * GroupRoles' Check, Diff, Create, Update and Delete, so module state here is the deployment's shared
- * memory. It lets one resource's operation know what the others are doing, whatever order the engine
- * runs their steps in:
- * - a role that one resource adopted, takes over or keeps must not be deleted by another resource that
- *   lets it go (an entry moved between catalogues, a Role replaced by a GroupRoles entry);
- * - a rename that meets a name still held by a role this deployment renames away or lets go can wait
- *   for it instead of failing (two roles that swap names in separate requests).
+ * The promises across resources rest only on what Pulumi's engine guarantees, never on timing
+ * (docs/design/engine-order.md cites each point in pulumi/pulumi):
+ * - one provider process serves every resource of the deployment that uses it (the dynamic-provider
+ *   host for all dynamic resources; one plugin process per provider instance);
+ * - the engine's main loop runs Check, then Diff, for one registration at a time, in the order the
+ *   registrations arrive (deploy/deployment_executor.go `handleSingleEvent`, step_generator.go
+ *   `GenerateSteps`), and hands the registration's step to a worker before it takes the next one
+ *   (step_executor.go `ExecuteSerial`, an unbuffered channel): when a Check runs, every step of an
+ *   earlier registration has been taken by a worker and will run without waiting for anything else;
+ * - deletes of resources that left the program, and of replaced originals, run only after every other
+ *   step has ended (deployment_executor.go `performPostSteps`, under the step executor's lock).
  *
- * The engine generates steps one resource at a time (Check, then Diff) and runs them concurrently, and
- * runs the deletes of resources that left the program only after every other step. A GroupRoles
- * update that lets roles go runs beside the steps of resources registered after it, so its deletes
- * first wait until registrations have stopped ({@link DeploymentLedger.quiet}); by then every resource
- * of the program that takes a role over has said so here.
+ * So every record here carries the {@link Registration} that made it, and:
+ * - a decision made at Check or Diff time sees only earlier registrations (later ones have not come),
+ *   and never changes afterwards;
+ * - an operation may wait for the step of an earlier registration (it is running or done), never for a
+ *   later one (with every worker busy, or `--parallel 1`, a later one cannot even start its Check);
+ * - what only a later registration could settle is refused in its own Check or Diff (so in the
+ *   preview too), with the message naming the order that works (`dependsOn`).
  */
+/** One registration of the deployment (a Check, then for an existing resource its Diff) and its step. */
+export interface Registration {
+  /** Its place in the order the engine checked registrations in (a replacement's second Check is a new one). */
+  readonly seq: number;
+  /** The resource in words, for messages: `the GroupRoles declaring "A" and "B"`, `Role "X" (id 42/7)`. */
+  described: string;
+  /** True once its step ended (or it has none: no change, a refused Check or Diff). */
+  readonly settled: boolean;
+  /** Resolves once settled: true when its step succeeded (or it had none to run). */
+  readonly outcome: Promise<boolean>;
+  settle(ok: boolean): void;
+}
+
 /** How a role of this deployment is declared: its name now, and the name the program gives it. */
 export interface DeclaredRole {
   currentName: string;
@@ -28,22 +47,33 @@ export interface DeclaredRole {
   by?: "role" | "catalogue";
   /** For a catalogue: which one (see `catalogueOwner`), so that it does not mistake its own declaration. */
   owner?: string;
+  /** The registration that declared it. */
+  reg?: Registration;
 }
 
-/** A role let go by a resource, and whether that resource's update started and completed. */
-interface Release {
+/** A role a resource lets go: removed from its catalogue, and deleted unless another resource takes it. */
+export interface Release {
+  roleId: number;
   name: string;
-  started: boolean;
-  done: boolean;
-  committed?: boolean;
-  outcome: Promise<boolean>;
-  settle(ok: boolean): void;
+  reg: Registration;
+  /**
+   * Deleted only after every other step of the deployment (a replaced catalogue's delete): a resource
+   * that registers later may still take it over. Otherwise the resource's own update deletes it.
+   */
+  deferred: boolean;
+  /** The earlier registration that takes it over (decided when it was released, never after). */
+  handedTo?: Registration;
 }
 
-/** How a takeover of a role another resource lets go ends: see {@link DeploymentLedger.awaitRelease}. */
-export type ReleaseWait = "taken" | "failed" | "not started";
+/** A name or role a registration declares before it holds it. */
+export interface Want {
+  reg: Registration;
+  /** It takes over an existing role of that name or ID (adoptExisting, import); else it creates one. */
+  adopts: boolean;
+}
 
 const key = (groupId: number, roleId: number) => `${groupId}/${roleId}`;
+const nameKey = (groupId: number, name: string) => `${groupId}\u0000${name}`;
 
 /** A create of an earlier run whose outcome is unknown: the group and name it sent. */
 export interface UnconfirmedCreate {
@@ -51,17 +81,53 @@ export interface UnconfirmedCreate {
   name: string;
 }
 
+class RegistrationRecord implements Registration {
+  settled = false;
+  private ok: (value: boolean) => void = () => undefined;
+  readonly outcome = new Promise<boolean>((resolve) => {
+    this.ok = resolve;
+  });
+
+  constructor(
+    readonly seq: number,
+    public described: string,
+  ) {}
+
+  settle(ok: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.ok(ok);
+  }
+}
+
 export class DeploymentLedger {
+  private seq = 0;
+  /** The registration whose Check came last: the one the engine is diffing now. */
+  private latest?: Registration;
+  /** Registrations a Diff has used (see {@link current}). */
+  private readonly diffed = new WeakSet<Registration>();
+  /** Registrations whose Check or Diff decided what their exclusive catalogue removes (see {@link decideRemovals}). */
+  private readonly decided = new WeakSet<Registration>();
+  /** Registrations by what their create or update can name them by (see {@link bind}). */
+  private readonly registrations = new Map<string, Registration>();
   /** Roles a create of this deployment adopted (took over instead of making), by `groupId/roleId`. */
   private readonly claimed = new Set<string>();
   /** Roles a create of this deployment made, by `groupId/roleId`. */
   private readonly made = new Set<string>();
   /** Roles of this deployment that exist (Diff or Update saw them), by `groupId/roleId`. */
   private readonly declared = new Map<string, DeclaredRole>();
+  /** The same, by group and the name the program gives them: `groupId/roleId`s. */
+  private readonly byPlannedName = new Map<string, Set<string>>();
   /** Unconfirmed creates this deployment replaces, by the group and name the program now declares. */
   private readonly unconfirmed = new Map<string, UnconfirmedCreate>();
-  /** Roles a resource of this deployment lets go (removes from its catalogue), by `groupId/roleId`. */
+  /** Roles a resource of this deployment lets go, by `groupId/roleId`. */
   private readonly released = new Map<string, Release>();
+  /** The same, by group and the name the role had. */
+  private readonly releasedByName = new Map<string, Release>();
+  /** Names declared for roles a registration does not hold yet, by group and name: the first one. */
+  private readonly wantedNames = new Map<string, Want>();
+  /** Roles a registration will take over by ID (an import), by `groupId/roleId`. */
+  private readonly wantedIds = new Map<string, Want>();
   /** What failed in this deployment (a refused Check, a failed Diff, Create, Update or Delete). */
   private readonly failures: string[] = [];
   private onFailure: () => void = () => undefined;
@@ -69,23 +135,102 @@ export class DeploymentLedger {
   private readonly failed = new Promise<void>((resolve) => {
     this.onFailure = resolve;
   });
-  /** Names some resource of this deployment declares for a role it does not hold yet, by group. */
-  private readonly wantedNames = new Map<number, Set<string>>();
-  /** Roles some resource of this deployment will take over by ID (the Role `import` input). */
-  private readonly wantedIds = new Set<string>();
-  /** Deletes sent and not yet answered, by `groupId/roleId`: a takeover must wait for them. */
-  private readonly deleting = new Map<string, Promise<unknown>>();
-  /**
-   * When the last Check or Diff arrived, or an operation finished: the program may still be registering
-   * resources (one that waited for that operation's outputs registers right after it).
-   */
-  private lastActivity = 0;
-  /** Operations (create, update, delete) running now, and how many of them wait on this ledger. */
-  private running = 0;
-  private waiting = 0;
-  private waiters: Array<() => void> = [];
+  /** The exclusive catalogue of each group: its identity and how to name it in a message. */
+  private readonly exclusives = new Map<number, { owner: string; described: string }>();
   /** Values computed once per deployment and owner (e.g. a client's list of a group), see {@link once}. */
   private readonly memos = new WeakMap<object, Map<string, unknown>>();
+
+  // ---- registrations -----------------------------------------------------------------------------
+
+  /** A Check arrived: the engine generates this registration's step now, after every earlier one's. */
+  register(described = "a resource"): Registration {
+    this.latest = new RegistrationRecord(++this.seq, described);
+    return this.latest;
+  }
+
+  /**
+   * The registration being diffed: the last one checked (the engine diffs right after it checks). A
+   * Diff with no Check of its own before it (a provider called directly) opens a registration itself.
+   */
+  current(): Registration {
+    if (!this.latest || this.diffed.has(this.latest)) this.register();
+    this.diffed.add(this.latest!);
+    return this.latest!;
+  }
+
+  /** Names `reg` by `name` (e.g. `role:42/7`), so that its create or update finds it (see {@link stepOf}). */
+  bind(name: string, reg: Registration): void {
+    this.registrations.set(name, reg);
+  }
+
+  /**
+   * The registration a create or update runs for, by the name its Check or Diff bound it to. A step
+   * that none announced (a provider called without Check or Diff) is the latest registration.
+   */
+  stepOf(name: string, described: string): Registration {
+    const found = this.registrations.get(name);
+    if (found && !found.settled) return found;
+    const reg = this.register(described);
+    this.bind(name, reg);
+    return reg;
+  }
+
+  /**
+   * Waits for the step of an earlier registration: true when it succeeded, false when it failed or
+   * anything of this deployment failed (the engine may then skip steps it had not started). Only for
+   * registrations before the caller's own: their steps run whatever the caller does.
+   */
+  async awaitStep(reg: Registration): Promise<boolean> {
+    if (reg.settled) return reg.outcome;
+    return Promise.race([reg.outcome, this.failed.then(() => false)]);
+  }
+
+  /** Runs `reg`'s step (a create, update or delete): settles it, and notes a failure. */
+  async track<T>(reg: Registration | undefined, fn: () => Promise<T>): Promise<T> {
+    try {
+      const result = await fn();
+      reg?.settle(true);
+      return result;
+    } catch (error) {
+      reg?.settle(false);
+      this.noteFailure((error as Error)?.message ?? String(error));
+      throw error;
+    }
+  }
+
+  /** Runs a Check or Diff, noting a failure (an error, or Check failures) and settling `reg` as failed. */
+  async observe<T>(
+    what: string,
+    reg: Registration,
+    fn: () => Promise<T>,
+    refused?: (result: T) => boolean,
+  ): Promise<T> {
+    try {
+      const result = await fn();
+      if (refused?.(result)) {
+        reg.settle(false);
+        this.noteFailure(what);
+      }
+      return result;
+    } catch (error) {
+      reg.settle(false);
+      this.noteFailure(what);
+      throw error;
+    }
+  }
+
+  /** An operation of this deployment failed: waits on other steps end (see {@link awaitStep}). */
+  noteFailure(what: string): void {
+    this.failures.push(what);
+    this.onFailure();
+  }
+
+  /** The first failure of this deployment, if any. */
+  get failure(): string | undefined {
+    return this.failures[0];
+  }
+
+  // ---- roles made and taken over -------------------------------------------------------------------
 
   /** A create adopted this role: it belongs to that resource now. */
   claim(groupId: number, roleId: number): void {
@@ -108,35 +253,59 @@ export class DeploymentLedger {
 
   /** Diff saw a resource whose create was never confirmed; its replacement's create looks here. */
   noteUnconfirmed(groupId: number, name: string, evidence: UnconfirmedCreate): void {
-    this.unconfirmed.set(`${groupId}\u0000${name}`, evidence);
+    this.unconfirmed.set(nameKey(groupId, name), evidence);
   }
 
   /** The unconfirmed create that a create of `name` in `groupId` replaces, if any (taken once). */
   takeUnconfirmed(groupId: number, name: string): UnconfirmedCreate | undefined {
-    const k = `${groupId}\u0000${name}`;
+    const k = nameKey(groupId, name);
     const evidence = this.unconfirmed.get(k);
     this.unconfirmed.delete(k);
     return evidence;
   }
 
+  // ---- roles kept and renamed --------------------------------------------------------------------
+
   /** Diff or Update of an existing role: the program declares it, renamed or not. */
   declare(groupId: number, roleId: number, role: DeclaredRole): void {
-    this.declared.set(key(groupId, roleId), role);
-    this.changed();
+    const k = key(groupId, roleId);
+    const before = this.declared.get(k);
+    if (before) this.byPlannedName.get(nameKey(groupId, before.plannedName))?.delete(k);
+    this.declared.set(k, role);
+    const byName = nameKey(groupId, role.plannedName);
+    let ids = this.byPlannedName.get(byName);
+    if (!ids) {
+      ids = new Set();
+      this.byPlannedName.set(byName, ids);
+    }
+    ids.add(k);
+  }
+
+  /**
+   * A registration before `reg` that gives `name` to a role other than `roleId` in this deployment: a
+   * rename onto it (`currentName`, the name that role has now), or a declaration of a role it does not
+   * hold yet (`create`: a new role; else one it takes over by that name). A later one waits for `reg`'s
+   * step, or is refused in its own Check.
+   */
+  takerOf(
+    groupId: number,
+    name: string,
+    roleId: number,
+    reg: Registration,
+  ): { reg: Registration; currentName?: string; create: boolean } | undefined {
+    for (const k of this.byPlannedName.get(nameKey(groupId, name)) ?? []) {
+      const d = this.declared.get(k);
+      if (k === key(groupId, roleId) || !d?.reg || d.reg.seq >= reg.seq || d.currentName === name || d.settled)
+        continue;
+      return { reg: d.reg, currentName: d.currentName, create: false };
+    }
+    // A declarer whose step has ended wrote already: nothing of it can run before this one any more.
+    const want = this.wantedNames.get(nameKey(groupId, name));
+    return want && want.reg.seq < reg.seq && !want.reg.settled ? { reg: want.reg, create: !want.adopts } : undefined;
   }
 
   declaration(groupId: number, roleId: number): DeclaredRole | undefined {
     return this.declared.get(key(groupId, roleId));
-  }
-
-  /** True when another role of the group is to be renamed to `name`. */
-  isWanted(groupId: number, name: string, except: number): boolean {
-    const prefix = `${groupId}/`;
-    for (const [k, role] of this.declared) {
-      if (k.startsWith(prefix) && k !== key(groupId, except) && role.plannedName === name && role.currentName !== name)
-        return true;
-    }
-    return false;
   }
 
   /** A role stepped aside to a temporary name, or its update settled (`settled`): names may be free. */
@@ -144,11 +313,7 @@ export class DeploymentLedger {
     const k = key(groupId, roleId);
     const role = this.declared.get(k);
     if (role) this.declared.set(k, { ...role, currentName, settled });
-    this.changed();
   }
-
-  /** The exclusive catalogue of each group: its identity and how to name it in a message. */
-  private readonly exclusives = new Map<number, { owner: string; described: string }>();
 
   /**
    * A catalogue with `exclusive: true` claims its group; returns how the other one is described when
@@ -172,223 +337,106 @@ export class DeploymentLedger {
     return byName.get(name) as T;
   }
 
+  // ---- roles let go and taken over ----------------------------------------------------------------
+
   /**
-   * A resource lets this role go: it leaves that resource's catalogue in this deployment. A resource
-   * that takes it over waits for {@link releaseOutcome}: the role is its only once the resource letting
-   * it go has applied its change.
+   * `reg` lets this role go. Whether another resource takes it over is decided now, once: by an earlier
+   * registration that wants it (by ID, or by its name with the means to take it over). A later one is
+   * refused in its own Check or Diff when the role is deleted before it could run (not `deferred`).
    */
-  release(groupId: number, roleId: number, name: string): void {
+  release(groupId: number, roleId: number, name: string, reg: Registration, deferred: boolean): Release {
     const k = key(groupId, roleId);
-    if (this.released.has(k)) return;
-    let settle: (ok: boolean) => void = () => undefined;
-    const outcome = new Promise<boolean>((resolve) => {
-      settle = resolve;
-    });
-    this.released.set(k, { name, started: false, done: false, outcome, settle });
-    this.changed();
+    const existing = this.released.get(k);
+    if (existing) return existing;
+    const handedTo = this.adopter(groupId, roleId, name, reg);
+    const release: Release = { roleId, name, reg, deferred, ...(handedTo ? { handedTo } : {}) };
+    this.released.set(k, release);
+    this.releasedByName.set(nameKey(groupId, name), release);
+    return release;
+  }
+
+  releaseOf(groupId: number, roleId: number): Release | undefined {
+    return this.released.get(key(groupId, roleId));
   }
 
   /**
-   * Whether the resource letting this role go committed to it (true), gave up (false), or has not
-   * decided yet (undefined); true for a role nobody lets go. See {@link settleReleases}.
+   * An exclusive catalogue's Check or Diff decided which roles it removes (released by `reg`): its apply
+   * removes no other. A catalogue whose step was announced by no Check or Diff decides at apply.
    */
-  releaseCommitted(groupId: number, roleId: number): boolean | undefined {
-    const release = this.released.get(key(groupId, roleId));
-    return !release ? true : release.done ? release.committed : undefined;
+  decideRemovals(reg: Registration): void {
+    this.decided.add(reg);
   }
 
-  /** The update of the resource letting these roles go has started. */
-  startReleases(groupId: number, roleIds: Iterable<number>): void {
-    for (const roleId of roleIds) {
-      const release = this.released.get(key(groupId, roleId));
-      if (release) release.started = true;
-    }
-    this.changed();
+  hasDecidedRemovals(reg: Registration): boolean {
+    return this.decided.has(reg);
   }
 
-  /**
-   * The resource letting these roles go committed to it (`ok`: its update passed its checks and is
-   * about to apply, or its replacement deletes them last), or gave up: takeovers may go on, or not. The
-   * first word counts.
-   */
-  settleReleases(groupId: number, roleIds: Iterable<number>, ok: boolean): void {
-    for (const roleId of roleIds) {
-      const release = this.released.get(key(groupId, roleId));
-      if (!release || release.done) continue;
-      release.done = true;
-      release.committed = ok;
-      release.settle(ok);
-    }
-    this.changed();
+  /** The release of the role that had `name` in the group, if a registration let one go. */
+  releaseNamed(groupId: number, name: string): Release | undefined {
+    return this.releasedByName.get(nameKey(groupId, name));
   }
 
-  /**
-   * For a resource taking over a role another resource lets go: waits until registrations stop, then
-   * for that resource to commit. `taken` once it did (the role may be taken over), `failed` if it or
-   * any step of the deployment failed, or `maxMs` passed (the role stays with it), `not started` when
-   * its update had not started by then (with `--parallel 1` it cannot run while this one waits).
-   */
-  async awaitRelease(groupId: number, roleId: number, quietMs: number, maxMs: number): Promise<ReleaseWait> {
-    const release = this.released.get(key(groupId, roleId));
-    if (!release) return "taken";
-    if (release.done) return (await release.outcome) ? "taken" : "failed";
-    await this.quiet(quietMs, maxMs);
-    if (!release.started && !release.done) return "not started";
-    const ok = await this.waitingOn(() =>
-      Promise.race([release.outcome, this.failed.then(() => false), delay(maxMs).then(() => false)]),
-    );
-    return ok ? "taken" : "failed";
-  }
-
-  /** An operation of this deployment failed: the engine starts no new step, and moves must not complete. */
-  noteFailure(what: string): void {
-    this.failures.push(what);
-    this.onFailure();
-    this.changed();
-  }
-
-  /** The first failure of this deployment, if any. */
-  get failure(): string | undefined {
-    return this.failures[0];
-  }
-
-  /** Runs a Check, Diff or operation, noting a failure (an error, or Check failures) in the ledger. */
-  async observe<T>(what: string, fn: () => Promise<T>, refused?: (result: T) => boolean): Promise<T> {
-    try {
-      const result = await fn();
-      if (refused?.(result)) this.noteFailure(what);
-      return result;
-    } catch (error) {
-      this.noteFailure(what);
-      throw error;
-    }
-  }
-
+  /** True when some resource lets this role go in this deployment. */
   isReleased(groupId: number, roleId: number): boolean {
     return this.released.has(key(groupId, roleId));
   }
 
   /**
-   * A resource declares `name` for a role it does not hold yet and would take over a role of that name
-   * that another resource lets go (a Role create; an entry added to a GroupRoles with adoptExisting).
+   * `reg` declares `name` for a role it does not hold yet: it creates it, or (`adopts`) takes over a role
+   * of that name (an entry added to a GroupRoles with adoptExisting). The first registration to
+   * declare a name keeps it.
    */
-  wantName(groupId: number, name: string): void {
-    let names = this.wantedNames.get(groupId);
-    if (!names) {
-      names = new Set();
-      this.wantedNames.set(groupId, names);
-    }
-    names.add(name);
-    this.changed();
+  wantName(groupId: number, name: string, reg: Registration, adopts: boolean): void {
+    const k = nameKey(groupId, name);
+    if (!this.wantedNames.has(k)) this.wantedNames.set(k, { reg, adopts });
   }
 
-  /** A resource will take this role over by its ID (an import). */
-  wantRole(groupId: number, roleId: number): void {
-    this.wantedIds.add(key(groupId, roleId));
-    this.changed();
+  /** `reg` will take this role over by its ID (an import). */
+  wantRole(groupId: number, roleId: number, reg: Registration): void {
+    const k = key(groupId, roleId);
+    if (!this.wantedIds.has(k)) this.wantedIds.set(k, { reg, adopts: true });
   }
 
   /**
-   * True when a resource of this deployment took this role over, or declares it (by ID, or by its name
-   * `name` as a role it does not hold yet, with the means to take it over): a resource that lets it go
-   * must not delete it. Declarations of roles a resource already holds (Diff's) are no evidence here:
-   * the resource being deleted may have made them itself (a refresh before a destroy).
+   * The registration other than `self`, before it, whose step frees the name `name` that this role holds
+   * now: it deletes the role in its update (let go, and not to another resource), or renames it away.
+   * A step may wait for it (see {@link awaitStep}).
+   */
+  freer(groupId: number, roleId: number, name: string, self: Registration): Registration | undefined {
+    const release = this.released.get(key(groupId, roleId));
+    if (release && release.reg !== self && !release.deferred && !release.handedTo && release.reg.seq < self.seq)
+      return release.reg;
+    const declared = this.declared.get(key(groupId, roleId));
+    if (!declared?.reg || declared.reg === self || declared.reg.seq > self.seq || declared.settled) return undefined;
+    return declared.plannedName !== name ? declared.reg : undefined;
+  }
+
+  /** Who declared `name` before holding it (see {@link wantName}). */
+  wantOf(groupId: number, name: string): Want | undefined {
+    return this.wantedNames.get(nameKey(groupId, name));
+  }
+
+  /** The registration before `before` that takes this role over: by its ID, or by its name. */
+  private adopter(groupId: number, roleId: number, name: string, before: Registration): Registration | undefined {
+    const earlier = (want: Want | undefined) => (want && want.reg.seq < before.seq ? want.reg : undefined);
+    const byName = this.wantedNames.get(nameKey(groupId, name));
+    return earlier(this.wantedIds.get(key(groupId, roleId))) ?? (byName?.adopts ? earlier(byName) : undefined);
+  }
+
+  /**
+   * True when a resource of this deployment took this role over, declares it by ID, or declares its
+   * name (to create or adopt a role): a resource that lets it go, or an exclusive catalogue, must not
+   * delete it. Declarations of roles a resource already holds (Diff's) are no evidence here: the
+   * resource being deleted may have made them itself (a refresh before a destroy).
    */
   mayBeTakenOver(groupId: number, roleId: number, name: string): boolean {
-    const k = key(groupId, roleId);
-    return this.claimed.has(k) || this.wantedIds.has(k) || (this.wantedNames.get(groupId)?.has(name) ?? false);
-  }
-
-  /** Records deletes in flight until `sent` settles: a takeover of one of these roles waits for it. */
-  noteDeleting(groupId: number, roleIds: readonly number[], sent: Promise<unknown>): void {
-    const settled = sent.catch(() => undefined);
-    for (const roleId of roleIds) this.deleting.set(key(groupId, roleId), settled);
-    void settled.then(() => {
-      for (const roleId of roleIds) this.deleting.delete(key(groupId, roleId));
-      this.changed();
-    });
-  }
-
-  isDeleting(groupId: number, roleId: number): boolean {
-    return this.deleting.has(key(groupId, roleId));
-  }
-
-  /** Resolves once no delete of this role is in flight. */
-  async deleteSettled(groupId: number, roleId: number): Promise<void> {
-    await this.deleting.get(key(groupId, roleId));
-  }
-
-  /** A Check or Diff arrived: the program is registering resources. */
-  noteRegistration(): void {
-    this.lastActivity = Date.now();
-  }
-
-  /** Runs a create, update or delete (or a plugin's import Read), counted as running (see {@link quiet}); a failure is noted. */
-  async track<T>(fn: () => Promise<T>): Promise<T> {
-    this.running++;
-    try {
-      return await fn();
-    } catch (error) {
-      this.noteFailure((error as Error)?.message ?? String(error));
-      throw error;
-    } finally {
-      this.running--;
-      this.lastActivity = Date.now();
-      this.changed();
-    }
-  }
-
-  /** Runs `fn` as a wait on the rest of the deployment: it does not hold {@link quiet} back. */
-  async waitingOn<T>(fn: () => Promise<T>): Promise<T> {
-    this.waiting++;
-    this.changed();
-    try {
-      return await fn();
-    } finally {
-      this.waiting--;
-    }
-  }
-
-  /**
-   * Resolves once the program has stopped registering resources: no Check or Diff for `quietMs`, and
-   * every other running operation is itself waiting on the ledger (a resource registered later may be
-   * waiting for one of ours to finish). Bounded by `maxMs`.
-   */
-  quiet(quietMs: number, maxMs: number): Promise<void> {
-    const deadline = Date.now() + maxMs;
-    return this.waitingOn(async () => {
-      for (;;) {
-        const now = Date.now();
-        const silentFor = now - this.lastActivity;
-        // This wait itself runs inside an operation: it is one of `running` and one of `waiting`.
-        const busy = this.running - this.waiting > 0;
-        if ((silentFor >= quietMs && !busy) || now >= deadline) return;
-        await this.nextChange(Math.max(10, Math.min(quietMs - silentFor, deadline - now, quietMs)));
-      }
-    });
-  }
-
-  /** Resolves at the next change (a declaration, a rename, a step aside), or after `ms`. */
-  nextChange(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.waiters.push(done);
-    });
-  }
-
-  private changed(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const wake of waiters) wake();
+    return (
+      this.claimed.has(key(groupId, roleId)) ||
+      this.wantedIds.has(key(groupId, roleId)) ||
+      this.wantedNames.has(nameKey(groupId, name))
+    );
   }
 }
-
-/** Resolves after `ms` without keeping the process alive. */
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 let current = new DeploymentLedger();
 const scoped = new AsyncLocalStorage<DeploymentLedger>();

@@ -87,12 +87,16 @@ describe("GroupRoles with exclusive: true", () => {
     await up([cat({ ...AB, c: { name: "C" } }, { exclusive: true })], [standalone]);
     const before = await held();
     await s.h.clearRequests();
-    // b moves to a Role, c to another catalogue, and a new Role is made beside them.
+    // b moves to a Role (by `import`), c to another catalogue, and a new Role is made beside them. Each
+    // registers before the exclusive catalogue (Roles first; `other` declared first, and a dependsOn).
     const r = await up(
-      [cat({ a: { name: "A" } }, { exclusive: true }), cat({ c: { name: "C" } }, { adoptExisting: true }, "other")],
+      [
+        cat({ c: { name: "C" } }, { adoptExisting: true }, "other"),
+        { ...cat({ a: { name: "A" } }, { exclusive: true }), opts: { dependsOn: ["other"] } },
+      ],
       [
         standalone,
-        { name: "b-role", args: { groupId: 42, name: "B" } },
+        { name: "b-role", args: { groupId: 42, name: "B" }, opts: { import: `42/${before.B}` } },
         { name: "extra", args: { groupId: 42, name: "Extra" } },
       ],
     );

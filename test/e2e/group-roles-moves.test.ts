@@ -1,27 +1,38 @@
 /**
- * Roles that move between resources of one program in one `up` (DESIGN invariant 8): an entry moved
- * from one GroupRoles to another, a Role replaced by a GroupRoles entry and back. Whatever order the
- * resources register in, and however slow the delete of the resource that lets the role go, the role
- * keeps its ID, the service still holds it, and the next preview is a no-op. Checked through the
- * service (its list and request log), through the engine stand-in and the real provider host.
+ * Roles that move between resources of one program in one `up`, through the engine stand-in, which
+ * schedules as the Go engine does (one registration's Check and Diff at a time, `--parallel` workers,
+ * the SDK's one-at-a-time registrations at `--parallel 1`). The rule (docs/design/engine-order.md): a
+ * move keeps the role's ID when the resource that takes it registers first; in the other order the
+ * preview refuses it, naming the `dependsOn` that reverses the order, and an `up` run anyway keeps
+ * state true. Outcomes are read from the service (its list and request log) and the state.
+ *
+ * The matrix: the moves whose outcome could depend on the schedule run in both registration orders at
+ * `--parallel` 1, 2 and the default (4 per CPU); the rest run once per order at the default. The rules
+ * themselves (which registration decides, what waits for what) are pinned at the provider level, where
+ * every interleaving costs nothing (test/provider/group-roles-diff-moves.test.ts, registration-order,
+ * deployment-ledger, role-renames).
  */
 import { describe, expect, it } from "vitest";
-import { runMixed, specStackPerFile, typePrefix, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
+import { runMixed, specStackPerFile, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
 
 let s: Stack;
 specStackPerFile((stack) => (s = stack));
 
 type Entries = GroupRolesSpec["args"]["roles"];
-const cat = (name: string, roles: Entries, extra: Partial<GroupRolesSpec["args"]> = {}): GroupRolesSpec => ({
-  name,
-  args: { groupId: 42, roles, ...extra },
-});
+const cat = (
+  name: string,
+  roles: Entries,
+  extra: Partial<GroupRolesSpec["args"]> = {},
+  opts?: Record<string, unknown>,
+): GroupRolesSpec => ({ name, args: { groupId: 42, roles, ...extra }, ...(opts ? { opts } : {}) });
 const role = (name: string, roleName: string, opts?: Record<string, unknown>): RoleSpec => ({
   name,
   args: { groupId: 42, name: roleName },
   ...(opts ? { opts } : {}),
 });
 const CATALOGUES_FIRST = { "roles-spec:order": "catalogues-first" };
+/** `--parallel` 1, 2 and the default (undefined: 4 per CPU, as the CLI). */
+const PARALLELS = [1, 2, undefined] as const;
 
 const up = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], config: Record<string, string> = {}) => {
   const r = await runMixed(s, "up", cats, roles, config);
@@ -30,151 +41,193 @@ const up = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], config: Record
 };
 /** Name to roleId, as the service lists the group. */
 const held = async () => Object.fromEntries((await s.h.listRoles(42)).map((r) => [r.name, r.roleId]));
-type Outputs = { resources: Array<{ type: string; urn: string; outputs: Record<string, unknown> }> };
+type Outputs = { resources: Array<{ type: string; urn: string; id?: string; outputs: Record<string, unknown> }> };
 /** The roles a GroupRoles' state holds: key to roleId. */
 const stateOf = (r: Outputs, name: string) => {
   const res = r.resources.find((x) => x.type.endsWith("GroupRoles") && x.urn.endsWith(`::${name}`));
   const roles = (res?.outputs["roles"] ?? {}) as Record<string, { roleId: number }>;
   return Object.fromEntries(Object.entries(roles).map(([k, v]) => [k, v.roleId]));
 };
-/** The stack after `up(cats)` from empty: made once per file and name, then restored (see harness `baseline`). */
+/** The stack after `up(cats, roles)` from empty: made once per file and name, then restored. */
 const start = (name: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) =>
-  s.baseline(name, async () => void (await up(cats, roles)));
+  s.baseline(name, async () => {
+    s.parallel = undefined;
+    await up(cats, roles);
+  });
 const deletes = async () => (await s.h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"] ?? 0;
-/** The next run of the same program plans nothing and sends nothing. */
-const expectSettled = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], config: Record<string, string> = {}) => {
+/** The next run of the same program plans nothing and sends nothing (an exclusive catalogue: its one list). */
+const expectSettled = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], lists = 0) => {
   await s.h.clearRequests();
-  const preview = await runMixed(s, "preview", cats, roles, config);
+  const preview = await runMixed(s, "preview", cats, roles);
   expect(preview.ok, preview.errors.join("\n")).toBe(true);
   expect(preview.planText).toBe("");
-  expect((await s.h.requests()).total).toBe(0);
+  expect((await s.h.requests()).total).toBe(lists);
+};
+/** A preview refused, its error naming `parts`, nothing written. */
+const expectRefused = async (
+  cats: GroupRolesSpec[],
+  roles: RoleSpec[],
+  parts: string[],
+  config: Record<string, string> = {},
+) => {
+  await s.h.clearRequests();
+  const preview = await runMixed(s, "preview", cats, roles, config);
+  expect(preview.ok).toBe(false);
+  for (const part of parts) expect(preview.errors.join("\n")).toContain(part);
+  expect((await s.h.requests()).entries.filter((e) => e.method !== "GET")).toEqual([]);
+  return preview;
 };
 
-describe("a role moved between resources of one program keeps its ID and is never deleted", () => {
-  it("an entry moved to a catalogue with adoptExisting, in either order, while the delete is slow and retried", async () => {
-    const one = (roles: Entries) => cat("one", roles);
+describe.each(PARALLELS)("moves whose outcome could depend on the schedule, --parallel %s", (parallel) => {
+  it("an entry moved to a catalogue with adoptExisting: kept when the receiver registers first, else refused", async () => {
+    const one = (roles: Entries, opts?: Record<string, unknown>) => cat("one", roles, {}, opts);
     const two = (roles: Entries) => cat("two", roles, { adoptExisting: true });
-    for (const first of ["two", "one"]) {
-      await start("one {a, b}, two {c} adopting", [
-        one({ a: { name: "A" }, b: { name: "B" } }),
-        two({ c: { name: "C" } }),
-      ]);
-      const before = await held();
-      // Two 503s on delete-roles: the old catalogue's delete is retried, the window the race needed.
-      await s.h.fault({
-        method: "POST",
-        path: "/api/v0/groups/42/delete-roles",
-        action: "status",
-        status: 503,
-        times: 2,
-      });
-      const pair = [two({ c: { name: "C" }, a: { name: "A" } }), one({ b: { name: "B" } })];
-      const next = first === "two" ? pair : pair.reverse();
-      await s.h.clearRequests();
-      const moved = await up(next);
-      expect(await held()).toEqual(before);
-      expect(await deletes()).toBe(0);
-      expect(stateOf(moved, "two")).toEqual({ c: before.C, a: before.A });
-      expect(stateOf(moved, "one")).toEqual({ b: before.B });
-      await expectSettled(next);
-    }
+    await start("one {a, b}, two {c}", [one({ a: { name: "A" }, b: { name: "B" } }), two({ c: { name: "C" } })]);
+    const before = await held();
+    s.parallel = parallel;
+    // The giver first: its update would delete A before the receiver's step could take it.
+    const giverFirst = [one({ b: { name: "B" } }), two({ c: { name: "C" }, a: { name: "A" } })];
+    await expectRefused(giverFirst, [], ['role "A"', 'give the GroupRoles of group 42 declaring "B"', "`dependsOn`"]);
+    // The receiver first (declared first, and the giver depends on it, as the refusal says).
+    const receiverFirst = [
+      two({ c: { name: "C" }, a: { name: "A" } }),
+      one({ b: { name: "B" } }, { dependsOn: ["two"] }),
+    ];
+    expect((await runMixed(s, "preview", receiverFirst)).ok).toBe(true);
+    await s.h.clearRequests();
+    const moved = await up(receiverFirst);
+    expect(await held()).toEqual(before);
+    expect(await deletes()).toBe(0);
+    expect(stateOf(moved, "two")).toEqual({ c: before.C, a: before.A });
+    expect(stateOf(moved, "one")).toEqual({ b: before.B });
+    await expectSettled(receiverFirst);
   });
 
+  it("two catalogues each giving an entry to a third: every ID kept when the receiver registers first", async () => {
+    const giver = (name: string, roles: Entries, opts?: Record<string, unknown>) => cat(name, roles, {}, opts);
+    const receiver = (roles: Entries) => cat("third", roles, { adoptExisting: true });
+    await start("g1 {a, x}, g2 {b, y}, third {c}", [
+      giver("g1", { a: { name: "A" }, x: { name: "X" } }),
+      giver("g2", { b: { name: "B" }, y: { name: "Y" } }),
+      receiver({ c: { name: "C" } }),
+    ]);
+    const before = await held();
+    s.parallel = parallel;
+    const taken = receiver({ c: { name: "C" }, a: { name: "A" }, b: { name: "B" } });
+    const givers = [giver("g1", { x: { name: "X" } }), giver("g2", { y: { name: "Y" } })];
+    await expectRefused([...givers, taken], [], ["`dependsOn` on this resource"]);
+    const ordered = [taken, ...givers.map((g) => ({ ...g, opts: { dependsOn: ["third"] } }))];
+    await s.h.clearRequests();
+    const r = await up(ordered);
+    expect(await held()).toEqual(before);
+    expect(await deletes()).toBe(0);
+    expect(stateOf(r, "third")).toEqual({ c: before.C, a: before.A, b: before.B });
+    await expectSettled(ordered);
+  });
+
+  it("a name one Role gives up and another takes: applied when the one that frees it registers first", async () => {
+    const alpha = (name: string, opts?: Record<string, unknown>) => role("alpha", name, opts);
+    const beta = (name: string, opts?: Record<string, unknown>) => role("beta", name, opts);
+    await start("alpha Alpha, beta Beta", [], [alpha("Alpha"), beta("Beta")]);
+    const before = await held();
+    s.parallel = parallel;
+    // alpha takes "Beta", which beta gives up: alpha first would meet the name still held.
+    await expectRefused([], [alpha("Beta"), beta("Gamma")], ['Give the Role "Alpha"', "`dependsOn` on this resource"]);
+    const ordered = [beta("Gamma"), alpha("Beta", { dependsOn: ["beta"] })];
+    await up([], ordered);
+    expect(await held()).toEqual({ Beta: before.Alpha, Gamma: before.Beta });
+    await expectSettled([], ordered);
+  });
+
+  it("an exclusive catalogue beside a Role of its group: the Role's role stays when the Role registers first", async () => {
+    const standalone = role("standalone", "Standalone");
+    const exclusive = (opts?: Record<string, unknown>) =>
+      cat("catalogue", { a: { name: "A" } }, { exclusive: true }, opts);
+    await start("catalogue {a}, Role Standalone", [cat("catalogue", { a: { name: "A" } })], [standalone]);
+    const before = await held();
+    s.parallel = parallel;
+    // The catalogue first cannot see the Role keep its role: refused, naming the dependsOn.
+    await expectRefused([exclusive()], [standalone], ["`dependsOn` on this resource"], CATALOGUES_FIRST);
+    await s.h.clearRequests();
+    await up([exclusive({ dependsOn: ["standalone"] })], [standalone]);
+    expect(await held()).toEqual(before);
+    expect(await deletes()).toBe(0);
+    await expectSettled([exclusive({ dependsOn: ["standalone"] })], [standalone], 1);
+  });
+});
+
+describe("moves in both registration orders, at the default --parallel", () => {
   it("an entry moved to a catalogue without adoptExisting: the preview fails in either order and says what works", async () => {
     await start("one {a}, two {c}", [cat("one", { a: { name: "A" } }), cat("two", { c: { name: "C" } })]);
     const before = await held();
-    // Registration order follows input serialization, not the program's order: both are tried.
     for (const order of [
       [cat("two", { c: { name: "C" }, a: { name: "A" } }), cat("one", {})],
       [cat("one", {}), cat("two", { c: { name: "C" }, a: { name: "A" } })],
     ]) {
-      await s.h.clearRequests();
-      const preview = await runMixed(s, "preview", order);
-      expect(preview.ok).toBe(false);
-      const message = preview.errors.join("\n");
-      expect(message).toContain(`roles.a: "A" is held by roleId ${before.A}`);
-      expect(message).toContain("`adoptExisting: true` on this resource");
-      // The preview's one list of the group (credentials and names), and no write.
-      expect((await s.h.requests()).entries.map((e) => e.method)).toEqual(["GET"]);
+      const preview = await expectRefused(order, [], [`roles.a: "A" is held by roleId ${before.A}`]);
+      expect(preview.errors.join("\n")).toContain("`adoptExisting: true` on this resource");
     }
     expect(await held()).toEqual(before);
   });
 
-  it("a move whose receiver fails (refused, or a bad entry) deletes nothing: the role stays with its sender", async () => {
-    for (const receiver of [
-      cat("two", { c: { name: "C" }, a: { name: "A" } }), // no adoptExisting: refused
-      cat("two", { c: { name: "C" }, a: { name: "A" }, bad: { name: "x".repeat(71) } }, { adoptExisting: true }),
-    ]) {
-      await start("one {a, b}, two {c}", [
-        cat("one", { a: { name: "A" }, b: { name: "B" } }),
-        cat("two", { c: { name: "C" } }),
-      ]);
-      const before = await held();
-      await s.h.clearRequests();
-      // `up` without a preview first (--skip-preview): the steps run, and one of them fails.
-      const r = await runMixed(s, "up", [cat("one", { b: { name: "B" } }), receiver]);
-      expect(r.ok).toBe(false);
-      expect(await held()).toEqual(before);
-      expect(await deletes()).toBe(0);
-      expect(stateOf(r, "one")).toEqual({ a: before.A, b: before.B });
-      expect(stateOf(r, "two")).toEqual({ c: before.C });
-    }
+  it("an up run without its preview in the refused order keeps state true: the receiver is refused, nothing is in two states", async () => {
+    await start("one {a, b}, two {c}", [
+      cat("one", { a: { name: "A" }, b: { name: "B" } }),
+      cat("two", { c: { name: "C" } }),
+    ]);
+    const before = await held();
+    const r = await runMixed(s, "up", [
+      cat("one", { b: { name: "B" } }),
+      cat("two", { c: { name: "C" }, a: { name: "A" } }, { adoptExisting: true }),
+    ]);
+    expect(r.ok).toBe(false);
+    expect(r.errors.join("\n")).toContain("`dependsOn` on this resource");
+    // The giver's update removed A, as its program says; the receiver took nothing.
+    expect(stateOf(r, "one")).toEqual({ b: before.B });
+    expect(stateOf(r, "two")).toEqual({ c: before.C });
+    expect(await held()).toEqual({ B: before.B, C: before.C });
   });
 
-  it("a role users hold, moved in either order: moved whole, or refused in the preview; never in two states", async () => {
-    for (const first of ["two", "one"]) {
+  it("a role users hold: moved whole when the receiver registers first; refused in the preview otherwise", async () => {
+    for (const receiverFirst of [true, false]) {
       await start("one {a, b}, two {c}", [
         cat("one", { a: { name: "A" }, b: { name: "B" } }),
         cat("two", { c: { name: "C" } }),
       ]);
       const before = await held();
       await s.h.setUsers(42, before.A!, 2);
-      const pair = [
-        cat("two", { c: { name: "C" }, a: { name: "A" } }, { adoptExisting: true }),
-        cat("one", { b: { name: "B" } }),
-      ];
-      const next = first === "two" ? pair : pair.reverse();
-      const preview = await runMixed(s, "preview", next);
-      const r = await runMixed(s, "up", next);
-      expect(r.ok, r.errors.join("\n")).toBe(preview.ok);
+      const receiver = cat("two", { c: { name: "C" }, a: { name: "A" } }, { adoptExisting: true });
+      const giver = cat("one", { b: { name: "B" } }, {}, receiverFirst ? { dependsOn: ["two"] } : undefined);
+      const program = receiverFirst ? [receiver, giver] : [giver, receiver];
+      const preview = await runMixed(s, "preview", program);
+      expect(preview.ok).toBe(receiverFirst);
       if (!preview.ok) expect(preview.errors.join("\n")).toContain('roles.a: "A" (roleId');
+      const r = await runMixed(s, "up", program);
+      expect(r.ok, r.errors.join("\n")).toBe(receiverFirst);
       expect(await held()).toEqual(before);
       const holders = ["one", "two"].filter((name) => Object.values(stateOf(r, name)).includes(before.A!));
-      expect(holders).toEqual([r.ok ? "two" : "one"]);
+      expect(holders).toEqual([receiverFirst ? "two" : "one"]);
     }
   });
 
-  it("a receiver that registers only after a slow Role it depends on still gets the moved role", async () => {
-    await up([cat("one", { m: { name: "Mover" }, k: { name: "Keep" } })]);
-    const before = await held();
-    await s.h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "latency", latencyMs: 1500 });
-    const next = [
-      cat("one", { k: { name: "Keep" } }),
-      { ...cat("two", { m: { name: "Mover" } }, { adoptExisting: true }), opts: { dependsOn: ["slow"] } },
-    ];
-    await s.h.clearRequests();
-    const r = await up(next, [role("slow", "Slow")]);
-    expect((await held()).Mover).toBe(before.Mover);
-    expect(await deletes()).toBe(0);
-    expect(stateOf(r, "two")).toEqual({ m: before.Mover });
-  });
-
-  it("two catalogues exchanging entries: one up, no wait on each other, every ID kept", async () => {
-    await up([cat("one", { x: { name: "X" } }), cat("two", { y: { name: "Y" } })]);
+  it("two catalogues exchanging entries: refused in either order (no order serves both); two steps apply", async () => {
+    await start("one {x}, two {y}", [cat("one", { x: { name: "X" } }), cat("two", { y: { name: "Y" } })]);
     const before = await held();
     const swapped = [
       cat("one", { y: { name: "Y" } }, { adoptExisting: true }),
       cat("two", { x: { name: "X" } }, { adoptExisting: true }),
     ];
-    const started = Date.now();
+    await expectRefused(swapped, [], ["`dependsOn` on this resource", "two steps"]);
+    await expectRefused([...swapped].reverse(), [], ["`dependsOn` on this resource"]);
+    // Two steps: first mark the entries retained, then move them (each taken over by name).
+    await up([cat("one", { x: { name: "X", retain: true } }), cat("two", { y: { name: "Y", retain: true } })]);
     const r = await up(swapped);
-    expect(Date.now() - started).toBeLessThan(30_000); // not the 120 s bound of a wait on each other
     expect(await held()).toEqual(before);
     expect(stateOf(r, "one")).toEqual({ y: before.Y });
     expect(stateOf(r, "two")).toEqual({ x: before.X });
   });
 
-  it("a move whose receiver fails after the sender let go keeps the role in the receiver's state", async () => {
+  it("a move whose receiver fails converging the role: the role is in one state only, and the next up moves it", async () => {
     await start("one {m, k}, two {c}", [
       cat("one", { m: { name: "Mover" }, k: { name: "Keep" } }),
       cat("two", { c: { name: "C" } }),
@@ -183,62 +236,62 @@ describe("a role moved between resources of one program keeps its ID and is neve
     // The receiver's PUT (converging the role it takes over) is refused.
     await s.h.fault({ method: "PUT", path: "/api/v0/groups/42/roles", action: "status", status: 422 });
     const next = [
-      cat("one", { k: { name: "Keep" } }),
       cat("two", { c: { name: "C" }, m: { name: "Mover", description: "moved" } }, { adoptExisting: true }),
+      cat("one", { k: { name: "Keep" } }, {}, { dependsOn: ["two"] }),
     ];
     const r = await runMixed(s, "up", next);
     expect(r.ok).toBe(false);
     expect(await held()).toEqual(before);
+    // The receiver records only what it converged; the giver, which depends on it, never ran.
     const holders = ["one", "two"].filter((name) => Object.values(stateOf(r, name)).includes(before.Mover!));
-    expect(holders).toHaveLength(1);
+    expect(holders).toEqual(["one"]);
     await s.h.admin("DELETE", "/faults");
     const again = await up(next);
     expect(stateOf(again, "two")).toEqual({ c: before.C, m: before.Mover });
     expect(await held()).toEqual(before);
   });
 
-  it("a move out of a catalogue that is replaced (groupId changed) keeps the role", async () => {
-    await start("one {m, k}, two {c}", [
-      cat("one", { m: { name: "Mover" }, k: { name: "Keep" } }),
-      cat("two", { c: { name: "C" } }),
-    ]);
-    const before = await held();
-    const next = [
-      cat("one", { k: { name: "Keep" } }, { groupId: 43 }),
-      cat("two", { c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true }),
-    ];
-    const r = await up(next);
-    expect((await held()).Mover).toBe(before.Mover);
-    expect(stateOf(r, "two")).toEqual({ c: before.C, m: before.Mover });
+  it("a move out of a catalogue that is replaced (groupId changed) keeps the role in either order", async () => {
+    for (const receiverFirst of [true, false]) {
+      await start("one {m, k}, two {c}", [
+        cat("one", { m: { name: "Mover" }, k: { name: "Keep" } }),
+        cat("two", { c: { name: "C" } }),
+      ]);
+      const before = await held();
+      const giver = cat("one", { k: { name: "Keep" } }, { groupId: 43 });
+      const receiver = cat("two", { c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true });
+      // The replaced catalogue's roles are deleted after every other step: any order may take them over.
+      const r = await up(receiverFirst ? [receiver, giver] : [giver, receiver]);
+      expect((await held()).Mover).toBe(before.Mover);
+      expect(stateOf(r, "two")).toEqual({ c: before.C, m: before.Mover });
+    }
   });
 
-  it("from Role to GroupRoles without the retainOnDelete step: the Role's delete leaves the adopted role", async () => {
-    await up([], [role("support", "Support"), role("billing", "Billing")]);
-    const before = await held();
-    await s.h.clearRequests();
-    const migrated = await up(
-      [cat("catalogue", { support: { name: "Support" } }, { adoptExisting: true })],
-      [role("billing", "Billing")],
-    );
-    expect(migrated.planText).toMatch(new RegExp(`- delete\\s+${typePrefix(s.sdk)}Role support`));
-    expect(await held()).toEqual(before);
-    expect(await deletes()).toBe(0);
-    expect(stateOf(migrated, "catalogue")).toEqual({ support: before.Support });
-  });
-
-  it("from a GroupRoles entry to a Role of the same name, in either registration order", async () => {
-    for (const order of [{}, CATALOGUES_FIRST]) {
-      await s.fresh();
-      await up([cat("catalogue", { a: { name: "A" }, b: { name: "B" } })], [], order);
+  it("from Role to GroupRoles without the retainOnDelete step, in either order: the Role's delete leaves the adopted role", async () => {
+    for (const config of [{}, CATALOGUES_FIRST]) {
+      await start("Roles support, billing", [], [role("support", "Support"), role("billing", "Billing")]);
       const before = await held();
       await s.h.clearRequests();
-      const next = [cat("catalogue", { b: { name: "B" } })];
-      const moved = await up(next, [role("a", "A")], order);
+      const catalogue = [cat("catalogue", { support: { name: "Support" } }, { adoptExisting: true })];
+      const migrated = await up(catalogue, [role("billing", "Billing")], config);
       expect(await held()).toEqual(before);
       expect(await deletes()).toBe(0);
-      const roleState = moved.resources.find((x) => x.urn.endsWith("Role::a"));
-      expect(roleState?.id).toBe(`42/${before.A}`);
-      await expectSettled(next, [role("a", "A")], order);
+      expect(stateOf(migrated, "catalogue")).toEqual({ support: before.Support });
     }
+  });
+
+  it("from a GroupRoles entry to a Role: with import and the Role first, kept; by name, refused saying import", async () => {
+    await start("catalogue {a, b}", [cat("catalogue", { a: { name: "A" }, b: { name: "B" } })]);
+    const before = await held();
+    const remaining = [cat("catalogue", { b: { name: "B" } })];
+    await expectRefused(remaining, [role("a", "A")], [`import: "42/${before.A}"`]);
+    await expectRefused(remaining, [role("a", "A", { import: `42/${before.A}` })], ["`dependsOn`"], CATALOGUES_FIRST);
+    const moved = await up(
+      [cat("catalogue", { b: { name: "B" } }, {}, { dependsOn: ["a"] })],
+      [role("a", "A", { import: `42/${before.A}` })],
+    );
+    expect(await held()).toEqual(before);
+    expect(await deletes()).toBe(0);
+    expect(moved.resources.find((x) => x.urn.endsWith("Role::a"))?.id).toBe(`42/${before.A}`);
   });
 });

@@ -50,6 +50,8 @@ export interface Stack {
   stateFile: string;
   /** The process the spec program runs in, when it runs inline (see {@link ProgramRunner}). */
   inlineHost?: InlineProgramHost;
+  /** `--parallel` for the runs that follow; undefined: the CLI's default (4 per CPU). */
+  parallel?: number;
   run(
     operation: EngineOptions["operation"],
     config?: Record<string, string>,
@@ -92,7 +94,7 @@ export async function stackFor(
     await h.admin("POST", "/reset");
   };
   const baselines = new Map<string, { state: string; service: unknown }>();
-  return {
+  const stack: Stack = {
     h,
     sdk,
     work,
@@ -117,6 +119,7 @@ export async function stackFor(
         },
         secretConfig,
         ...(inlineHost && dir === programDir ? { inlineHost } : {}),
+        ...(stack.parallel !== undefined ? { parallel: stack.parallel } : {}),
       }),
     fresh,
     baseline: async (key, make) => {
@@ -137,6 +140,7 @@ export async function stackFor(
       rmSync(work, { recursive: true, force: true });
     },
   };
+  return stack;
 }
 
 /** The plan lines of resources of one kind, type left out (the stack's and providers' lines are engine noise). */

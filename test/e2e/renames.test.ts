@@ -1,8 +1,10 @@
 /**
  * Renames as teams make them, through the engine stand-in against the emulator: a resource renamed
- * in code (following the error's advice, with `import` or `aliases`), role names swapped or rotated
- * in separate requests, and renames the per-role provider cannot apply in one `up` (a name held by a
- * role outside the program, or by a role removed in the same change), which fail saying what works.
+ * in code (following the error's advice, with `import` or `aliases`), names passed along a chain of
+ * Role resources (applied when the one that frees a name registers first), swaps and rotations between
+ * Role resources (refused in the preview: no order of two resources applies them), and renames the
+ * per-role provider cannot apply in one `up` (a name held by a role outside the program, or by a role
+ * removed in the same change), which fail saying what works.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -73,36 +75,43 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
     });
   });
 
-  describe("names swapped or rotated in separate requests (grouproles:maxBatchSize 1)", () => {
+  describe("names passed between Role resources", () => {
     const single = { "grouproles:maxBatchSize": "1" };
 
-    it("two roles swap names", async () => {
-      await up([role("a", "Alpha"), role("b", "Beta")], single);
+    it("a chain, the role that frees a name declared first: applied in one up, in separate requests", async () => {
+      const filler = Array.from({ length: 4 }, (_, i) => role(`f${i}`, `Filler ${i}`));
+      await up([role("c", "C"), ...filler, role("b", "B"), role("a", "A")], single);
+      const ids = Object.fromEntries(Object.entries(await names()).map(([id, n]) => [n, id]));
+      // c frees "C" for b, b frees "B" for a; each waits for the one before it (dependsOn makes it sure).
+      await up(
+        [role("c", "D"), ...filler, role("b", "C", { dependsOn: ["c"] }), role("a", "B", { dependsOn: ["b"] })],
+        single,
+      );
+      const after = await names();
+      expect([after[ids["C"]!], after[ids["B"]!], after[ids["A"]!]]).toEqual(["D", "C", "B"]);
+      expect(Object.keys(after)).toHaveLength(7);
+    });
+
+    it("a swap or a rotation is refused in the preview, whatever the batching: two steps, or one GroupRoles", async () => {
+      await up([role("a", "Alpha"), role("b", "Beta"), role("c", "Gamma")]);
       const before = await names();
-      const swapped = await up([role("a", "Beta"), role("b", "Alpha")], single);
-      expect(rolePlan(swapped).sort()).toEqual(["~ update a [description, name]", "~ update b [description, name]"]);
+      for (const [program, config] of [
+        [[role("a", "Beta"), role("b", "Alpha"), role("c", "Gamma")], single],
+        [[role("a", "Beta"), role("b", "Alpha"), role("c", "Gamma")], {}],
+        [[role("a", "Beta"), role("b", "Gamma"), role("c", "Alpha")], {}],
+      ] as const) {
+        await s.h.clearRequests();
+        const preview = await runSpec(s, "preview", [...program], config);
+        expect(preview.ok).toBe(false);
+        expect(preview.errors.join("\n")).toMatch(/The two swap names|`dependsOn` on this resource/);
+        expect((await s.h.requests()).entries.filter((e) => e.method !== "GET")).toEqual([]);
+      }
+      // Two steps: one role steps aside first, then the names settle.
+      await up([role("a", "Alpha (old)"), role("b", "Beta"), role("c", "Gamma")]);
+      await up([role("b", "Alpha"), role("a", "Beta", { dependsOn: ["b"] }), role("c", "Gamma")]);
       const after = await names();
       expect(Object.keys(after)).toEqual(Object.keys(before)); // the same roles, no create or delete
-      expect(Object.values(after).sort()).toEqual(["Alpha", "Beta"]);
-      for (const id of Object.keys(before)) expect(after[id]).not.toBe(before[id]);
-    });
-
-    it("three roles rotate names, declared far apart among others", async () => {
-      const filler = Array.from({ length: 6 }, (_, i) => role(`f${i}`, `Filler ${i}`));
-      await up([role("a", "A"), ...filler, role("b", "B"), role("c", "C")], single);
-      const ids = Object.fromEntries(Object.entries(await names()).map(([id, n]) => [n, id]));
-      await up([role("a", "B"), ...filler, role("b", "C"), role("c", "A")], single);
-      const after = await names();
-      expect([after[ids["A"]!], after[ids["B"]!], after[ids["C"]!]]).toEqual(["B", "C", "A"]);
-      expect(Object.keys(after)).toHaveLength(9);
-    });
-
-    it("a swap also applies when both renames share a batch (the default)", async () => {
-      await up([role("a", "Alpha"), role("b", "Beta")]);
-      const before = await names();
-      await up([role("a", "Beta"), role("b", "Alpha")]);
-      const after = await names();
-      for (const id of Object.keys(before)) expect(after[id]).not.toBe(before[id]);
+      for (const id of Object.keys(before).slice(0, 2)) expect(after[id]).not.toBe(before[id]);
     });
   });
 
@@ -160,7 +169,9 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
 
     it("a rename onto a name another resource gives up in the same change is not a duplicate", async () => {
       await up([role("a", "Alpha"), role("b", "Beta")]);
-      expect((await runSpec(s, "preview", [role("a", "Beta"), role("b", "Gamma")])).ok).toBe(true);
+      expect((await runSpec(s, "preview", [role("b", "Gamma"), role("a", "Beta", { dependsOn: ["b"] })])).ok).toBe(
+        true,
+      );
     });
   });
 });

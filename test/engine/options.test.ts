@@ -57,6 +57,43 @@ describe("engine stand-in resource options", () => {
     expect(s.store().items).toEqual({});
   });
 
+  it("protect refuses a replace only when protected before and after; a preview reports it and goes on", async () => {
+    // step_generator.go continueStepsFromDiff: `new.Protect && old.Protect` (TestProtect in lifecycletest).
+    const s = fixtureStack();
+    const item = (group: string, protect: boolean) => ({ name: "p", props: { value: "v", group }, opts: { protect } });
+    await s.run("up", [item("g1", false)]);
+    // Protected only from now on: replaced in the same run.
+    const added = await s.run("up", [item("g2", true)]);
+    expect(added.errors).toEqual([]);
+    expect(added.planText).toBe(`+- replace ${ITEM} p [group]`);
+    // Protected before and after: the preview shows the replacement and fails; the up refuses it first.
+    const preview = await s.run("preview", [item("g3", true), { name: "other", props: { value: "o" } }]);
+    expect(preview.ok).toBe(false);
+    expect(preview.errors).toEqual([expect.stringContaining("unable to replace resource")]);
+    expect(preview.planText).toContain(`+ create  ${ITEM} other`);
+    const up = await s.run("up", [item("g3", true)]);
+    expect(up.ok).toBe(false);
+    expect(up.providerHost.calls).toMatchObject({ Create: 0, Delete: 0 });
+  });
+
+  it("protected deletes are all reported, and the other deletes go on (TestMultipleProtectedDeletes)", async () => {
+    const s = fixtureStack();
+    const protectedItem = (name: string) => ({ name, props: { value: name }, opts: { protect: true } });
+    // d depends on c: c is deleted in a later wave than the protected ones.
+    await s.run("up", [
+      protectedItem("a"),
+      protectedItem("b"),
+      { name: "c", props: { value: "c" } },
+      { name: "d", props: { value: "d" }, opts: { dependsOn: ["c"] } },
+    ]);
+    const r = await s.run("up", []);
+    expect(r.ok).toBe(false);
+    expect(r.errors.filter((e) => e.includes("because it is protected"))).toHaveLength(2);
+    expect(r.providerHost.calls.Delete).toBe(2);
+    expect(s.names().sort()).toEqual(["a", "b"]);
+    expect(Object.values(s.store().items).map((i) => i.value)).toEqual(["a", "b"]);
+  });
+
   it("retainOnDelete drops the resource from state without calling Delete", async () => {
     const s = fixtureStack();
     await s.run("up", [{ name: "r", props: { value: "stay" }, opts: { retainOnDelete: true } }]);
@@ -78,11 +115,26 @@ describe("engine stand-in resource options", () => {
     expect(s.store().items["1"]).toEqual({ value: "v2", group: "g1" });
   });
 
-  it("replaceOnChanges turns an update into a replacement", async () => {
+  it("replaceOnChanges does nothing for a dynamic resource: its host reports no changed keys (an update)", async () => {
+    // step_generator.go applyReplaceOnChanges matches the keys the provider's Diff reported; the
+    // dynamic-provider host (cmd/dynamic-provider diff) sends only changes, replaces and
+    // deleteBeforeReplace. The plugin reports its keys: test/e2e/package tests replaceOnChanges there.
     const s = fixtureStack();
     await s.run("up", [{ name: "x", props: { value: "v1" } }]);
     const r = await s.run("preview", [{ name: "x", props: { value: "v2" }, opts: { replaceOnChanges: ["value"] } }]);
-    expect(r.planText).toBe(`+- replace ${ITEM} x [value]`);
+    expect(r.planText).toBe(`~ update  ${ITEM} x [value]`);
+  });
+
+  it("a replacement checks the inputs again, with no olds (continueStepsFromDiff)", async () => {
+    const s = fixtureStack();
+    await s.run("up", [{ name: "x", props: { value: "v1", group: "g1", traceCheck: true } }]);
+    await s.run("up", [{ name: "x", props: { value: "v1", group: "g2", traceCheck: true } }]);
+    const checks = s
+      .store()
+      .log.filter((l) => l.op === "check")
+      .map((l) => l.id);
+    // The create's check, then the update's two: with the old inputs, then with none.
+    expect(checks).toEqual(["v1:0", "v1:4", "v1:0"]);
   });
 
   it("import fails for a dynamic resource, as under the Pulumi CLI (pulumi/pulumi#3550)", async () => {

@@ -1,12 +1,21 @@
 /**
  * The deployment ledger on its own (provider/shared/deployment-ledger.ts): the rules both resources'
  * moves, renames and deletes rely on, each pinned without the engine (the e2e suites show them end
- * to end). Waits use tens of milliseconds, not the providers' real quiet windows.
+ * to end). Nothing here waits on a clock: the ledger's only wait is for an earlier registration's step.
  */
 import { describe, expect, it } from "vitest";
 import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Whether `p` has settled after every pending callback of this turn ran. */
+async function settledNow(p: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((r) => setImmediate(r));
+  return done;
+}
 
 describe("claims, creates and unconfirmed creates", () => {
   it("a claim or a create is of this deployment, for that group and role only", () => {
@@ -28,21 +37,112 @@ describe("claims, creates and unconfirmed creates", () => {
   });
 });
 
-describe("declarations and renames", () => {
-  it("a name is wanted while another role of the group is to be renamed to it", () => {
+describe("registrations: the order the engine checks them in", () => {
+  it("each Check opens the next registration; a Diff belongs to the last one checked", () => {
     const l = new DeploymentLedger();
-    l.declare(42, 1, { currentName: "A", plannedName: "B", by: "catalogue" });
-    l.declare(42, 2, { currentName: "C", plannedName: "C" });
-    expect(l.isWanted(42, "B", 2)).toBe(true);
-    expect(l.isWanted(42, "B", 1)).toBe(false); // its own name
-    expect(l.isWanted(43, "B", 2)).toBe(false);
-    expect(l.isWanted(42, "C", 1)).toBe(false); // kept, not renamed to it
-    expect(l.declaration(42, 1)).toMatchObject({ by: "catalogue" });
+    const a = l.register("A");
+    const b = l.register("B");
+    expect(b.seq).toBeGreaterThan(a.seq);
+    expect(l.current()).toBe(b);
+  });
+
+  it("a create or update finds the registration its Check or Diff bound; an unannounced one is the latest", () => {
+    const l = new DeploymentLedger();
+    const a = l.register("A");
+    l.bind("role:42/1", a);
+    l.register("B");
+    expect(l.stepOf("role:42/1", "x")).toBe(a);
+    const fresh = l.stepOf("role:42/2", "C");
+    expect(fresh.seq).toBeGreaterThan(a.seq);
+    expect(fresh.described).toBe("C");
+    // A settled registration is not a step's any more (a second operation of one resource in a deployment).
+    a.settle(true);
+    expect(l.stepOf("role:42/1", "again")).not.toBe(a);
+  });
+
+  it("awaitStep: the step's outcome; false at once for a failure noted in the deployment", async () => {
+    const l = new DeploymentLedger();
+    const ok = l.register("ok");
+    const waiting = l.awaitStep(ok);
+    expect(await settledNow(waiting)).toBe(false);
+    ok.settle(true);
+    expect(await waiting).toBe(true);
+    const failed = l.register("failed");
+    failed.settle(false);
+    expect(await l.awaitStep(failed)).toBe(false);
+    const pending = l.register("pending");
+    const w = l.awaitStep(pending);
+    l.noteFailure("another step");
+    expect(await w).toBe(false);
+    expect(l.failure).toBe("another step");
+  });
+
+  it("track settles the registration with its step's outcome and notes a failure; observe settles refusals", async () => {
+    const l = new DeploymentLedger();
+    const a = l.register("a");
+    expect(await l.track(a, async () => 7)).toBe(7);
+    expect(await a.outcome).toBe(true);
+    const b = l.register("b");
+    await expect(l.track(b, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect([await b.outcome, l.failure]).toEqual([false, "boom"]);
+    const c = l.register("c");
+    expect(
+      await l.observe(
+        "check of c",
+        c,
+        async () => ({ failures: [1] }),
+        (r) => r.failures.length > 0,
+      ),
+    ).toEqual({
+      failures: [1],
+    });
+    expect(await c.outcome).toBe(false);
+  });
+});
+
+describe("declarations and renames", () => {
+  it("a declaration, a rename of it, and who takes a name another role holds now", () => {
+    const l = new DeploymentLedger();
+    const a = l.register("A");
+    l.declare(42, 1, { currentName: "A", plannedName: "B", by: "catalogue", reg: a });
+    const b = l.register("B");
+    l.declare(42, 2, { currentName: "B", plannedName: "C", reg: b });
+    // Role 2 holds "B" now; registration A gives "B" to role 1.
+    expect(l.takerOf(42, "B", 2, b)?.reg).toBe(a);
+    expect(l.takerOf(42, "B", 1, b)).toBeUndefined(); // its own name
+    expect(l.takerOf(42, "B", 2, a)).toBeUndefined(); // A itself, and nothing before it
+    expect(l.takerOf(43, "B", 2, b)).toBeUndefined();
     l.renamed(42, 1, "B", true);
-    expect(l.declaration(42, 1)).toEqual({ currentName: "B", plannedName: "B", by: "catalogue", settled: true });
-    expect(l.isWanted(42, "B", 2)).toBe(false);
+    expect(l.declaration(42, 1)).toMatchObject({ currentName: "B", plannedName: "B", settled: true });
+    expect(l.takerOf(42, "B", 2, b)).toBeUndefined();
     l.renamed(42, 9, "X");
     expect(l.declaration(42, 9)).toBeUndefined();
+  });
+
+  it("a name declared for a role not held yet is taken by its first declarer, creating or adopting", () => {
+    const l = new DeploymentLedger();
+    const a = l.register("A");
+    const b = l.register("B");
+    l.wantName(42, "N", a, false);
+    l.wantName(42, "N", b, true);
+    expect(l.wantOf(42, "N")).toEqual({ reg: a, adopts: false });
+    expect(l.takerOf(42, "N", 5, b)).toEqual({ reg: a, create: true });
+  });
+
+  it("freer: an earlier registration that renames the holder away or deletes it; never a later one", () => {
+    const l = new DeploymentLedger();
+    const early = l.register("early");
+    l.declare(42, 1, { currentName: "X", plannedName: "Y", reg: early });
+    l.release(42, 2, "Z", early, false);
+    const self = l.register("self");
+    const late = l.register("late");
+    l.declare(42, 3, { currentName: "P", plannedName: "Q", reg: late });
+    expect(l.freer(42, 1, "X", self)).toBe(early);
+    expect(l.freer(42, 1, "Y", self)).toBeUndefined(); // renamed *to* that name
+    expect(l.freer(42, 2, "Z", self)).toBe(early);
+    expect(l.freer(42, 3, "P", self)).toBeUndefined(); // registered after `self`
+    l.renamed(42, 1, "Y", true);
+    expect(l.freer(42, 1, "X", self)).toBeUndefined(); // done
   });
 
   it("one exclusive catalogue per group: a second owner learns how the first is described", () => {
@@ -67,141 +167,41 @@ describe("declarations and renames", () => {
   });
 });
 
-describe("releases: a role one resource lets go and another takes over", () => {
-  it("committed is true for a role nobody lets go, undecided until settled, and the first word counts", () => {
+describe("releases: decided once, when the role is let go", () => {
+  it("handed to an earlier registration that takes it over by ID or by name (adopting); never to a later one", () => {
     const l = new DeploymentLedger();
-    expect(l.releaseCommitted(42, 1)).toBe(true);
-    l.release(42, 1, "A");
-    l.release(42, 1, "A again");
-    expect(l.isReleased(42, 1)).toBe(true);
-    expect(l.isReleased(42, 2)).toBe(false);
-    expect(l.releaseCommitted(42, 1)).toBeUndefined();
-    l.settleReleases(42, [1], false);
-    l.settleReleases(42, [1], true);
-    expect(l.releaseCommitted(42, 1)).toBe(false);
-  });
-
-  it("awaitRelease: taken when nobody lets it go or once the sender commits; failed when it gives up", async () => {
-    const l = new DeploymentLedger();
-    expect(await l.awaitRelease(42, 1, 10, 1_000)).toBe("taken");
-    l.release(42, 1, "A");
-    l.release(42, 2, "B");
-    l.settleReleases(42, [2], false);
-    expect(await l.awaitRelease(42, 2, 10, 1_000)).toBe("failed");
-    l.startReleases(42, [1]);
-    const waiting = l.awaitRelease(42, 1, 10, 5_000);
-    await sleep(50);
-    l.settleReleases(42, [1], true);
-    expect(await waiting).toBe("taken");
-  });
-
-  it("awaitRelease: not started when the sender's update never began; failed at a failure or after maxMs", async () => {
-    const l = new DeploymentLedger();
-    l.release(42, 1, "A");
-    expect(await l.awaitRelease(42, 1, 10, 1_000)).toBe("not started");
-    l.startReleases(42, [1]);
-    const started = Date.now();
-    expect(await l.awaitRelease(42, 1, 10, 100)).toBe("failed");
-    expect(Date.now() - started).toBeLessThan(2_000);
-
-    const m = new DeploymentLedger();
-    m.release(42, 1, "A");
-    m.startReleases(42, [1]);
-    const waiting = m.awaitRelease(42, 1, 10, 5_000);
-    await sleep(50);
-    m.noteFailure("update of another resource");
-    expect(await waiting).toBe("failed");
-    expect(m.failure).toBe("update of another resource");
+    const byId = l.register("by id");
+    l.wantRole(42, 1, byId);
+    const byName = l.register("by name");
+    l.wantName(42, "B", byName, true);
+    const creates = l.register("creates");
+    l.wantName(42, "C", creates, false);
+    const giver = l.register("giver");
+    expect(l.release(42, 1, "A", giver, false).handedTo).toBe(byId);
+    expect(l.release(42, 2, "B", giver, false).handedTo).toBe(byName);
+    expect(l.release(42, 3, "C", giver, false).handedTo).toBeUndefined(); // a create does not take a role over
+    const late = l.register("late");
+    l.wantName(42, "D", late, true);
+    expect(l.release(42, 4, "D", giver, false)).toMatchObject({ name: "D", deferred: false });
+    expect(l.release(42, 4, "D", giver, false).handedTo).toBeUndefined(); // the first word counts
+    expect(l.releaseNamed(42, "D")?.roleId).toBe(4);
+    expect([l.isReleased(42, 4), l.isReleased(42, 5)]).toEqual([true, false]);
   });
 });
 
-describe("takeovers and deletes in flight", () => {
-  it("a role may be taken over when claimed, wanted by ID, or wanted by its name in its group", () => {
+describe("takeovers", () => {
+  it("a role may be taken over when claimed, wanted by ID, or its name declared in its group", () => {
     const l = new DeploymentLedger();
+    const r = l.register("r");
     l.claim(42, 1);
-    l.wantRole(42, 2);
-    l.wantName(42, "Three");
-    expect(l.mayBeTakenOver(42, 1, "x")).toBe(true);
-    expect(l.mayBeTakenOver(42, 2, "x")).toBe(true);
-    expect(l.mayBeTakenOver(42, 3, "Three")).toBe(true);
-    expect(l.mayBeTakenOver(42, 4, "Four")).toBe(false);
-    expect(l.mayBeTakenOver(43, 3, "Three")).toBe(false);
-    expect(l.mayBeTakenOver(43, 1, "x")).toBe(false);
-  });
-
-  it("a delete is in flight until its request settles, even when it fails", async () => {
-    const l = new DeploymentLedger();
-    let fail!: (e: Error) => void;
-    const sent = new Promise<void>((_, reject) => {
-      fail = reject;
-    });
-    l.noteDeleting(42, [1, 2], sent);
-    expect([l.isDeleting(42, 1), l.isDeleting(42, 2), l.isDeleting(42, 3)]).toEqual([true, true, false]);
-    let settled = false;
-    const waiting = l.deleteSettled(42, 1).then(() => (settled = true));
-    await sleep(20);
-    expect(settled).toBe(false);
-    fail(new Error("503"));
-    await waiting;
-    await sleep(0);
-    expect(l.isDeleting(42, 1)).toBe(false);
-    expect(await l.deleteSettled(42, 3)).toBeUndefined();
-  });
-});
-
-describe("failures, operations and quiet", () => {
-  it("observe notes a refused result and a thrown error, and returns or rethrows", async () => {
-    const l = new DeploymentLedger();
-    expect(
-      await l.observe(
-        "check a",
-        async () => 1,
-        (n) => n === 2,
-      ),
-    ).toBe(1);
-    expect(l.failure).toBeUndefined();
-    expect(
-      await l.observe(
-        "check b",
-        async () => 2,
-        (n) => n === 2,
-      ),
-    ).toBe(2);
-    await expect(l.observe("diff c", async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    expect(l.failure).toBe("check b");
-  });
-
-  it("track counts an operation as running and notes its failure", async () => {
-    const l = new DeploymentLedger();
-    await expect(l.track(async () => Promise.reject(new Error("create failed")))).rejects.toThrow();
-    expect(l.failure).toBe("create failed");
-    expect(await l.track(async () => "ok")).toBe("ok");
-  });
-
-  it("quiet waits for a gap without registrations, and for other operations, within maxMs", async () => {
-    const l = new DeploymentLedger();
-    l.noteRegistration();
-    let started = Date.now();
-    await l.track(() => l.quiet(100, 5_000));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(95);
-
-    // Another operation running holds it back until it ends.
-    let finish!: () => void;
-    const other = l.track(() => new Promise<void>((r) => (finish = r)));
-    let quiet = false;
-    const waiting = l.track(() => l.quiet(20, 5_000)).then(() => (quiet = true));
-    await sleep(150);
-    expect(quiet).toBe(false);
-    finish();
-    await other;
-    await waiting;
-    expect(quiet).toBe(true);
-
-    // Bounded: registrations that never stop still end the wait at maxMs.
-    const ticking = setInterval(() => l.noteRegistration(), 5);
-    started = Date.now();
-    await l.track(() => l.quiet(100, 200));
-    clearInterval(ticking);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    l.wantRole(42, 2, r);
+    l.wantName(42, "Three", r, false);
+    expect([1, 2, 3, 4].map((id) => l.mayBeTakenOver(42, id, id === 3 ? "Three" : "Other"))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(l.mayBeTakenOver(43, 1, "Three")).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { GroupRolesState } from "../../provider/group-roles/types";
+import { waitFor } from "../support/wait";
 import {
   PROVIDER_REF,
   ROUTES,
@@ -100,10 +101,14 @@ describe("lost replies", () => {
     expect(outs.unconfirmed).toBeUndefined();
   });
 
-  it("a create that timed out and lands later is adopted, not orphaned", async () => {
+  it("a create that timed out and lands later is kept unconfirmed, then adopted by the next up: never made twice", async () => {
     await h.configure({ "grouproles:timeoutMs": "300" });
     await h.fault({ ...POSTS, action: "latency", latencyMs: 1500 });
-    const { outs } = await groupRoles.create(inputs(catalogue(2)));
+    const err = await failure(groupRoles.create(inputs(catalogue(2))));
+    expect(err.message).toContain("kept in state as unconfirmed");
+    expect(err.properties.unconfirmed).toEqual({ r0: "Role 0", r1: "Role 1" });
+    await waitFor(async () => Object.keys(await h.held(42)).length === 2, "the late create to land", 10_000);
+    const { outs } = await groupRoles.update("42", err.properties, inputs(catalogue(2)));
     await expectStateIsService(outs);
     expect((await h.requests()).counts[ROUTES.POST]).toBe(1);
   });

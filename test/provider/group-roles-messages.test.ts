@@ -9,15 +9,13 @@ import { describe, expect, it, vi } from "vitest";
 import { ConflictError } from "../../client/errors";
 import {
   heldRole,
-  moveFailed,
   namesTaken,
-  notAppliedAfterFailure,
   removedInUse,
   someLines,
   someNames,
   type NameConflict,
 } from "../../provider/group-roles/errors";
-import { inNewDeployment } from "../../provider/shared/deployment-ledger";
+import { DeploymentLedger, inNewDeployment } from "../../provider/shared/deployment-ledger";
 import {
   catalogue,
   createdIn,
@@ -264,8 +262,11 @@ describe("names held by roles the resource does not manage", () => {
   const adoptAdvice = "`adoptExisting: true` on this resource";
   const programAdvice =
     "declare each role in one resource only; to move a role, remove it from the other resource in the same change.";
-  const waitAdvice =
-    "The other resource's change did not free the name in time: see its error, then run `pulumi up` again.";
+  const waitAdvice = "The other resource's change did not free the name: see its error, then run `pulumi up` again.";
+  const laterAdvice =
+    "A resource that frees a name must register before the one that takes it: give this resource `dependsOn` " +
+    "on the one that renames or removes the holder; a role a replaced resource deletes frees its name only " +
+    "after every change: apply that in two steps.";
 
   it("each kind of holder is named, with the advice that fits it and no other", () => {
     // Only the advice that fits: nothing else between the line and the last way out.
@@ -293,11 +294,23 @@ describe("names held by roles the resource does not manage", () => {
 
     const wait = namesTaken(42, [conflict("wait")]).message;
     expect(wait).toContain(
-      '  roles.wait: "wait name" is held by roleId 104, which another resource of this program renames away or lets go in this change, but has not yet\n',
+      '  roles.wait: "wait name" is held by roleId 104, which another resource of this program renames away or deletes in this change, but its change failed\n',
     );
     expect(wait).toContain(waitAdvice);
     expect(wait).not.toContain(programAdvice);
+    expect(wait).not.toContain(laterAdvice);
     expect(wait).toContain("Or choose other names, or rename or delete those roles in the service first.");
+    const freer = new DeploymentLedger().register('the Role "X" (id 42/9)');
+    expect(namesTaken(42, [{ ...conflict("wait"), freedBy: freer }]).message).toContain(
+      'is held by roleId 104, which the Role "X" (id 42/9) renames away or deletes in this change, but its change failed',
+    );
+
+    const later = namesTaken(42, [conflict("later")]).message;
+    expect(later).toContain(
+      '  roles.later: "later name" is held by roleId 105, which another resource of this program frees in this change, but only after this resource\'s change (it registers after this resource, or deletes the role after every other change)\n',
+    );
+    expect(later).toContain(laterAdvice);
+    expect(later).not.toContain(waitAdvice);
 
     // Mixed: each advice shows once one conflict calls for it.
     const mixed = namesTaken(42, [
@@ -358,35 +371,5 @@ describe("a partial apply", () => {
     expect(err.code).toBe("ERR_ROLE_NOT_APPLIED");
     expect(Object.keys(await h.held(42))).toEqual(["Role 0"]);
     expect(err.cause).toMatchObject({ code: "ERR_VALIDATION", message: expect.stringContaining("422") });
-  });
-});
-
-describe("moves and removals not applied because something else failed", () => {
-  it("roles moving here that their resource did not let go: their IDs, where they stay, the way out", () => {
-    expect(moveFailed("updating the roles of group 42", [7], "failed").message).toBe(
-      "updating the roles of group 42: role 7 is moving here from another resource of this program, whose change " +
-        "(or another step of this deployment) failed, so it stays with that resource; nothing was changed. Fix " +
-        "that error and run `pulumi up` again.",
-    );
-    expect(moveFailed("creating the roles of group 42", [7, 9], "not started").message).toBe(
-      "creating the roles of group 42: roles 7, 9 are moving here from another resource of this program, whose " +
-        "update could not start while this one waited for it (`--parallel 1`?), so they stay with that resource; " +
-        "nothing was changed. Run with `--parallel 2` or more, or move the roles in two steps (`retain: true` on the " +
-        "entries first).",
-    );
-    expect(moveFailed("x", [7, 9], "failed").code).toBe("ERR_ROLE_NOT_APPLIED");
-  });
-
-  it("a removal after another step failed: that failure, cut to 300 characters, and the way out", () => {
-    const err = notAppliedAfterFailure("updating the roles of group 42", "create of Role support: 422");
-    expect(err.code).toBe("ERR_ROLE_NOT_APPLIED");
-    expect(err.message).toBe(
-      "updating the roles of group 42: not applied, because another step of this deployment failed first (create " +
-        "of Role support: 422). This change removes roles, which another resource may be taking over; nothing was " +
-        "changed. Fix that error and run `pulumi up` again.",
-    );
-    const long = notAppliedAfterFailure("updating", `${"x".repeat(300)}TAIL`).message;
-    expect(long).toContain(`(${"x".repeat(300)}).`);
-    expect(long).not.toContain("TAIL");
   });
 });

@@ -13,7 +13,6 @@ import { Progress } from "../../provider/group-roles/progress";
 import { NO_OTHERS, planApply, type OtherResources } from "../../provider/group-roles/plan";
 import { toInputs, toState, type GroupRolesState } from "../../provider/group-roles/types";
 import { deploymentLedger, inNewDeployment, type DeploymentLedger } from "../../provider/shared/deployment-ledger";
-import { waitFor } from "../support/wait";
 import {
   PROVIDER_REF,
   ROUTES,
@@ -347,22 +346,23 @@ describe("roles another resource of the deployment takes", () => {
     expect(await h.held(42)).toEqual({ A: a, B: b, C: outs.roles.c!.roleId });
   });
 
-  it("when a later step fails, only those another resource claimed leave the state; the rest stay", async () => {
+  it("when a later step fails, the roles handed to another resource leave the state all the same; the rest stay", async () => {
     const { outs } = await createdIn(h, { a: { name: "A" }, b: { name: "B" }, c: { name: "C" } });
     const { a, b } = { a: outs.roles.a!.roleId, b: outs.roles.b!.roleId };
+    // Handed over when this resource let them go (decided in its Diff): the receiver takes them over in its
+    // own step, or in the next `pulumi up` if that step fails. Never in two states, never deleted.
     const others = { ...NO_OTHERS, takes: (id: number) => id === a || id === b };
     await h.fault({ ...POSTS, action: "status", status: 422 });
     const props = { groupId: 42, roles: { c: { name: "C" }, d: { name: "D" } } };
-    const err = await failure(planned(outs, props, others, (ledger) => ledger.claim(42, a)));
+    const err = await failure(planned(outs, props, others));
     expect(err.id).toBe("42");
     expect(Object.fromEntries(Object.entries(err.properties.roles).map(([k, r]) => [k, r.roleId]))).toEqual({
       c: outs.roles.c!.roleId,
-      b,
     });
     expect(Object.keys(await h.held(42)).sort()).toEqual(["A", "B", "C"]);
   });
 
-  it("a role to delete that another resource wants by name is let go, not deleted, and no empty delete is sent", async () => {
+  it("a role to delete that another resource took over since the plan is let go, not deleted, and no empty delete is sent", async () => {
     const { outs } = await createdIn(
       h,
       { a: { name: "A" }, b: { name: "B" }, undefined: { name: "U" } },
@@ -371,9 +371,10 @@ describe("roles another resource of the deployment takes", () => {
     const [x] = await h.create(42, [{ name: "X" }]);
     await h.clearRequests();
     const props = { groupId: 42, roles: { b: { name: "B" }, undefined: { name: "U" } }, exclusive: true };
+    // Claimed after the plan was made (an import reads and claims in its own step): the apply checks again.
     const after = await planned(outs, props, NO_OTHERS, (ledger) => {
-      ledger.wantName(42, "A");
-      ledger.wantName(42, "X");
+      ledger.claim(42, outs.roles.a!.roleId);
+      ledger.claim(42, x!.roleId);
     });
     expect(Object.keys(after.roles)).toEqual(["b", "undefined"]);
     expect(await h.held(42)).toEqual({
@@ -388,7 +389,7 @@ describe("roles another resource of the deployment takes", () => {
     const { outs } = await createdIn(h, { a: { name: "A" }, b: { name: "B" } });
     const client = clientOf();
     await inNewDeployment(async () => {
-      deploymentLedger().wantName(42, "A");
+      deploymentLedger().claim(42, outs.roles.a!.roleId);
       const listed = await client.roles.list(42);
       const plan = planApply(outs, toInputs({ groupId: 42, roles: { b: { name: "B" } } }), listed);
       const ctx = { client, maxBatchSize: 100, providerRef: PROVIDER_REF, what: "updating", listed };
@@ -482,19 +483,23 @@ describe("races with the rest of the world while the apply runs", () => {
     expect(Object.keys(err.properties.roles)).toEqual(["r0"]);
   });
 
-  it("a takeover waits for a delete of that role already in flight, and creates the role anew", async () => {
+  it("a rename onto the name of a role an earlier registration deletes waits for that delete, then applies", async () => {
     const one = await createdIn(h, { a: { name: "A" }, b: { name: "B" } });
+    const two = await createdIn(h, { x: { name: "X" } });
     await h.fault({ ...DELETES, action: "latency", latencyMs: 300 });
     await inNewDeployment(async () => {
-      const sending = oneDeploymentGroupRoles.update("42", stateOf(one.outs), inputs({ b: { name: "B" } }));
-      const inFlight = async () => (await h.requests()).inFlight.some((r) => r.path.endsWith("/delete-roles"));
-      await waitFor(inFlight, "the delete of role A in flight", 5_000);
-      const { outs } = await oneDeploymentGroupRoles.create(
-        inputs({ a: { name: "A" } }, { groupId: 42, adoptExisting: true }),
-      );
-      await sending;
-      expect(outs.roles.a!.roleId).toBe((await h.held(42)).A);
-      expect(outs.roles.a!.roleId).not.toBe(one.outs.roles.a!.roleId);
+      const [drop, rename] = [inputs({ b: { name: "B" } }), inputs({ x: { name: "A" } })];
+      // The engine's order: the one that deletes A registers first, then the one that takes its name.
+      await oneDeploymentGroupRoles.check(stateOf(one.outs), drop);
+      await oneDeploymentGroupRoles.diff("42", stateOf(one.outs), drop);
+      await oneDeploymentGroupRoles.check(stateOf(two.outs), rename);
+      await oneDeploymentGroupRoles.diff("42", stateOf(two.outs), rename);
+      // The taker's step starts first (a free worker), meets "A" held, and waits for the deleter's step.
+      const renaming = oneDeploymentGroupRoles.update("42", stateOf(two.outs), rename);
+      await oneDeploymentGroupRoles.update("42", stateOf(one.outs), drop);
+      const { outs } = await renaming;
+      expect(outs.roles.x!.roleId).toBe(two.outs.roles.x!.roleId);
     });
+    expect(await h.held(42)).toEqual({ A: two.outs.roles.x!.roleId, B: one.outs.roles.b!.roleId });
   });
 });

@@ -14,7 +14,7 @@ import {
   UnexpectedReplyError,
   ValidationError,
 } from "../../client/errors";
-import { isAmbiguous, watchAfterTimeout } from "../../provider/shared/lost-replies";
+import { isAmbiguous } from "../../provider/shared/lost-replies";
 
 const opts = {};
 const status = (s: number) => ({ status: s });
@@ -34,17 +34,5 @@ describe("isAmbiguous: the write may have been applied", () => {
     expect(isAmbiguous(new ValidationError("bad", status(422)))).toBe(false);
     expect(isAmbiguous(new ConflictError("taken", status(409)))).toBe(false);
     expect(isAmbiguous(new Error("plain"))).toBe(false);
-  });
-});
-
-describe("watchAfterTimeout: twice the timeout, 3 s to 60 s; looks every half timeout, 50 ms to 5 s", () => {
-  it.each([
-    [100, 3_000, 50],
-    [1_000, 3_000, 500],
-    [2_000, 4_000, 1_000],
-    [20_000, 40_000, 5_000],
-    [45_000, 60_000, 5_000],
-  ])("a %i ms timeout: a %i ms window, every %i ms", (timeoutMs, windowMs, stepMs) => {
-    expect(watchAfterTimeout(new HeadersTimeoutError(timeoutMs, opts))).toEqual({ windowMs, stepMs });
   });
 });

@@ -51,25 +51,4 @@ describe("a plugin import", () => {
       expect(deploymentLedger().isClaimed(42, 7)).toBe(false);
     });
   });
-
-  it("the Read holds back a catalogue waiting for the deployment to go quiet", async () => {
-    await inNewDeployment(async () => {
-      let finish!: () => void;
-      const slow = () =>
-        new Promise<{ id: string; props: Record<string, unknown> }>((resolve) => {
-          finish = () => resolve({ id: "42/7", props: { groupId: 42, roleId: 7 } });
-        });
-      const reading = readNoting("urn:z", none, slow);
-      let quiet = false;
-      // As a catalogue's update waits: inside its own tracked operation.
-      const ledger = deploymentLedger();
-      const waiting = ledger.track(() => ledger.quiet(50, 5_000)).then(() => (quiet = true));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(quiet, "quiet while an import was still reading").toBe(false);
-      finish();
-      await reading;
-      await waiting;
-      expect(quiet).toBe(true);
-    });
-  });
 });

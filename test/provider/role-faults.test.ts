@@ -4,6 +4,7 @@ import { setStackConfig } from "../../config/stack-config";
 import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
 import { provider, providerAgainstEmulator, newDeployment } from "./provider-harness";
 import type { EmulatorHarness } from "../support/emulator";
+import { waitFor } from "../support/wait";
 
 let h: EmulatorHarness;
 let config: Record<string, string>;
@@ -28,23 +29,39 @@ const role = { groupId: 42, name: "Support", settings: { viewVideo: true } };
 const slow = process.env["MUTATION_RUN"] ? it.skip : it;
 
 describe("faults the matrix found", () => {
-  slow("a create that timed out but lands later is adopted, not orphaned", async () => {
-    // undici's timers fire up to ~1 s late: the reply must come well after the timeout to be one.
-    await h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "latency", latencyMs: 1800 });
-    const { id } = await provider.create({ ...role });
-    const roles = await h.listRoles(42);
-    expect(roles).toHaveLength(1);
-    expect(id).toBe(`42/${roles[0].roleId}`);
-  });
+  slow(
+    "a create that timed out and lands later is kept unconfirmed, then adopted by the next up: one role",
+    async () => {
+      // undici's timers fire up to ~1 s late: the reply must come well after the timeout to be one.
+      await h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "latency", latencyMs: 1800 });
+      const err = (await provider.create({ ...role }).catch((e: unknown) => e)) as Error & {
+        id?: string;
+        properties?: Record<string, unknown>;
+      };
+      expect(err.id).toBe("42/unconfirmed");
+      await waitFor(async () => (await h.listRoles(42)).length === 1, "the late create to land", 10_000);
+      // The next `pulumi up`: the engine diffs the unconfirmed record (a replacement) and creates anew.
+      resetDeploymentLedger();
+      const olds = err.properties!;
+      await provider.check(olds, { ...role });
+      expect((await provider.diff(err.id!, olds, { ...role })).replaces).toEqual(["roleId"]);
+      await provider.check({}, { ...role });
+      const { id } = await provider.create({ ...role });
+      const roles = await h.listRoles(42);
+      expect(roles).toHaveLength(1);
+      expect(id).toBe(`42/${roles[0]!.roleId}`);
+    },
+  );
 
-  slow("a create that times out and never lands fails without claiming nothing was created", async () => {
+  slow("a create that times out and has not landed: kept unconfirmed, never said to have created nothing", async () => {
     // Group 43: the request lands after this test, and must not land in another test's group 42.
     await h.fault({ method: "POST", path: "/api/v0/groups/43/roles", action: "latency", latencyMs: 6000 });
-    const err = (await provider.create({ ...role, groupId: 43 }).catch((e: unknown) => e)) as Error;
+    const err = (await provider.create({ ...role, groupId: 43 }).catch((e: unknown) => e)) as Error & { id?: string };
     expect(err.message).toContain('creating role "Support" in group 43: no reply');
     expect(err.message).toContain("timed out");
-    expect(err.message).toContain("The service may still create it");
+    expect(err.message).toContain("the service may still create it");
     expect(err.message).not.toContain("nothing was created");
+    expect(err.id).toBe("43/unconfirmed");
   });
 
   it("a name already taken says which role holds it and how to import it", async () => {

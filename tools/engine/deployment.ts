@@ -195,6 +195,12 @@ export class Deployment implements Journal {
     this.diagnostics.push({ severity: "error", message, ...(urn ? { urn } : {}) });
   }
 
+  /** An error that fails the operation but stops nothing (a preview's protect refusal, a protected delete). */
+  report(urn: string, message: string): void {
+    this.errors.push(`error: ${urn}: ${message}`);
+    this.diagnostics.push({ severity: "error", message, urn });
+  }
+
   warn(urn: string, message: string): void {
     this.diagnostics.push({ severity: "warning", urn, message });
   }
@@ -343,6 +349,12 @@ export class Deployment implements Journal {
     }
     const { step, worker } = await this.nextEvent(async () => {
       const step = await generateStep(provider, t, goal, old);
+      if (step.op === "replace" && step.protectedError) {
+        // In a preview the engine marks the deployment failed and goes on, so the plan shows the diff
+        // that needs it; an update bails before any create (step_generator.go continueStepsFromDiff).
+        if (!this.preview) throw new StepError(step.protectedError);
+        this.report(urn, step.protectedError);
+      }
       const extra: Partial<PlanStep> =
         step.op === "update"
           ? { changedProperties: step.changed }

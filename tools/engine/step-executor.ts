@@ -40,6 +40,8 @@ export interface Journal {
   /** A plan line; `seq` orders it (registration order), a new one when absent. */
   planStep(op: StepOp, urn: string, extra?: Partial<PlanStep>, seq?: number): void;
   fail(urn: string | undefined, message: string): void;
+  /** An error that fails the operation without stopping other steps. */
+  report(urn: string, message: string): void;
   warn(urn: string, message: string): void;
   /** The next plan position: a step's line keeps the place it had when the step started. */
   nextSeq(): number;
@@ -219,44 +221,64 @@ export class StepExecutor {
     });
   }
 
-  /** Deletes in reverse dependency order: a resource goes only once nothing left depends on it. */
+  /**
+   * Deletes in reverse dependency order: a resource goes only once nothing left depends on it
+   * (deployment_executor.go performPostSteps, one antichain at a time). A resource that could not go
+   * (protected) keeps what it depends on: those are skipped (the errored steps' dependencies).
+   */
   async deleteAll(candidates: StateResource[]): Promise<void> {
     const remaining = new Set(candidates);
     while (remaining.size > 0 && !this.j.failed) {
       const all = [...remaining];
       let wave = all.filter((r) => !all.some((o) => o !== r && o.urn !== r.urn && dependsOn(o, r.urn)));
       if (wave.length === 0) wave = all; // a cycle cannot come from a real program; do not hang on one
-      await Promise.all(wave.map((r) => this.workers.run(() => this.deleteOne(r))));
+      const kept = await Promise.all(wave.map((r) => this.workers.run(() => this.deleteOne(r))));
       for (const r of wave) remaining.delete(r);
+      const stayed = wave.filter((_, i) => kept[i]);
+      for (let changed = stayed.length > 0; changed; ) {
+        changed = false;
+        for (const r of remaining) {
+          if (stayed.some((k) => dependsOn(k, r.urn))) {
+            remaining.delete(r);
+            stayed.push(r);
+            changed = true;
+          }
+        }
+      }
     }
   }
 
-  private async deleteOne(r: StateResource): Promise<void> {
+  /** Deletes one resource; true when it stays (protected, or its delete failed). */
+  private async deleteOne(r: StateResource): Promise<boolean> {
     if (r.external) {
       // A resource read with `get` is only forgotten, never deleted.
       if (!this.j.preview) this.j.put(r, undefined);
-      return;
+      return false;
     }
     // A replaced original shows as part of its `+-` line, not as a delete of its own.
     if (!r.delete) this.j.planStep("delete", r.urn, r.retainOnDelete ? { retain: true } : {});
     if (r.protect && !r.delete) {
-      this.j.fail(
+      // deleteProtectedError: the step executor always continues past it (cancelDueToError), so every
+      // protected delete is reported in one run and the other deletes go on (TestMultipleProtectedDeletes).
+      this.j.report(
         r.urn,
         `resource ${r.urn} cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the ` +
           "`protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
           `\`pulumi state unprotect '${r.urn}'\``,
       );
-      return;
+      return true;
     }
-    if (this.j.preview) return;
+    if (this.j.preview) return false;
     try {
       // A provider resource has nothing to delete in the service (registry.go Delete only forgets it).
       if (r.custom && !r.retainOnDelete && !isProviderType(r.type)) {
         await (await this.j.hostFor(r)).delete(target(r), r.id ?? "", plain(r.outputs), plain(r.inputs));
       }
       this.j.put(r, undefined);
+      return false;
     } catch (e) {
       this.j.fail(r.urn, (e as Error).message);
+      return true;
     }
   }
 

@@ -51,7 +51,14 @@ export type GeneratedStep = { t: Target; goal: Goal; old?: StateResource; secret
   | { op: "create"; plainInputs: Props }
   | { op: "same"; plainInputs: Props }
   | { op: "update"; plainInputs: Props; changed: string[] }
-  | { op: "replace"; plainInputs: Props; changed: string[]; deleteBeforeReplace: boolean }
+  | {
+      op: "replace";
+      plainInputs: Props;
+      changed: string[];
+      deleteBeforeReplace: boolean;
+      /** Protected before and after: `up` fails the step; a preview reports it and goes on. */
+      protectedError?: string;
+    }
 );
 
 /** Check, Diff and the decision for a registration with old state `old` (none: a create). */
@@ -82,25 +89,51 @@ export async function generateStep(
     plain(old.inputs),
     goal.ignoreChanges,
   );
-  const changed = diff.diffs.length ? [...diff.diffs].sort() : changedKeys(plain(old.inputs), checked.inputs);
-  // DIFF_UNKNOWN (a dynamic provider without `diff`): the engine falls back to comparing inputs.
-  const hasChanges = diff.changes === "unknown" ? changed.length > 0 : diff.changes === "some";
+  // step_generator.go diffResource: only DIFF_UNKNOWN (a dynamic provider without `diff`) makes the
+  // engine compare inputs itself; otherwise the changed keys are the ones the provider reported
+  // (`diffs`), possibly none (the dynamic-provider host never reports any).
+  const inputChanges = changedKeys(plain(old.inputs), checked.inputs);
+  const reported = diff.changes === "unknown" ? inputChanges : [...diff.diffs].sort();
+  const hasChanges = diff.changes === "unknown" ? inputChanges.length > 0 : diff.changes === "some";
+  // applyReplaceOnChanges matches `replaceOnChanges` against those keys only.
   const replace =
-    hasChanges && (diff.replaces.length > 0 || goal.replaceOnChanges.some((k) => k === "*" || changed.includes(k)));
+    hasChanges && (diff.replaces.length > 0 || goal.replaceOnChanges.some((k) => matchesPath(k, reported)));
+  // What the CLI shows: the reported keys, else what differs between the inputs.
+  const changed = reported.length ? reported : inputChanges;
   // A resource kept with init errors (a partial create or update) gets an update even without a diff,
   // so that the provider can finish the job (step_generator.go, hasInitErrors).
   const finishing = !hasChanges && (old.initErrors?.length ?? 0) > 0;
   if (!hasChanges && !finishing) return { ...base, op: "same", plainInputs: checked.inputs };
   if (!replace) return { ...base, op: "update", plainInputs: checked.inputs, changed };
-  // step_generator.go checks the *new* protect flag, so unprotect-and-replace works in one run.
-  if (goal.protect) {
-    throw new StepError(
-      `unable to replace resource "${t.urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
-        "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`",
-    );
-  }
+  // step_generator.go continueStepsFromDiff refuses only when protected before and after (`new.Protect &&
+  // old.Protect`): unprotect-and-replace, and protect-and-replace, work in one run.
+  const protectedError =
+    goal.protect && old.protect
+      ? `unable to replace resource "${t.urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
+        "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`"
+      : undefined;
   const deleteBeforeReplace = goal.deleteBeforeReplace ?? diff.deleteBeforeReplace;
-  return { ...base, op: "replace", plainInputs: checked.inputs, changed, deleteBeforeReplace };
+  // continueStepsFromDiff: a replacement's defaults are computed anew, so Check runs again, with no olds
+  // and the program's own inputs.
+  const rechecked = await provider.check(t, {}, plain(goal.inputs));
+  if (rechecked.failures.length) throw new StepError(checkFailures(goal, rechecked.failures, rechecked.inputs));
+  return {
+    ...base,
+    op: "replace",
+    plainInputs: rechecked.inputs,
+    changed,
+    deleteBeforeReplace,
+    ...(protectedError ? { protectedError } : {}),
+  };
+}
+
+/**
+ * Whether a `replaceOnChanges` path covers one of the changed keys (`resource.PropertyPath.Contains`):
+ * `*` covers all, `a` covers `a` and `a.b`, `a.b` covers `a.b` and below.
+ */
+function matchesPath(path: string, keys: readonly string[]): boolean {
+  if (path === "*") return keys.length > 0;
+  return keys.some((k) => k === path || k.startsWith(`${path}.`) || k.startsWith(`${path}[`));
 }
 
 const plain = (p: Props) => unwrapSecrets(p) as Props;

@@ -8,7 +8,7 @@
 // config roles-spec:order       "catalogues-first" registers the GroupRoles before the Roles (optional)
 // config roles-spec:sdk         "package" uses the resource plugin's SDK (pulumi-grouproles/package)
 //                               instead of the dynamic resources (optional)
-// A GroupRoles' opts.dependsOn may name Role resources of the spec (declared first by default).
+// opts.dependsOn (either kind) names resources of the spec declared before it (Roles first by default).
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 
@@ -19,15 +19,15 @@ const { Role, GroupRoles } = require(
 const spec = JSON.parse(config.get("spec") ?? "[]");
 const roles = {};
 const catalogues = {};
+/** Resource options with `dependsOn` names resolved to the resources declared so far. */
+const withDependencies = (opts = {}) =>
+  opts.dependsOn ? { ...opts, dependsOn: opts.dependsOn.map((name) => roles[name] ?? catalogues[name]) } : opts;
 const declareRoles = () => {
-  for (const r of spec) roles[r.name] = new Role(r.name, r.args, r.opts ?? {});
+  for (const r of spec) roles[r.name] = new Role(r.name, r.args, withDependencies(r.opts));
 };
 const declareCatalogues = () => {
-  for (const g of JSON.parse(config.get("groupRoles") ?? "[]")) {
-    const opts = { ...(g.opts ?? {}) };
-    if (opts.dependsOn) opts.dependsOn = opts.dependsOn.map((name) => roles[name]);
-    catalogues[g.name] = new GroupRoles(g.name, g.args, opts);
-  }
+  for (const g of JSON.parse(config.get("groupRoles") ?? "[]"))
+    catalogues[g.name] = new GroupRoles(g.name, g.args, withDependencies(g.opts));
 };
 if (config.get("order") === "catalogues-first") {
   declareCatalogues();

@@ -1,0 +1,98 @@
+/**
+ * What only the order of registrations could settle, refused in the Check or Diff of the registration
+ * that comes too late (so in the preview as in `up`), with the order that works. The rules rest on
+ * the engine's guarantees listed in ./deployment-ledger: a decision sees earlier registrations only,
+ * and a step may wait for an earlier registration's step, never for a later one's.
+ */
+import { NameTakenError } from "../../client/errors";
+import type { DeploymentLedger, Registration } from "./deployment-ledger";
+
+/** A role named in these messages. */
+export interface NamedRole {
+  name: string;
+  roleId?: number;
+}
+
+const roleText = (r: NamedRole) => `"${r.name}"${r.roleId === undefined ? "" : ` (roleId ${r.roleId})`}`;
+
+const TWO_STEPS_MOVE =
+  "Or move it in two steps: mark its entry `retain: true` and run `pulumi up`, then move it (the role is then " +
+  "adopted by name or `import`).";
+
+/**
+ * `reg` takes over a role (by its ID, or the role holding `role.name`) that an earlier registration
+ * deletes in its own update: by the time this one's step runs, the role may be gone. Undefined when
+ * the move is sound (nobody lets it go, it was handed to `reg`, or it is deleted only after every step).
+ */
+export function lateTakeover(
+  ledger: DeploymentLedger,
+  groupId: number,
+  role: NamedRole,
+  reg: Registration,
+  what: string,
+): NameTakenError | undefined {
+  const release =
+    role.roleId !== undefined ? ledger.releaseOf(groupId, role.roleId) : ledger.releaseNamed(groupId, role.name);
+  if (!release || release.reg === reg || release.deferred || release.handedTo === reg) return undefined;
+  return new NameTakenError(
+    `${what}: role ${roleText(release)} of group ${groupId} is removed from ` +
+      `${release.reg.described}, which Pulumi registers before this resource and which deletes it in its own ` +
+      "update, before this one could take it over. To move the role (keeping its ID and users), make this resource " +
+      `register first: give ${release.reg.described} the resource option \`dependsOn\` on this resource. ` +
+      TWO_STEPS_MOVE,
+  );
+}
+
+/** `reg` keeps a role that an earlier registration deletes in its own update (an exclusive catalogue's removal). */
+export function lateKeep(
+  ledger: DeploymentLedger,
+  groupId: number,
+  role: NamedRole & { roleId: number },
+  reg: Registration,
+  what: string,
+): NameTakenError | undefined {
+  const release = ledger.releaseOf(groupId, role.roleId);
+  if (!release || release.reg === reg || release.deferred || release.handedTo) return undefined;
+  return new NameTakenError(
+    `${what}: this resource keeps role ${roleText(role)}, which ${release.reg.described} removes in this change ` +
+      "(it registers before this resource, sees no resource declaring the role, and deletes it in its own update). " +
+      `Give ${release.reg.described} the resource option \`dependsOn\` on this resource, so that it registers after ` +
+      "it and leaves the role alone; or declare the role in one resource only.",
+  );
+}
+
+/**
+ * `reg` frees the name `role.name` in its step (renames the role to `plannedName`, or deletes it),
+ * while an earlier registration gives that name to another role (a create, or a rename onto it): that
+ * write may run before this step and meet the name still held. Its advice depends on whether the two
+ * swap names (no order works) or one follows the other (`dependsOn` on the taker).
+ */
+export function lateFreeing(
+  ledger: DeploymentLedger,
+  groupId: number,
+  role: NamedRole & { roleId: number; plannedName?: string },
+  reg: Registration,
+  what: string,
+): NameTakenError | undefined {
+  const taker = ledger.takerOf(groupId, role.name, role.roleId, reg);
+  if (!taker) return undefined;
+  const gives =
+    role.plannedName === undefined
+      ? `deletes role ${roleText(role)}`
+      : `renames role ${roleText(role)} to "${role.plannedName}"`;
+  const head =
+    `${what}: this resource ${gives}, and ${taker.reg.described} gives the name ` +
+    `"${role.name}" to ${taker.create ? "a new role" : "another role"} in this change; Pulumi registers it before ` +
+    "this resource, so its write may run before this one has freed the name.";
+  if (role.plannedName !== undefined && taker.currentName === role.plannedName) {
+    return new NameTakenError(
+      `${head} The two swap names, which no order of two resources can apply in one \`pulumi up\`: apply it in two ` +
+        "steps (first rename one of them to a name neither uses), or declare both roles in one GroupRoles, which " +
+        "swaps names within one update.",
+    );
+  }
+  return new NameTakenError(
+    `${head} Give ${taker.reg.described} the resource option \`dependsOn\` on this resource, so that it registers ` +
+      "after it and finds the name free; or apply the change in two steps.",
+  );
+}

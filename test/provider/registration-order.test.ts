@@ -1,0 +1,103 @@
+/**
+ * What only the order of registrations could settle (provider/shared/registration-order.ts): each
+ * refusal on a ledger as the engine's order leaves it, its wording, and that the order that works
+ * passes. Every message names the resource that came first and the way that is sure.
+ */
+import { describe, expect, it } from "vitest";
+import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
+import { lateFreeing, lateKeep, lateTakeover } from "../../provider/shared/registration-order";
+
+const GIVER = 'the GroupRoles of group 42 declaring "Keep"';
+
+describe("lateTakeover: taking over a role an earlier registration deletes in its update", () => {
+  it("refused after the release, with the dependsOn that reverses the order and the two-step way", () => {
+    const l = new DeploymentLedger();
+    const giver = l.register(GIVER);
+    l.release(42, 7, "Mover", giver, false);
+    const receiver = l.register("receiver");
+    const err = lateTakeover(l, 42, { name: "Mover" }, receiver, "group 42: roles.m");
+    expect(err?.code).toBe("ERR_NAME_TAKEN");
+    expect(err?.message).toBe(
+      `group 42: roles.m: role "Mover" (roleId 7) of group 42 is removed from ${GIVER}, which Pulumi registers ` +
+        "before this resource and which deletes it in its own update, before this one could take it over. To move " +
+        "the role (keeping its ID and users), make this resource register first: give " +
+        `${GIVER} the resource option \`dependsOn\` on this resource. Or move it in two steps: mark its entry ` +
+        "`retain: true` and run `pulumi up`, then move it (the role is then adopted by name or `import`).",
+    );
+    // By ID (an import) the same.
+    expect(lateTakeover(l, 42, { name: "Other", roleId: 7 }, receiver, "x")).toBeDefined();
+  });
+
+  it("passes when the receiver came first (handed over), the delete comes after every step, or nobody lets it go", () => {
+    const l = new DeploymentLedger();
+    const receiver = l.register("receiver");
+    l.wantName(42, "Mover", receiver, true);
+    const giver = l.register(GIVER);
+    l.release(42, 7, "Mover", giver, false);
+    expect(lateTakeover(l, 42, { name: "Mover" }, receiver, "x")).toBeUndefined();
+    const replaced = l.register("replaced");
+    l.release(42, 8, "Moved", replaced, true);
+    expect(lateTakeover(l, 42, { name: "Moved" }, l.register("later"), "x")).toBeUndefined();
+    expect(lateTakeover(l, 42, { name: "Free" }, l.register("any"), "x")).toBeUndefined();
+  });
+});
+
+describe("lateKeep: keeping a role an earlier registration deletes (an exclusive catalogue's removal)", () => {
+  it("refused, naming the dependsOn that lets the catalogue see it kept", () => {
+    const l = new DeploymentLedger();
+    const exclusive = l.register('the GroupRoles of group 42 declaring "C"');
+    l.release(42, 5, "Hand", exclusive, false);
+    const role = l.register("role");
+    expect(lateKeep(l, 42, { name: "Hand", roleId: 5 }, role, 'updating role "Hand" (id 42/5)')?.message).toBe(
+      'updating role "Hand" (id 42/5): this resource keeps role "Hand" (roleId 5), which the GroupRoles of group 42 ' +
+        'declaring "C" removes in this change (it registers before this resource, sees no resource declaring the ' +
+        'role, and deletes it in its own update). Give the GroupRoles of group 42 declaring "C" the resource option ' +
+        "`dependsOn` on this resource, so that it registers after it and leaves the role alone; or declare the " +
+        "role in one resource only.",
+    );
+    expect(lateKeep(l, 42, { name: "Hand", roleId: 5 }, exclusive, "x")).toBeUndefined(); // its own
+    expect(lateKeep(l, 42, { name: "Other", roleId: 6 }, role, "x")).toBeUndefined();
+  });
+});
+
+describe("lateFreeing: freeing a name an earlier registration gives to another role", () => {
+  it("a chain: the taker comes first; dependsOn on this resource makes it come after", () => {
+    const l = new DeploymentLedger();
+    const taker = l.register('the Role "A" (id 42/1)');
+    l.declare(42, 1, { currentName: "A", plannedName: "B", reg: taker });
+    const freer = l.register("freer");
+    const err = lateFreeing(l, 42, { name: "B", roleId: 2, plannedName: "C" }, freer, 'updating role "B" (id 42/2)');
+    expect(err?.message).toBe(
+      'updating role "B" (id 42/2): this resource renames role "B" (roleId 2) to "C", and the Role "A" (id 42/1) ' +
+        'gives the name "B" to another role in this change; Pulumi registers it before this resource, so its write ' +
+        'may run before this one has freed the name. Give the Role "A" (id 42/1) the resource option `dependsOn` on ' +
+        "this resource, so that it registers after it and finds the name free; or apply the change in two steps.",
+    );
+  });
+
+  it("a swap: no order of two resources works; two steps, or one GroupRoles", () => {
+    const l = new DeploymentLedger();
+    const a = l.register("A");
+    l.declare(42, 1, { currentName: "X", plannedName: "Y", reg: a });
+    const b = l.register("B");
+    const err = lateFreeing(l, 42, { name: "Y", roleId: 2, plannedName: "X" }, b, "w");
+    expect(err?.message).toContain("The two swap names, which no order of two resources can apply in one `pulumi up`");
+    expect(err?.message).toContain("declare both roles in one GroupRoles");
+  });
+
+  it("a delete of a role whose name an earlier create gives a new role; nothing when the taker comes later", () => {
+    const l = new DeploymentLedger();
+    const creator = l.register('the Role "N" of group 42');
+    l.wantName(42, "N", creator, false);
+    const giver = l.register("giver");
+    expect(lateFreeing(l, 42, { name: "N", roleId: 3 }, giver, "roles.n")?.message).toContain(
+      'this resource deletes role "N" (roleId 3), and the Role "N" of group 42 gives the name "N" to a new role',
+    );
+    const l2 = new DeploymentLedger();
+    const first = l2.register("first");
+    expect(lateFreeing(l2, 42, { name: "N", roleId: 3 }, first, "x")).toBeUndefined();
+    l2.wantName(42, "N", l2.register("later"), false);
+    // A later taker waits for this step, or is refused in its own Check: not this resource's refusal.
+    expect(lateFreeing(l2, 42, { name: "N", roleId: 3 }, first, "x")).toBeUndefined();
+  });
+});
