@@ -6,8 +6,8 @@
  * preview refuses it, naming the `dependsOn` that reverses the order, and an `up` run anyway keeps
  * state true. Outcomes are read from the service (its list and request log) and the state.
  *
- * The matrix: the moves whose outcome could depend on the schedule run in both registration orders at
- * `--parallel` 1, 2 and the default (4 per CPU); the rest run once per order at the default. The rules
+ * Here, the moves whose outcome does not depend on the schedule, in both registration orders at the
+ * default `--parallel`; the others run as a matrix (./group-roles-moves-matrix.test.ts). The rules
  * themselves (which registration decides, what waits for what) are pinned at the provider level, where
  * every interleaving costs nothing (test/provider/group-roles-diff-moves.test.ts, registration-order,
  * deployment-ledger, role-renames).
@@ -31,8 +31,6 @@ const role = (name: string, roleName: string, opts?: Record<string, unknown>): R
   ...(opts ? { opts } : {}),
 });
 const CATALOGUES_FIRST = { "roles-spec:order": "catalogues-first" };
-/** `--parallel` 1, 2 and the default (undefined: 4 per CPU, as the CLI). */
-const PARALLELS = [1, 2, undefined] as const;
 
 const up = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], config: Record<string, string> = {}) => {
   const r = await runMixed(s, "up", cats, roles, config);
@@ -55,14 +53,6 @@ const start = (name: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) =>
     await up(cats, roles);
   });
 const deletes = async () => (await s.h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"] ?? 0;
-/** The next run of the same program plans nothing and sends nothing (an exclusive catalogue: its one list). */
-const expectSettled = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], lists = 0) => {
-  await s.h.clearRequests();
-  const preview = await runMixed(s, "preview", cats, roles);
-  expect(preview.ok, preview.errors.join("\n")).toBe(true);
-  expect(preview.planText).toBe("");
-  expect((await s.h.requests()).total).toBe(lists);
-};
 /** A preview refused, its error naming `parts`, nothing written. */
 const expectRefused = async (
   cats: GroupRolesSpec[],
@@ -77,84 +67,6 @@ const expectRefused = async (
   expect((await s.h.requests()).entries.filter((e) => e.method !== "GET")).toEqual([]);
   return preview;
 };
-
-describe.each(PARALLELS)("moves whose outcome could depend on the schedule, --parallel %s", (parallel) => {
-  it("an entry moved to a catalogue with adoptExisting: kept when the receiver registers first, else refused", async () => {
-    const one = (roles: Entries, opts?: Record<string, unknown>) => cat("one", roles, {}, opts);
-    const two = (roles: Entries) => cat("two", roles, { adoptExisting: true });
-    await start("one {a, b}, two {c}", [one({ a: { name: "A" }, b: { name: "B" } }), two({ c: { name: "C" } })]);
-    const before = await held();
-    s.parallel = parallel;
-    // The giver first: its update would delete A before the receiver's step could take it.
-    const giverFirst = [one({ b: { name: "B" } }), two({ c: { name: "C" }, a: { name: "A" } })];
-    await expectRefused(giverFirst, [], ['role "A"', 'give the GroupRoles of group 42 declaring "B"', "`dependsOn`"]);
-    // The receiver first (declared first, and the giver depends on it, as the refusal says).
-    const receiverFirst = [
-      two({ c: { name: "C" }, a: { name: "A" } }),
-      one({ b: { name: "B" } }, { dependsOn: ["two"] }),
-    ];
-    expect((await runMixed(s, "preview", receiverFirst)).ok).toBe(true);
-    await s.h.clearRequests();
-    const moved = await up(receiverFirst);
-    expect(await held()).toEqual(before);
-    expect(await deletes()).toBe(0);
-    expect(stateOf(moved, "two")).toEqual({ c: before.C, a: before.A });
-    expect(stateOf(moved, "one")).toEqual({ b: before.B });
-    await expectSettled(receiverFirst);
-  });
-
-  it("two catalogues each giving an entry to a third: every ID kept when the receiver registers first", async () => {
-    const giver = (name: string, roles: Entries, opts?: Record<string, unknown>) => cat(name, roles, {}, opts);
-    const receiver = (roles: Entries) => cat("third", roles, { adoptExisting: true });
-    await start("g1 {a, x}, g2 {b, y}, third {c}", [
-      giver("g1", { a: { name: "A" }, x: { name: "X" } }),
-      giver("g2", { b: { name: "B" }, y: { name: "Y" } }),
-      receiver({ c: { name: "C" } }),
-    ]);
-    const before = await held();
-    s.parallel = parallel;
-    const taken = receiver({ c: { name: "C" }, a: { name: "A" }, b: { name: "B" } });
-    const givers = [giver("g1", { x: { name: "X" } }), giver("g2", { y: { name: "Y" } })];
-    await expectRefused([...givers, taken], [], ["`dependsOn` on this resource"]);
-    const ordered = [taken, ...givers.map((g) => ({ ...g, opts: { dependsOn: ["third"] } }))];
-    await s.h.clearRequests();
-    const r = await up(ordered);
-    expect(await held()).toEqual(before);
-    expect(await deletes()).toBe(0);
-    expect(stateOf(r, "third")).toEqual({ c: before.C, a: before.A, b: before.B });
-    await expectSettled(ordered);
-  });
-
-  it("a name one Role gives up and another takes: applied when the one that frees it registers first", async () => {
-    const alpha = (name: string, opts?: Record<string, unknown>) => role("alpha", name, opts);
-    const beta = (name: string, opts?: Record<string, unknown>) => role("beta", name, opts);
-    await start("alpha Alpha, beta Beta", [], [alpha("Alpha"), beta("Beta")]);
-    const before = await held();
-    s.parallel = parallel;
-    // alpha takes "Beta", which beta gives up: alpha first would meet the name still held.
-    await expectRefused([], [alpha("Beta"), beta("Gamma")], ['Give the Role "Alpha"', "`dependsOn` on this resource"]);
-    const ordered = [beta("Gamma"), alpha("Beta", { dependsOn: ["beta"] })];
-    await up([], ordered);
-    expect(await held()).toEqual({ Beta: before.Alpha, Gamma: before.Beta });
-    await expectSettled([], ordered);
-  });
-
-  it("an exclusive catalogue beside a Role of its group: the Role's role stays when the Role registers first", async () => {
-    const standalone = role("standalone", "Standalone");
-    const exclusive = (opts?: Record<string, unknown>) =>
-      cat("catalogue", { a: { name: "A" } }, { exclusive: true }, opts);
-    await start("catalogue {a}, Role Standalone", [cat("catalogue", { a: { name: "A" } })], [standalone]);
-    const before = await held();
-    s.parallel = parallel;
-    // The catalogue first cannot see the Role keep its role: refused, naming the dependsOn.
-    await expectRefused([exclusive()], [standalone], ["`dependsOn` on this resource"], CATALOGUES_FIRST);
-    await s.h.clearRequests();
-    await up([exclusive({ dependsOn: ["standalone"] })], [standalone]);
-    expect(await held()).toEqual(before);
-    expect(await deletes()).toBe(0);
-    await expectSettled([exclusive({ dependsOn: ["standalone"] })], [standalone], 1);
-  });
-});
 
 describe("moves in both registration orders, at the default --parallel", () => {
   it("an entry moved to a catalogue without adoptExisting: the preview fails in either order and says what works", async () => {
