@@ -146,6 +146,8 @@ export {
   ConnectTimeoutError,
   HeadersTimeoutError,
   BodyTimeoutError,
+  DeadlineExceededError,
+  ReplyTooLargeError,
   ConnectionError,
   UnexpectedReplyError,
   ConfigurationError,
