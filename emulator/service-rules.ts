@@ -19,6 +19,14 @@ export const INVOKE_FUNC = /^SERVICE\.[A-Za-z_$][\w$]*\.Visitor\.[A-Za-z_$][\w$]
  * documents no limit (an emulator convention).
  */
 export const MAX_BATCH_ITEMS = 1000;
+/**
+ * Largest `/signalvisitor` body, in bytes of its JSON; above it, 413 `payload_too_large`. The real
+ * service documents none; a signal carries a command and a few IDs (the spec's sample is under 100
+ * bytes), and it travels to a browser as one WebSocket frame (an emulator convention).
+ */
+export const MAX_SIGNAL_BYTES = 64 * 1024;
+/** Largest WebSocket frame a visitor may send (ws `maxPayload`); a larger one closes the socket with 1009. */
+export const MAX_VISITOR_FRAME_BYTES = 64 * 1024;
 
 /** Stable `code` values of the emulator's `{code, message}` error bodies (an emulator convention). */
 export const EMULATOR_ERROR_CODES = [
