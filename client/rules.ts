@@ -13,6 +13,13 @@ export const ROLE_NAME_MAX = 70;
 export const ROLE_DESCRIPTION_MAX = 255;
 /** Visitor IDs: 1 to 62 characters of letters, digits, `-`, `_` and `~`. */
 export const VISITOR_ID_PATTERN = /^[A-Za-z0-9_~-]{1,62}$/;
+/**
+ * Largest visitor message, in bytes of its JSON. The service documents none; a signal carries a
+ * command and a few IDs (the spec's sample is under 100 bytes) and reaches the browser as one
+ * WebSocket frame, so 64 KiB is ample; the emulator refuses more with 413 (emulator/service-rules.ts,
+ * test/emulator/limits-agree.test.ts).
+ */
+export const VISITOR_MESSAGE_MAX_BYTES = 64 * 1024;
 /** `SERVICE.<Module>.Visitor.<function>`, the only shape of an invoke message's `func`. */
 export const VISITOR_FUNC_PATTERN = /^SERVICE\.[A-Za-z_$][\w$]*\.Visitor\.[A-Za-z_$][\w$]*$/;
 
