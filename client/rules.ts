@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ConfigurationError } from "./errors";
+import { forbiddenNameChar, onlyInvisible } from "./name-characters";
 
 /** Longest role name the service accepts, in UTF-16 code units (see {@link lengthOf}). */
 export const ROLE_NAME_MAX = 70;
@@ -72,7 +73,11 @@ export const idRule = z
   .positive({ error: POSITIVE_INTEGER })
   .max(Number.MAX_SAFE_INTEGER, { error: (i) => `must be at most ${Number.MAX_SAFE_INTEGER}, got ${String(i.input)}` });
 
-/** A role name: 1 to 70 code units, not blank, valid Unicode, one line. */
+/**
+ * A role name: 1 to 70 code units, not blank, valid Unicode, one line, shown as written: no line or
+ * paragraph separator, bidi control or byte order mark, and not only invisible characters
+ * (./name-characters). The refusal names the character.
+ */
 export const roleNameRule = z
   .string({ error: (i) => (i.input === undefined ? "is required" : `must be a string, got ${describeTyped(i.input)}`) })
   .min(1, { error: "must not be empty" })
@@ -80,9 +85,26 @@ export const roleNameRule = z
     error: (i) => `must be at most ${ROLE_NAME_MAX} characters, got ${lengthOf(i.input as string)}`,
     abort: true,
   })
-  .refine((s) => s.trim().length > 0, { error: "must not be blank (whitespace only)" })
+  // A blank name that holds a separator or a BOM (whitespace to trim()) is refused below, naming it.
+  .refine((s) => s.trim().length > 0 || forbiddenNameChar(s) !== undefined, {
+    error: "must not be blank (whitespace only)",
+  })
   .refine((s) => !hasLoneSurrogate(s), { error: UNICODE })
-  .refine((s) => !hasControlChar(s), { error: "must not contain control characters (line breaks, tabs, NUL)" });
+  .refine((s) => !hasControlChar(s), { error: "must not contain control characters (line breaks, tabs, NUL)" })
+  .superRefine((s, ctx) => {
+    const forbidden = forbiddenNameChar(s);
+    const invisible = forbidden ? undefined : onlyInvisible(s);
+    if (forbidden)
+      ctx.addIssue({
+        code: "custom",
+        message: `must not contain ${forbidden}: line separators, bidi controls and byte order marks change what is shown`,
+      });
+    else if (invisible)
+      ctx.addIssue({
+        code: "custom",
+        message: `must have a visible character; it holds only invisible ones, e.g. ${invisible}`,
+      });
+  });
 
 /** A role description: at most 255 code units, valid Unicode. */
 export const roleDescriptionRule = z

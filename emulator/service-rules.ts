@@ -51,15 +51,27 @@ export type EmulatorErrorCode = (typeof EMULATOR_ERROR_CODES)[number];
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+/** Line and paragraph separators, bidi embeddings, overrides and isolates, the byte order mark. */
+const HIDDEN_EFFECT = /[\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/;
+/** Characters that show nothing on their own: a name of only these looks empty. */
+const INVISIBLE_ONLY =
+  /^[\s\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u2060-\u2064\u2800\u3164\uFE00-\uFE0F\uFFA0]+$/;
+const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 const positiveId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 const name = z
   .string()
   .min(1, "must not be empty")
   .refine((s) => s.length <= NAME_MAX, `must be at most ${NAME_MAX} characters (UTF-16 code units)`)
-  .refine((s) => s.trim() !== "", "must not be blank (whitespace only)")
+  .refine((s) => s.trim() !== "" || HIDDEN_EFFECT.test(s), "must not be blank (whitespace only)")
   .refine((s) => !LONE_SURROGATE.test(s), "must be valid Unicode (it holds a lone surrogate)")
-  .refine((s) => !CONTROL.test(s), "must not contain control characters (line breaks, tabs, NUL)");
+  .refine((s) => !CONTROL.test(s), "must not contain control characters (line breaks, tabs, NUL)")
+  .superRefine((s, ctx) => {
+    const hidden = HIDDEN_EFFECT.exec(s)?.[0];
+    if (hidden) ctx.addIssue({ code: "custom", message: `must not contain ${codePoint(hidden)}` });
+    else if (s.trim() !== "" && INVISIBLE_ONLY.test(s))
+      ctx.addIssue({ code: "custom", message: `must have a visible character (${codePoint(s.trim()[0]!)} is not)` });
+  });
 const description = z
   .string()
   .refine((s) => s.length <= DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters (UTF-16 code units)`)

@@ -77,6 +77,17 @@ describe("the client's rules and the emulator's agree", () => {
     ["a line break", "a\nb"],
     ["a lone surrogate", "a\uD800"],
     ["accents", "é".repeat(70)],
+    ["only zero width spaces", "\u200B\u200B"],
+    ["only a Hangul filler", "\u3164"],
+    ["a line separator", "a\u2028b"],
+    ["a paragraph separator", "a\u2029b"],
+    ["a right-to-left override", "admin\u202Etxt.exe"],
+    ["a pop directional isolate", "a\u2069"],
+    ["a byte order mark", "\uFEFFAdmin"],
+    ["only a byte order mark", "\uFEFF"],
+    ["an emoji with a zero width joiner", "\u{1F469}\u200D\u{1F4BB} Devs"],
+    ["a variation selector", "\u2764\uFE0F Team"],
+    ["Hebrew with a right-to-left mark", "\u05E9\u05DC\u05D5\u05DD\u200F"],
   ])("on a name: %s", async (_label, name) => {
     const client = problemOf(roleNameRule, name, "name") === undefined;
     expect(await emulatorAccepts({ name })).toBe(client);
