@@ -53,9 +53,18 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 /** Line and paragraph separators, bidi embeddings, overrides and isolates, the byte order mark. */
 const HIDDEN_EFFECT = /[\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/;
-/** Characters that show nothing on their own: a name of only these looks empty. */
-const INVISIBLE_ONLY =
-  /^[\s\u00AD\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u2060-\u2064\u2800\u3164\uFE00-\uFE0F\uFFA0]+$/;
+/** Characters that show nothing on their own (and variation selectors): a name of only these looks empty. */
+const INVISIBLE = new Set([0xad, 0x34f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x2800, 0x3164, 0xffa0]);
+const isInvisible = (ch: string): boolean => {
+  const cp = ch.codePointAt(0)!;
+  return (
+    /\s/.test(ch) ||
+    INVISIBLE.has(cp) ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x2060 && cp <= 0x2064) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f)
+  );
+};
 const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 const positiveId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -69,7 +78,7 @@ const name = z
   .superRefine((s, ctx) => {
     const hidden = HIDDEN_EFFECT.exec(s)?.[0];
     if (hidden) ctx.addIssue({ code: "custom", message: `must not contain ${codePoint(hidden)}` });
-    else if (s.trim() !== "" && INVISIBLE_ONLY.test(s))
+    else if (s.trim() !== "" && [...s].every(isInvisible))
       ctx.addIssue({ code: "custom", message: `must have a visible character (${codePoint(s.trim()[0]!)} is not)` });
   });
 const description = z
