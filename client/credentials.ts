@@ -65,3 +65,14 @@ export function tokensByGroup(
         : fallback.describe(groupId),
   };
 }
+
+/**
+ * The message for a key of a group map (`accessTokens`, `apiKeys`) that is not a group ID, naming its
+ * position, never the key: a map written backwards (`{"<token>": "42"}`) has the secret there.
+ */
+export function notAGroupKey(field: string, index: number, count: number): string {
+  return (
+    `${field}: key ${index + 1} of ${count} is not a group ID (a positive integer, e.g. "42"); the map goes ` +
+    `from group ID to value, {"42": "..."}: is it written backwards? (the key is not shown: it may be the secret)`
+  );
+}

@@ -41,6 +41,8 @@ export type GroupRolesErrorCode =
   | "ERR_CONNECT_TIMEOUT"
   | "ERR_HEADERS_TIMEOUT"
   | "ERR_BODY_TIMEOUT"
+  | "ERR_DEADLINE_EXCEEDED"
+  | "ERR_REPLY_TOO_LARGE"
   | "ERR_CONNECTION"
   | "ERR_UNEXPECTED_REPLY"
   | "ERR_CONFIGURATION"
@@ -184,7 +186,7 @@ export class ServerError extends HttpStatusError {
 }
 
 /** The phase of a request that ran out of time. */
-export type TimeoutPhase = "connect" | "headers" | "body";
+export type TimeoutPhase = "connect" | "headers" | "body" | "total";
 
 /** A request ran out of time. `phase` says where; each phase has its class and code. */
 export abstract class TimeoutError extends GroupRolesError {
@@ -217,6 +219,38 @@ export class BodyTimeoutError extends TimeoutError {
   readonly phase = "body";
   constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
     super("reply body", timeoutMs, options);
+  }
+}
+
+/**
+ * The whole request (connecting, sending, the reply's headers and its entire body) took longer than
+ * the deadline: the per-phase timeouts bound each wait, this bounds their sum (a body trickled one
+ * byte every few seconds never trips the body timeout). The service may have acted.
+ */
+export class DeadlineExceededError extends TimeoutError {
+  readonly code = "ERR_DEADLINE_EXCEEDED";
+  readonly phase = "total";
+  constructor(timeoutMs: number, request: RequestInfo) {
+    super(`whole reply of ${request.origin ?? ""}${request.path} (the deadline, deadlineMs)`, timeoutMs, { request });
+  }
+}
+
+/**
+ * The reply is larger than the client reads (`maxReplyBytes`, derived from the largest list the
+ * service can legitimately send). Reading stopped at the cap; the service may have acted.
+ */
+export class ReplyTooLargeError extends GroupRolesError {
+  readonly code = "ERR_REPLY_TOO_LARGE";
+  /** The cap, in bytes. */
+  readonly maxBytes: number;
+  constructor(maxBytes: number, request: RequestInfo, declared?: number) {
+    const size = declared === undefined ? "more than" : `${declared} bytes (Content-Length), over`;
+    super(
+      `the reply from ${request.origin ?? ""}${request.path} is ${size} the ${maxBytes}-byte cap (maxReplyBytes, ` +
+        "grouproles:maxReplyBytes): no group this package supports needs a reply that large",
+      { request },
+    );
+    this.maxBytes = maxBytes;
   }
 }
 

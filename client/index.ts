@@ -9,7 +9,7 @@
 // First: on an older Node, fail naming the version needed (./node-version), not deep inside undici.
 import "./node-version";
 import { authorizedTokens, type AuthorizationOptions } from "./authorization";
-import { staticToken, tokensByGroup, type TokenSource } from "./credentials";
+import { notAGroupKey, staticToken, tokensByGroup, type TokenSource } from "./credentials";
 import { ConfigurationError } from "./errors";
 import { PresenceApi } from "./presence";
 import { parsePresenceServerDomains } from "./presence-hosts";
@@ -75,13 +75,11 @@ function tokenSource(options: ClientOptions, transport: () => Transport): TokenS
   const single = options.accessToken !== undefined ? staticToken(options.accessToken, "accessToken") : undefined;
   if (options.accessTokens === undefined) return single as TokenSource;
   const byGroup = new Map<number, string>();
-  for (const [group, token] of Object.entries(options.accessTokens)) {
+  const entries = Object.entries(options.accessTokens);
+  for (const [index, [group, token]] of entries.entries()) {
     const id = Number(group);
-    if (!/^[1-9]\d*$/.test(group) || !Number.isSafeInteger(id)) {
-      throw new ConfigurationError(
-        `accessTokens: keys must be group IDs (positive integers), got ${JSON.stringify(group)}`,
-      );
-    }
+    if (!/^[1-9]\d*$/.test(group) || !Number.isSafeInteger(id))
+      throw new ConfigurationError(notAGroupKey("accessTokens", index, entries.length));
     if (typeof token !== "string" || token === "")
       throw new ConfigurationError(`accessTokens: the token of group ${group} must be a non-empty string`);
     byGroup.set(id, token);
@@ -146,6 +144,8 @@ export {
   ConnectTimeoutError,
   HeadersTimeoutError,
   BodyTimeoutError,
+  DeadlineExceededError,
+  ReplyTooLargeError,
   ConnectionError,
   UnexpectedReplyError,
   ConfigurationError,

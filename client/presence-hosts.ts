@@ -9,13 +9,17 @@
  * - the name is a plain host name or IP address, nothing else;
  * - a host name is the load balancer's host, or a sibling of it: the same parent domain, which is the
  *   load balancer's host without its first label (`presence.example.com` -> `example.com`, so
- *   `pr0016.example.com` is allowed). A load balancer host of one or two labels (`localhost`,
- *   `example.com`) has no parent domain here and allows only itself: `com` is nobody's own domain;
+ *   `pr0016.example.com` is allowed), provided that parent is someone's own domain: the registrable
+ *   domain of the load balancer's host or a name under it, by the Public Suffix List (the `tldts`
+ *   package, its ICANN and private sections). So `presence.co.uk`, `x.azurewebsites.net` and
+ *   `me.github.io` have no siblings (`co.uk`, `azurewebsites.net`, `github.io` are shared by strangers),
+ *   nor do `example.com` or `localhost`; each allows only itself;
  * - an IP address equals the load balancer's host;
  * - `presenceServerDomains` widens this: a domain entry allows itself and every host under it, an IP
  *   entry allows that address.
  */
 import { isIP } from "node:net";
+import { getDomain, getPublicSuffix } from "tldts";
 import { ConfigurationError } from "./errors";
 
 /** One DNS label: 1 to 63 letters, digits or '-', not starting or ending with '-'. */
@@ -40,11 +44,20 @@ function canonicalHost(host: string): string {
   return isIP(bare) === 6 ? new URL(`http://[${bare}]`).hostname.slice(1, -1) : bare;
 }
 
-/** The load balancer's parent domain, whose direct subdomains are its siblings; none for 1-2 labels or an IP. */
+/** Public suffixes include the private section: `github.io` and `azurewebsites.net` are shared too. */
+const PSL = { allowPrivateDomains: true } as const;
+
+/**
+ * The load balancer's parent domain, whose direct subdomains are its siblings: none for an IP, or when
+ * the parent is not within the load balancer's registrable domain (a public suffix such as `co.uk`).
+ */
 function parentDomain(loadBalancerHost: string): string | undefined {
   const host = canonicalHost(loadBalancerHost);
-  const labels = host.split(".");
-  return isPlainHostName(host) && labels.length >= 3 ? labels.slice(1).join(".") : undefined;
+  if (!isPlainHostName(host)) return undefined;
+  const parent = host.slice(host.indexOf(".") + 1);
+  const registrable = getDomain(host, PSL);
+  if (!host.includes(".") || !registrable) return undefined;
+  return parent === registrable || parent.endsWith(`.${registrable}`) ? parent : undefined;
 }
 
 /**
@@ -84,6 +97,11 @@ export function parsePresenceServerDomains(value: string | readonly string[] | u
   return entries.map((entry) => {
     const domain = entry.replace(/^\./, "").toLowerCase();
     if (isIpLiteral(domain)) return canonicalHost(domain);
+    if (isPlainHostName(domain) && domain.includes(".") && getPublicSuffix(domain, PSL) === domain)
+      throw new ConfigurationError(
+        `${field}: ${JSON.stringify(entry.slice(0, 80))} is a public suffix, shared by unrelated sites: it would ` +
+          "send the token to any of them; give your own domain under it (e.g. example.co.uk)",
+      );
     if (isPlainHostName(domain) && domain.includes(".")) return domain;
     throw new ConfigurationError(
       `${field}: ${JSON.stringify(entry.slice(0, 80))} is not a domain of at least two labels (e.g. example.com) ` +

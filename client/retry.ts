@@ -42,7 +42,7 @@ export type AttemptOutcome =
   | { kind: "status"; status: number; retryAfterMs?: number }
   /** No reply. `requestSent` false means the service certainly never saw the request. */
   | { kind: "connection"; requestSent: boolean }
-  | { kind: "timeout"; phase: "connect" | "headers" | "body" }
+  | { kind: "timeout"; phase: "connect" | "headers" | "body" | "total" }
   /** A reply that was not JSON or not of the documented shape. */
   | { kind: "malformed" };
 

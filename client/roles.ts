@@ -18,6 +18,16 @@ function checkItems(schema: z.ZodType, items: readonly unknown[]): void {
   for (const [i, item] of items.entries()) requireValid(schema, item, `roles[${i}]`);
 }
 
+/** The first role ID that `roles` holds twice, if any. */
+function repeatedId(roles: ReadonlyArray<{ roleId: number }>): number | undefined {
+  const seen = new Set<number>();
+  for (const { roleId } of roles) {
+    if (seen.has(roleId)) return roleId;
+    seen.add(roleId);
+  }
+  return undefined;
+}
+
 export class RolesApi {
   constructor(
     private readonly transport: Transport,
@@ -49,9 +59,15 @@ export class RolesApi {
     return { method: route.method, path: this.base.basePath + pathOf(route, { groupId }), origin: this.base.origin };
   }
 
-  /** Every role of the group. */
+  /** Every role of the group. A list that names one ID twice is refused: it cannot be every role. */
   async list(groupId: number, options?: RequestOptions): Promise<RoleSummary[]> {
     const roles = await this.send(ROUTES.listRoles, { groupId }, undefined, options);
+    const twice = repeatedId(roles);
+    if (twice !== undefined)
+      throw new UnexpectedReplyError(`list reply names role ${twice} more than once`, undefined, {
+        request: this.info(ROUTES.listRoles, groupId),
+        status: 200,
+      });
     return roles.map((r) => ({
       roleId: r.roleId,
       name: r.name,
@@ -64,18 +80,22 @@ export class RolesApi {
   /**
    * Creates roles in one request. Not retried after the service may have acted: a caller that gets a
    * connection error or timeout must find out what was created (see the Role provider's adoption).
-   * The reply is checked to hold one role per input, in order, with the names sent.
+   * The reply is checked to hold one role per input, in order, with the names sent, each under its
+   * own ID (whether an ID is new to the group is for the caller to check, see provider/shared/created-ids).
    */
   async create(groupId: number, roles: RoleCreateInput[], options?: RequestOptions): Promise<CreatedRole[]> {
     checkItems(WireRoleCreate, roles);
     const created = await this.send(ROUTES.createRoles, { groupId }, roles, options);
     const misnamed = created.findIndex((c, i) => c.name !== roles[i]?.name);
+    const twice = repeatedId(created);
     const mismatch =
       created.length !== roles.length
         ? `${created.length} roles for ${roles.length} requested`
         : misnamed >= 0
           ? `role ${misnamed} came back with another name`
-          : undefined;
+          : twice !== undefined
+            ? `role ID ${twice} is given to more than one role`
+            : undefined;
     if (mismatch) {
       throw new UnexpectedReplyError(`create reply does not match the request: ${mismatch}`, undefined, {
         request: this.info(ROUTES.createRoles, groupId),

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ConfigurationError } from "./errors";
+import { forbiddenNameChar, onlyInvisible } from "./name-characters";
 
 /** Longest role name the service accepts, in UTF-16 code units (see {@link lengthOf}). */
 export const ROLE_NAME_MAX = 70;
@@ -13,6 +14,13 @@ export const ROLE_NAME_MAX = 70;
 export const ROLE_DESCRIPTION_MAX = 255;
 /** Visitor IDs: 1 to 62 characters of letters, digits, `-`, `_` and `~`. */
 export const VISITOR_ID_PATTERN = /^[A-Za-z0-9_~-]{1,62}$/;
+/**
+ * Largest visitor message, in bytes of its JSON. The service documents none; a signal carries a
+ * command and a few IDs (the spec's sample is under 100 bytes) and reaches the browser as one
+ * WebSocket frame, so 64 KiB is ample; the emulator refuses more with 413 (emulator/service-rules.ts,
+ * test/emulator/limits-agree.test.ts).
+ */
+export const VISITOR_MESSAGE_MAX_BYTES = 64 * 1024;
 /** `SERVICE.<Module>.Visitor.<function>`, the only shape of an invoke message's `func`. */
 export const VISITOR_FUNC_PATTERN = /^SERVICE\.[A-Za-z_$][\w$]*\.Visitor\.[A-Za-z_$][\w$]*$/;
 
@@ -65,7 +73,11 @@ export const idRule = z
   .positive({ error: POSITIVE_INTEGER })
   .max(Number.MAX_SAFE_INTEGER, { error: (i) => `must be at most ${Number.MAX_SAFE_INTEGER}, got ${String(i.input)}` });
 
-/** A role name: 1 to 70 code units, not blank, valid Unicode, one line. */
+/**
+ * A role name: 1 to 70 code units, not blank, valid Unicode, one line, shown as written: no line or
+ * paragraph separator, bidi control or byte order mark, and not only invisible characters
+ * (./name-characters). The refusal names the character.
+ */
 export const roleNameRule = z
   .string({ error: (i) => (i.input === undefined ? "is required" : `must be a string, got ${describeTyped(i.input)}`) })
   .min(1, { error: "must not be empty" })
@@ -73,9 +85,26 @@ export const roleNameRule = z
     error: (i) => `must be at most ${ROLE_NAME_MAX} characters, got ${lengthOf(i.input as string)}`,
     abort: true,
   })
-  .refine((s) => s.trim().length > 0, { error: "must not be blank (whitespace only)" })
+  // A blank name that holds a separator or a BOM (whitespace to trim()) is refused below, naming it.
+  .refine((s) => s.trim().length > 0 || forbiddenNameChar(s) !== undefined, {
+    error: "must not be blank (whitespace only)",
+  })
   .refine((s) => !hasLoneSurrogate(s), { error: UNICODE })
-  .refine((s) => !hasControlChar(s), { error: "must not contain control characters (line breaks, tabs, NUL)" });
+  .refine((s) => !hasControlChar(s), { error: "must not contain control characters (line breaks, tabs, NUL)" })
+  .superRefine((s, ctx) => {
+    const forbidden = forbiddenNameChar(s);
+    const invisible = forbidden ? undefined : onlyInvisible(s);
+    if (forbidden)
+      ctx.addIssue({
+        code: "custom",
+        message: `must not contain ${forbidden}: line separators, bidi controls and byte order marks change what is shown`,
+      });
+    else if (invisible)
+      ctx.addIssue({
+        code: "custom",
+        message: `must have a visible character; it holds only invisible ones, e.g. ${invisible}`,
+      });
+  });
 
 /** A role description: at most 255 code units, valid Unicode. */
 export const roleDescriptionRule = z

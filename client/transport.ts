@@ -9,6 +9,7 @@ import type { ServiceName, TokenSource } from "./credentials";
 import {
   AuthenticationError,
   ConnectionError,
+  DeadlineExceededError,
   ForbiddenError,
   GroupRolesError,
   TimeoutError,
@@ -17,6 +18,7 @@ import {
 } from "./errors";
 import { RateBudget, type Release } from "./rate-budget";
 import { DEFAULT_RETRY, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
+import { DEFAULT_MAX_REPLY_BYTES, readCapped } from "./reply-limits";
 import { httpError, transportError } from "./transport-errors";
 import type { Seams } from "./seams";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./timeouts";
@@ -51,6 +53,12 @@ export interface TransportOptions {
    * @default unlimited
    */
   maxRequestsPerSecond?: number;
+  /**
+   * Largest reply body read, in bytes; a larger one fails with `ReplyTooLargeError` as soon as the
+   * cap is passed (or at once, from its Content-Length). See ./reply-limits for the derivation.
+   * @default 51200000 (the list of a 10,000-role group, 5 KiB per role)
+   */
+  maxReplyBytes?: number;
   /**
    * Most requests in flight at once, per origin; more wait in the same queue.
    * @default unlimited (the pool's `maxConnections` still bounds sockets)
@@ -210,6 +218,9 @@ export class Transport {
     let statusCode: number;
     let replyHeaders: Record<string, string | string[] | undefined>;
     let text: string;
+    // The deadline aborts the request wherever it is: connecting, waiting, or between two chunks.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeouts.deadlineMs);
     try {
       const res = await agent.request({
         origin: call.origin,
@@ -219,12 +230,18 @@ export class Transport {
         body,
         headersTimeout: timeouts.headersMs,
         bodyTimeout: timeouts.bodyMs,
+        signal: deadline.signal,
       });
       statusCode = res.statusCode;
       replyHeaders = res.headers;
-      text = await res.body.text();
+      const maxBytes = this.options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+      text = await readCapped(res.body, res.headers["content-length"], maxBytes, info);
     } catch (error) {
+      if (deadline.signal.aborted) throw new DeadlineExceededError(timeouts.deadlineMs, info);
+      if (error instanceof GroupRolesError) throw error;
       throw transportError(error, info, timeouts);
+    } finally {
+      clearTimeout(timer);
     }
 
     // undici's Agent never follows redirects (that takes its redirect interceptor, which this client does

@@ -3,7 +3,7 @@
  * the field and the rule, and refused when JSON would silently change it.
  */
 import { ConfigurationError } from "./errors";
-import { VISITOR_FUNC_PATTERN, describeValue as describe } from "./rules";
+import { VISITOR_FUNC_PATTERN, VISITOR_MESSAGE_MAX_BYTES, describeValue as describe } from "./rules";
 import type { VisitorMessage } from "./types";
 import { WireVisitorMessage } from "./wire";
 
@@ -79,5 +79,11 @@ export function checkVisitorMessage(message: unknown): VisitorMessage {
     const issue = checked.error.issues[0];
     throw new ConfigurationError(`message${issue.path.map((p) => `.${String(p)}`).join("")}: ${issue.message}`);
   }
+  // Measured as sent, so a message the service would refuse with a bare 413 fails here, naming the rule.
+  const size = Buffer.byteLength(JSON.stringify(checked.data));
+  if (size > VISITOR_MESSAGE_MAX_BYTES)
+    throw new ConfigurationError(
+      `message must be at most ${VISITOR_MESSAGE_MAX_BYTES} bytes as JSON (${VISITOR_MESSAGE_MAX_BYTES / 1024} KiB), got ${size}`,
+    );
   return checked.data;
 }

@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ClientOptions } from "../client";
-import { staticToken, tokensByGroup, type TokenSource } from "../client/credentials";
+import { notAGroupKey, staticToken, tokensByGroup, type TokenSource } from "../client/credentials";
 import { ConfigurationError } from "../client/errors";
 import type { ConfigSource } from "./source";
 
@@ -62,10 +62,10 @@ function groupMap(text: string, name: string): Record<string, string> {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new ConfigurationError(`${name} must be a JSON object of group ID to value, e.g. {"42": "..."}`);
   }
-  for (const [group, value] of Object.entries(parsed)) {
-    if (!/^[1-9]\d*$/.test(group) || !Number.isSafeInteger(Number(group))) {
-      throw new ConfigurationError(`${name}: keys must be group IDs (positive integers), got ${JSON.stringify(group)}`);
-    }
+  const entries = Object.entries(parsed);
+  for (const [index, [group, value]] of entries.entries()) {
+    if (!/^[1-9]\d*$/.test(group) || !Number.isSafeInteger(Number(group)))
+      throw new ConfigurationError(notAGroupKey(name, index, entries.length));
     if (typeof value !== "string" || value === "") {
       throw new ConfigurationError(`${name}: the value for group ${group} must be a non-empty string`);
     }

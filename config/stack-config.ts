@@ -21,6 +21,8 @@ export const CONFIG_KEYS = {
   maxRequestsPerSecond: "grouproles:maxRequestsPerSecond",
   maxConcurrentRequests: "grouproles:maxConcurrentRequests",
   timeoutMs: "grouproles:timeoutMs",
+  deadlineMs: "grouproles:deadlineMs",
+  maxReplyBytes: "grouproles:maxReplyBytes",
 } as const;
 
 export const ENV_KEYS = {
@@ -33,6 +35,8 @@ export const ENV_KEYS = {
   maxRequestsPerSecond: "GROUPROLES_MAX_REQUESTS_PER_SECOND",
   maxConcurrentRequests: "GROUPROLES_MAX_CONCURRENT_REQUESTS",
   timeoutMs: "GROUPROLES_TIMEOUT_MS",
+  deadlineMs: "GROUPROLES_DEADLINE_MS",
+  maxReplyBytes: "GROUPROLES_MAX_REPLY_BYTES",
 } as const;
 
 let stackConfig: ConfigSource | undefined;
@@ -66,6 +70,10 @@ export interface ResolvedConfig {
    * undici's timers have a resolution of about a second, so a timeout may fire up to ~1 s late.
    */
   timeoutMs?: number;
+  /** Deadline of each request as a whole (connect, headers, whole body), in ms. Unset: 120 s. */
+  deadlineMs?: number;
+  /** Largest reply body read, in bytes. Unset: the client's default (see client/reply-limits). */
+  maxReplyBytes?: number;
 }
 
 type NumberKind = "positive integer" | "positive number" | "non-negative number";
@@ -119,6 +127,8 @@ export function resolveConfig(source?: ConfigSource): ResolvedConfig {
     maxRequestsPerSecond: numberSetting("maxRequestsPerSecond", source, "positive number"),
     maxConcurrentRequests: numberSetting("maxConcurrentRequests", source, "positive integer"),
     timeoutMs: numberSetting("timeoutMs", source, "positive integer"),
+    deadlineMs: numberSetting("deadlineMs", source, "positive integer"),
+    maxReplyBytes: numberSetting("maxReplyBytes", source, "positive integer"),
   };
 }
 
@@ -147,9 +157,19 @@ export function batchOptions(cfg: ResolvedConfig): BatchOptions {
   };
 }
 
-/** The client timeouts `grouproles:timeoutMs` sets (reply headers and body), or nothing when unset. */
-export function timeoutOptions(cfg: ResolvedConfig): Pick<ClientOptions, "timeouts"> {
-  return cfg.timeoutMs !== undefined ? { timeouts: { headersMs: cfg.timeoutMs, bodyMs: cfg.timeoutMs } } : {};
+/**
+ * The client timeouts `grouproles:timeoutMs` (reply headers and body) and `grouproles:deadlineMs` (the
+ * whole request) set, and the reply cap of `grouproles:maxReplyBytes`; nothing for unset keys.
+ */
+export function timeoutOptions(cfg: ResolvedConfig): Pick<ClientOptions, "timeouts" | "maxReplyBytes"> {
+  const timeouts = {
+    ...(cfg.timeoutMs !== undefined ? { headersMs: cfg.timeoutMs, bodyMs: cfg.timeoutMs } : {}),
+    ...(cfg.deadlineMs !== undefined ? { deadlineMs: cfg.deadlineMs } : {}),
+  };
+  return {
+    ...(Object.keys(timeouts).length ? { timeouts } : {}),
+    ...(cfg.maxReplyBytes !== undefined ? { maxReplyBytes: cfg.maxReplyBytes } : {}),
+  };
 }
 
 const clients = new Map<string, GroupRolesClient>();

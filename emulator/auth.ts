@@ -74,6 +74,27 @@ export class Auth {
     }
   }
 
+  /**
+   * Returns the caller's token when it is an admin token: one given at start with no group (`--token
+   * TOKEN`, or the development token when none is given). Throws 401 for a missing or unknown token,
+   * 403 for any other: a token limited to groups, or one the authorization endpoint issued, must not
+   * read other groups' roles, other callers' requests, or reset everything.
+   */
+  checkAdmin(authorization: string | undefined): string {
+    const token = this.check(authorization);
+    if (this.grants.get(token) === "all") return token;
+    throw new ApiError(
+      403,
+      "forbidden",
+      "the /_emulator routes need the admin token (one given with --token and no group); this token is limited to its groups",
+    );
+  }
+
+  /** The configured admin tokens (no group), first one first. */
+  adminTokens(): string[] {
+    return [...this.grants].filter(([, groups]) => groups === "all").map(([token]) => token);
+  }
+
   /** The configured tokens, first one first. */
   tokens(): string[] {
     return [...this.grants.keys()];

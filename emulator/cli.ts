@@ -10,11 +10,13 @@ import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
 
 const USAGE = `usage: grouproles-emulator [options]
-  --host HOST               interface to listen on (default 127.0.0.1)
+  --host HOST               interface to listen on (default 127.0.0.1); one other than loopback
+                            needs --token (the development token is public)
   --port N                  roles API port (default 0 = any free port); presence uses N+1, N+2, ...
   --presence-servers N      named presence servers (default 2)
   --token TOKEN[:G1,G2]     accepted bearer token, optionally limited to groups (repeatable;
-                            default: one development token "dev-token" for every group)
+                            default: one development token "dev-token" for every group); a token
+                            with no group is an admin token, the only kind /_emulator accepts
   --group N                 only this group exists (repeatable; default: every positive integer)
   --api-key GROUP:KEY       the group's API key, for login keys at the authorization endpoint (repeatable)
   --user NAME:PASSWORD:GROUP a user the authorization endpoint accepts (repeatable)

@@ -41,13 +41,26 @@ export function compileTemplate(template: string): CompiledTemplate {
   return { template, regex: new RegExp(`^${source}$`), names };
 }
 
-/** Path parameters of `pathname` if it matches, else `undefined`. */
+/**
+ * Path parameters of `pathname` if it matches, else `undefined`.
+ * @throws ApiError 400 for a parameter whose percent-encoding is malformed (`%E0%A4%A`): the caller's
+ * mistake, not the emulator's, so never a 500.
+ */
 export function matchTemplate(t: CompiledTemplate, pathname: string): Record<string, string> | undefined {
   const m = t.regex.exec(pathname);
   if (!m) return undefined;
   const params: Record<string, string> = {};
   t.names.forEach((name, i) => {
-    params[name] = decodeURIComponent(m[i + 1] ?? "");
+    const raw = m[i + 1] ?? "";
+    try {
+      params[name] = decodeURIComponent(raw);
+    } catch {
+      throw new ApiError(
+        400,
+        "validation_failed",
+        `${name}: malformed percent-encoding in the path: ${JSON.stringify(raw.slice(0, 40))}`,
+      );
+    }
   });
   return params;
 }

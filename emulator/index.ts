@@ -7,7 +7,7 @@
 import "../client/node-version";
 import { createServer, type Server } from "node:http";
 import { adminRoutes } from "./admin";
-import { Auth, type TokenGrant } from "./auth";
+import { Auth, DEV_TOKEN, type TokenGrant } from "./auth";
 import { authorizationRoutes, parseApiKeySpec, parseUserSpec, type ApiKeyGrant, type UserGrant } from "./authorization";
 import { FaultRules } from "./faults";
 import { closeServer, listen, urlHost } from "./http-util";
@@ -25,6 +25,7 @@ export type { ApiKeyGrant, UserGrant } from "./authorization";
 export type { FaultRuleInput, FaultRule } from "./faults";
 export type { SettingsUpdateMode } from "./store";
 export type { RequestLogEntry, RequestLogView, ServerKind } from "./request-log";
+export { credentialFingerprint } from "./log-redaction";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -88,6 +89,13 @@ export interface EmulatorOptions {
    * @default "replace"
    */
   settingsUpdate?: SettingsUpdateMode;
+  /**
+   * Keep credentials in the request log as sent (bearer tokens, passwords and login keys of
+   * `/authorize` bodies), for a test that must search other places for the exact values a client was
+   * given. In-process only: the CLI has no flag for it.
+   * @default false (the log holds `credentialFingerprint(value)` instead)
+   */
+  logCredentials?: boolean;
 }
 
 /** A running emulator. */
@@ -102,12 +110,23 @@ export interface RunningEmulator {
   authUrl: string;
   /** The first configured token ({@link DEV_TOKEN} by default). */
   token: string;
+  /**
+   * The first admin token (given with no group; {@link DEV_TOKEN} by default): the one the
+   * `/_emulator` routes accept. Undefined when every token is limited to groups.
+   */
+  adminToken?: string;
   /** Every configured token. */
   tokens: string[];
   /** Visitors connected right now. */
   visitorCount(): number;
   /** Stops every server, drops visitor sockets, waits for pending state-file writes. */
   close(): Promise<void>;
+}
+
+/** True for addresses only this machine reaches: 127.0.0.0/8, ::1, localhost. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 function checkCount(name: string, value: number, min: number): void {
@@ -126,6 +145,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw new Error(`rateLimitPerSecond must be > 0, got ${options.rateLimitPerSecond}`);
   }
 
+  // The development token is public: on an interface other people reach it would hand them every
+  // group and the admin routes. Loopback only, unless tokens are given.
+  if (!isLoopback(host) && !options.tokens?.length)
+    throw new Error(
+      `host ${host} is not a loopback address: give tokens (--token TOKEN) to serve on it; the development ` +
+        `token "${DEV_TOKEN}" is public and would grant every group and the admin routes`,
+    );
   const auth = new Auth(options.tokens ?? []);
   if (options.tokenLifetimeSeconds !== undefined) checkCount("tokenLifetimeSeconds", options.tokenLifetimeSeconds, 1);
   const apiKeys = (options.apiKeys ?? []).map((k) => (typeof k === "string" ? parseApiKeySpec(k) : k));
@@ -149,7 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // Write once now: an unwritable path fails the start, not the first change hours later.
     await w.save();
   }
-  const log = new RequestLog();
+  const log = new RequestLog(options.logCredentials ?? false);
   const faults = new FaultRules();
   const deps: PipelineDeps = {
     auth,
@@ -217,6 +243,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       directServers: named.map((n) => `http://${urlHost(host, n.port)}`),
       authUrl: `http://${urlHost(host, authPort)}/authorize`,
       token: auth.tokens()[0] as string,
+      ...(auth.adminTokens()[0] !== undefined ? { adminToken: auth.adminTokens()[0] } : {}),
       tokens: auth.tokens(),
       visitorCount: () => presence.size(),
       close: () =>

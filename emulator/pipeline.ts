@@ -23,7 +23,8 @@ export interface RouteContext {
 
 /**
  * - `service`: the documented interface: bearer token, rate limit, latency, faults, logged
- * - `admin`: `/_emulator/...`: bearer token only; never logged, never faulted, never delayed
+ * - `admin`: `/_emulator/...`: the admin token only (given with --token and no group); never logged,
+ *   never faulted, never delayed
  * - `visitor`: what a visitor's browser calls: no bearer token (visitors authenticate differently in
  *   the real service), logged and faultable, never rate limited or delayed
  * - `authorization`: the authorization endpoint: credentials in the body, no bearer token; logged,
@@ -122,7 +123,13 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://emulator");
     const method = (req.method ?? "GET").toUpperCase();
-    const { route, params, allowed } = find(method, url.pathname);
+    let found: ReturnType<typeof find> | ApiError;
+    try {
+      found = find(method, url.pathname);
+    } catch (err) {
+      found = err instanceof ApiError ? err : new ApiError(400, "validation_failed", "malformed path");
+    }
+    const { route, params, allowed } = found instanceof ApiError ? { params: {}, allowed: [] } : found;
     let body = "";
     const ticket = route?.kind === "admin" ? undefined : deps.log.begin({ server, method, path: url.pathname });
     const record = (status: number): void => {
@@ -135,7 +142,7 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
     let fault: FaultRule | undefined;
     let reply: Reply;
     try {
-      body = await readBody(req);
+      if (found instanceof ApiError) throw found;
       if (!route) {
         if (allowed.length)
           throw new ApiError(
@@ -146,8 +153,9 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
         throw new ApiError(404, "not_found", `no route for ${method} ${url.pathname}`);
       }
       let groupId = 0;
+      if (route.kind === "admin") deps.auth.checkAdmin(req.headers.authorization);
       if (route.kind === "service" || route.kind === "admin") {
-        // Admin routes take any valid token; service routes need one issued for this listener's service.
+        // Service routes need a token issued for this listener's service; admin routes the admin token.
         const service = route.kind === "service" ? SERVICE_OF[server] : undefined;
         deps.auth.check(req.headers.authorization, undefined, service);
         if (route.group) {
@@ -158,6 +166,9 @@ export function createPipeline(server: ServerKind, routes: readonly Route[], dep
       } else if (route.group) {
         groupId = groupOf(route, params, url.searchParams);
       }
+      // Only now: a caller without a valid token gets its 401 without the emulator reading (or waiting
+      // for) the body it sends.
+      body = await readBody(req);
       if (route.kind === "service") deps.rateLimiter?.take();
       if ((route.kind === "service" || route.kind === "authorization") && deps.latencyMs > 0)
         await sleep(deps.latencyMs);

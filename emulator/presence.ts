@@ -7,6 +7,8 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
 import {
+  MAX_SIGNAL_BYTES,
+  MAX_VISITOR_FRAME_BYTES,
   VISITOR_ID,
   VisitorMessage,
   type NamedServerFields,
@@ -89,7 +91,8 @@ function location(s: NamedServer): NamedServerFields {
 /** Who is connected where. Visitors are live connections, so they are never persisted or reset. */
 export class PresenceRegistry {
   private visitors = new Map<string, Visitor>();
-  private readonly wss = new WebSocketServer({ noServer: true });
+  // A visitor's frames are bounded: without it one socket could make the emulator buffer 100 MiB (ws's default).
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_VISITOR_FRAME_BYTES });
 
   constructor(private readonly servers: readonly NamedServer[]) {}
 
@@ -161,6 +164,9 @@ export class PresenceRegistry {
   signalRoutes(server: NamedServer): Route[] {
     const signal = async (ctx: RouteContext): Promise<{ status: "ok" }> => {
       const visitorId = visitorIdOf(ctx.query);
+      const size = Buffer.byteLength(ctx.body);
+      if (size > MAX_SIGNAL_BYTES)
+        throw new ApiError(413, "payload_too_large", `message: ${size} bytes of JSON, at most ${MAX_SIGNAL_BYTES}`);
       const parsed = VisitorMessage.safeParse(parseJson(ctx.body));
       if (!parsed.success) {
         const message = parsed.error.issues

@@ -1,9 +1,12 @@
 /**
  * A log of the requests the emulator served, for tests: counts by method and route template (how many
- * HTTP calls did the client make?) and each request as sent: path, query, every header (Authorization
- * included, value and all) and the raw body, so a test can look for a leaked secret anywhere in it.
- * Admin routes and WebSocket upgrades are not logged, so reading the log never changes it.
+ * HTTP calls did the client make?) and each request as sent: path, query, every header and the body,
+ * with credentials replaced by fingerprints (./log-redaction): a bearer token, a password or login
+ * key in an `/authorize` body, an API key. A test compares `credentialFingerprint(expected)`, and can
+ * still look for a leaked secret anywhere else in it. Only the admin token reads the log. Admin routes
+ * and WebSocket upgrades are not logged, so reading the log never changes it.
  */
+import { redactBody, redactHeader } from "./log-redaction";
 
 /** Which listener served a request. */
 export type ServerKind = "api" | "presence" | "direct" | "auth";
@@ -20,9 +23,9 @@ export interface RequestLogEntry {
   route: string;
   /** Status sent; `0` when a fault rule dropped the connection instead. */
   status: number;
-  /** Every request header, names in lower case, repeated headers joined with `", "`. */
+  /** Every request header, names in lower case, repeated headers joined with `", "`; credentials redacted. */
   headers: Record<string, string>;
-  /** Raw request body, cut at {@link MAX_LOGGED_BODY} characters. */
+  /** Request body, credentials redacted, cut at {@link MAX_LOGGED_BODY} characters. */
   body: string;
 }
 
@@ -59,6 +62,9 @@ export class RequestLog {
   private open = new Map<number, Pick<RequestLogEntry, "server" | "method" | "path">>();
   private nextTicket = 1;
 
+  /** @param keepCredentials log credentials as sent (EmulatorOptions.logCredentials); default: fingerprints. */
+  constructor(private readonly keepCredentials = false) {}
+
   /** A request arrived; pass the ticket to {@link record} when it is answered. */
   begin(request: Pick<RequestLogEntry, "server" | "method" | "path">): number {
     this.open.set(this.nextTicket, request);
@@ -70,7 +76,11 @@ export class RequestLog {
     this.total++;
     const key = `${entry.method} ${entry.route}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    this.entries.push({ ...entry, body: entry.body.slice(0, MAX_LOGGED_BODY) });
+    const headers = this.keepCredentials
+      ? entry.headers
+      : Object.fromEntries(Object.entries(entry.headers).map(([name, value]) => [name, redactHeader(name, value)]));
+    const body = this.keepCredentials ? entry.body : redactBody(entry.body);
+    this.entries.push({ ...entry, headers, body: body.slice(0, MAX_LOGGED_BODY) });
     // Bounded so a benchmark run cannot grow memory without limit.
     if (this.entries.length > MAX_LOG_ENTRIES) this.entries.splice(0, this.entries.length - MAX_LOG_ENTRIES);
   }

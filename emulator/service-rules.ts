@@ -19,6 +19,14 @@ export const INVOKE_FUNC = /^SERVICE\.[A-Za-z_$][\w$]*\.Visitor\.[A-Za-z_$][\w$]
  * documents no limit (an emulator convention).
  */
 export const MAX_BATCH_ITEMS = 1000;
+/**
+ * Largest `/signalvisitor` body, in bytes of its JSON; above it, 413 `payload_too_large`. The real
+ * service documents none; a signal carries a command and a few IDs (the spec's sample is under 100
+ * bytes), and it travels to a browser as one WebSocket frame (an emulator convention).
+ */
+export const MAX_SIGNAL_BYTES = 64 * 1024;
+/** Largest WebSocket frame a visitor may send (ws `maxPayload`); a larger one closes the socket with 1009. */
+export const MAX_VISITOR_FRAME_BYTES = 64 * 1024;
 
 /** Stable `code` values of the emulator's `{code, message}` error bodies (an emulator convention). */
 export const EMULATOR_ERROR_CODES = [
@@ -43,15 +51,36 @@ export type EmulatorErrorCode = (typeof EMULATOR_ERROR_CODES)[number];
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+/** Line and paragraph separators, bidi embeddings, overrides and isolates, the byte order mark. */
+const HIDDEN_EFFECT = /[\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/;
+/** Characters that show nothing on their own (and variation selectors): a name of only these looks empty. */
+const INVISIBLE = new Set([0xad, 0x34f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x180e, 0x2800, 0x3164, 0xffa0]);
+const isInvisible = (ch: string): boolean => {
+  const cp = ch.codePointAt(0)!;
+  return (
+    /\s/.test(ch) ||
+    INVISIBLE.has(cp) ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x2060 && cp <= 0x2064) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f)
+  );
+};
+const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 const positiveId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 const name = z
   .string()
   .min(1, "must not be empty")
   .refine((s) => s.length <= NAME_MAX, `must be at most ${NAME_MAX} characters (UTF-16 code units)`)
-  .refine((s) => s.trim() !== "", "must not be blank (whitespace only)")
+  .refine((s) => s.trim() !== "" || HIDDEN_EFFECT.test(s), "must not be blank (whitespace only)")
   .refine((s) => !LONE_SURROGATE.test(s), "must be valid Unicode (it holds a lone surrogate)")
-  .refine((s) => !CONTROL.test(s), "must not contain control characters (line breaks, tabs, NUL)");
+  .refine((s) => !CONTROL.test(s), "must not contain control characters (line breaks, tabs, NUL)")
+  .superRefine((s, ctx) => {
+    const hidden = HIDDEN_EFFECT.exec(s)?.[0];
+    if (hidden) ctx.addIssue({ code: "custom", message: `must not contain ${codePoint(hidden)}` });
+    else if (s.trim() !== "" && [...s].every(isInvisible))
+      ctx.addIssue({ code: "custom", message: `must have a visible character (${codePoint(s.trim()[0]!)} is not)` });
+  });
 const description = z
   .string()
   .refine((s) => s.length <= DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters (UTF-16 code units)`)

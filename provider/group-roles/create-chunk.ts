@@ -9,6 +9,7 @@ import type { GroupRolesClient } from "../../client";
 import { ConflictError, RoleInUseError, TimeoutError } from "../../client/errors";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
 import { isAmbiguous } from "../shared/lost-replies";
+import { refuseHeldIds } from "../shared/created-ids";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { userCountOf } from "../shared/user-count";
 import { namesTaken, someNames, type NameConflict } from "./errors";
@@ -43,6 +44,8 @@ export async function createChunk(
 ): Promise<ChunkOutcome> {
   try {
     const reply = await client.roles.create(groupId, chunk.map(body));
+    // An ID the group held before is a bad reply, settled below as a lost one: by name.
+    refuseHeldIds(groupId, reply, known);
     return {
       made: reply.map((r, i) => ({
         key: chunk[i]!.key,

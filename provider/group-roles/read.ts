@@ -1,7 +1,8 @@
 /**
  * `read` of GroupRoles (`pulumi refresh`): one list of the group, then one detail GET per managed
- * role, all at once within the client's request budget. A role gone from the service leaves the
- * state (the next `up` creates it again); a hand edit shows as drift.
+ * role, all at once within the client's request budget. A role gone from the service (its details
+ * answer 404) leaves the state (the next `up` creates it again); a role the list leaves out but the
+ * service still has fails the refresh; a hand edit shows as drift.
  */
 import { NotFoundError } from "../../client/errors";
 import type { RoleDetails } from "../../client/types";
@@ -10,6 +11,7 @@ import { inContext } from "../shared/errors";
 import { heldSettings } from "../shared/settings";
 import { userCountOf } from "../shared/user-count";
 import { confirmRoleGone } from "../shared/gone";
+import { confirmAbsentRoleGone } from "../shared/absent-role";
 import { listGroup } from "./listing";
 import { readWholeGroup } from "./import";
 import {
@@ -56,7 +58,11 @@ export async function read(
   const read = await Promise.all(
     wanted.map(async ([key, known]): Promise<[string, EntryState] | undefined> => {
       const listedRole = byId.get(known.roleId);
-      if (!listedRole) return undefined;
+      if (!listedRole) {
+        // Left out of the list: gone only if its own detail read says so (../shared/absent-role).
+        await confirmAbsentRoleGone(client, groupId, known.roleId, `${what}: roles.${key}`);
+        return undefined;
+      }
       let details: RoleDetails;
       try {
         details = await client.roles.get(groupId, known.roleId);

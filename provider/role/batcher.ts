@@ -18,6 +18,7 @@ import {
 } from "../../client/errors";
 import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "../../client/types";
 import { directWriter, type RoleWriter } from "./writes";
+import { createConfirmed } from "../shared/created-ids";
 import { SingleFlight } from "./single-flight";
 import { DEFAULT_BATCH_OPTIONS, MAX_BATCH_WAIT_MS, type BatchOptions } from "../../config/batch-options";
 
@@ -130,7 +131,8 @@ const perItem =
  * A {@link RoleWriter} that coalesces concurrent writes per group into array requests and shares
  * concurrent lists of a group (single flight).
  *
- * - Creates: the reply is matched to callers by position; the client checks its length and names, so
+ * - Creates: the reply is matched to callers by position; the client checks its length, names and
+ *   IDs, and a list taken after it must hold each ID under the name sent (../shared/created-ids), so
  *   a caller never receives another role's ID. When the outcome is ambiguous (dropped connection,
  *   timeout, 5xx, malformed reply) every caller gets that error, and the Role provider's adoption
  *   (list, adopt by name) runs per role on one shared list.
@@ -169,7 +171,7 @@ export function batchingWriter(
   return {
     create(groupId, role) {
       if (current().maxBatchSize <= 1) return direct.create(groupId, role);
-      return queue(creates, "create", groupId, (items) => client.roles.create(groupId, items)).add(role);
+      return queue(creates, "create", groupId, (items) => createConfirmed(client, groupId, items)).add(role);
     },
     update(groupId, role) {
       if (current().maxBatchSize <= 1) return direct.update(groupId, role);

@@ -4,6 +4,7 @@
  * arrays.
  */
 import type { GroupRolesClient } from "../../client";
+import { createConfirmed } from "../shared/created-ids";
 import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "../../client/types";
 
 export interface RoleWriter {
@@ -20,7 +21,7 @@ export interface RoleWriter {
 /** One request per call. */
 export function directWriter(client: GroupRolesClient): RoleWriter {
   return {
-    create: async (groupId, role) => (await client.roles.create(groupId, [role]))[0],
+    create: async (groupId, role) => (await createConfirmed(client, groupId, [role]))[0],
     update: (groupId, role) => client.roles.update(groupId, [role]),
     delete: (groupId, roleId) => client.roles.delete(groupId, [roleId]),
     list: (groupId) => client.roles.list(groupId),

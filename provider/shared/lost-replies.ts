@@ -6,6 +6,7 @@
 import {
   ConnectionError,
   type GroupRolesError,
+  ReplyTooLargeError,
   ServerError,
   TimeoutError,
   UnexpectedReplyError,
@@ -17,6 +18,8 @@ export function isAmbiguous(error: unknown): error is GroupRolesError {
     (error instanceof ConnectionError && error.requestSent) ||
     (error instanceof TimeoutError && error.phase !== "connect") ||
     error instanceof ServerError ||
-    error instanceof UnexpectedReplyError
+    error instanceof UnexpectedReplyError ||
+    // A reply cut at the size cap was sent after the service acted.
+    error instanceof ReplyTooLargeError
   );
 }

@@ -46,6 +46,10 @@ export interface ProviderArgs {
   maxConcurrentRequests?: pulumi.Input<number>;
   /** Reply headers and body timeout in ms. @default 30000 */
   timeoutMs?: pulumi.Input<number>;
+  /** Deadline of each request as a whole (connect, headers, whole body) in ms. @default 120000 */
+  deadlineMs?: pulumi.Input<number>;
+  /** Largest reply body read, in bytes. @default 51200000 */
+  maxReplyBytes?: pulumi.Input<number>;
 }
 
 /** The settings that are credentials: always secret in state (schema.json marks the same). */

@@ -67,6 +67,22 @@ describe("tokens per group", () => {
     await client.roles.list(43);
     expect((await h.requests()).total).toBe(1);
   });
+
+  it("a map written backwards ({token: group}) is refused naming the position, never the token", async () => {
+    await h.clearRequests();
+    const secret = "tok-written-backwards-5e1f";
+    const error = (() => {
+      try {
+        new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessTokens: { "41": "static-41", [secret]: "42" } });
+      } catch (e) {
+        return e as ConfigurationError;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error?.message).toMatch(/^accessTokens: key 2 of 2 is not a group ID .* is it written backwards\?/);
+    expect(`${error?.message} ${error?.stack}`).not.toContain(secret);
+    expect((await h.requests()).total).toBe(0);
+  });
 });
 
 describe("tokens from the authorization service", () => {

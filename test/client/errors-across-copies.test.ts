@@ -21,6 +21,8 @@ const ARGS: Record<string, unknown[]> = {
   ConnectTimeoutError: [5, {}],
   HeadersTimeoutError: [5, {}],
   BodyTimeoutError: [5, {}],
+  DeadlineExceededError: [5, { method: "GET", path: "/x" }],
+  ReplyTooLargeError: [5, { method: "GET", path: "/x" }],
   ConnectionError: ["dropped", true, {}],
   UnexpectedReplyError: ["odd reply", undefined, {}],
   VisitorNotConnectedError: [42, "v-1", {}],

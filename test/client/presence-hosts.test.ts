@@ -75,6 +75,13 @@ describe("isAllowedPresenceServer", () => {
     ["presence.example.com", "pr0016.example.org", false],
     ["presence.eu.example.com", "pr0001.us.example.com", false],
     ["presence.example.com", "93.184.216.34", false],
+    // a parent that is a public suffix (ICANN or private section) is shared by strangers: no siblings
+    ["presence.example.co.uk", "pr1.example.co.uk", true],
+    ["presence.co.uk", "evil.co.uk", false],
+    ["presence.co.uk", "presence.co.uk", true],
+    ["presence.azurewebsites.net", "evil.azurewebsites.net", false],
+    ["presence.github.io", "attacker.github.io", false],
+    ["presence.me.github.io", "pr1.me.github.io", true],
     // one or two labels: no parent domain, only the load balancer itself
     ["example.com", "example.com", true],
     ["example.com", "pr1.example.com", false],
@@ -147,6 +154,12 @@ describe("parsePresenceServerDomains", () => {
     expect(call).toThrow(
       `grouproles:presenceServerDomains: ${JSON.stringify(entry)} is not a domain of at least two labels ` +
         "(e.g. example.com) or an IP address; a single label would trust a whole top-level domain",
+    );
+  });
+
+  it.each(["co.uk", "github.io", "azurewebsites.net"])("refuses the public suffix %j, naming it", (entry) => {
+    expect(() => parsePresenceServerDomains(`example.net,${entry}`, "grouproles:presenceServerDomains")).toThrow(
+      `grouproles:presenceServerDomains: ${JSON.stringify(entry)} is a public suffix, shared by unrelated sites`,
     );
   });
 });

@@ -141,6 +141,16 @@ describe("presence endpoints", () => {
     for (const call of bad) await expect(call()).rejects.toBeInstanceOf(ConfigurationError);
     expect(lb.requests).toHaveLength(0);
   });
+
+  it("a 10 MB message fails before any request, naming message and the limit", async () => {
+    const lb = await start((_req, res) => reply(res, 200, { visitorfound: false }));
+    const err = await client(lb.url)
+      .presence.signalVisitor(42, "v", { mtype: "signal", data: { blob: "x".repeat(10 * 1024 * 1024) } })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigurationError);
+    expect((err as Error).message).toMatch(/^message must be at most 65536 bytes as JSON \(64 KiB\), got 10485797$/);
+    expect(lb.requests).toHaveLength(0);
+  });
 });
 
 describe("directServerOrigin", () => {

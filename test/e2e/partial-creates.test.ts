@@ -87,7 +87,8 @@ describe.each(SDK_KINDS)("partial creates, %s resources", (sdk) => {
   it("created, but reading it back failed: kept with its real id; the next up finishes it with an update", async () => {
     // A reply that says the role is in use (the vendor's example reply) needs the list for its userCount.
     await s.h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "override", fields: { inUse: true } });
-    await s.h.fault({ ...LIST, action: "status", status: 503, times: 0 });
+    // The credential check's list and the one that confirms the create's ID answer; every later one fails.
+    await s.h.fault({ ...LIST, action: "status", status: 503, times: 0, skip: 2 });
     const first = await runSpec(s, "up", [support]);
     expect(first.ok).toBe(false);
     const [kept] = roleState(first);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestLogView } from "../../emulator";
-import { connectVisitor } from "../../emulator";
+import { connectVisitor, credentialFingerprint } from "../../emulator";
 import { type EmulatorHarness as Harness, startHarness as harness } from "../support/emulator";
 import { http } from "../support/http";
 
@@ -27,7 +27,7 @@ describe("admin surface", () => {
     }
   });
 
-  it("request log: counts by method and route template, raw bodies, admin routes not logged", async () => {
+  it("request log: counts by method and route template, bodies, credentials as fingerprints, admin routes not logged", async () => {
     await http("DELETE", h.adminUrl("/requests"));
     await h.create(31, [{ name: "secret-free" }]);
     await h.list(31);
@@ -56,7 +56,10 @@ describe("admin surface", () => {
       query: "",
       route: "/api/v0/groups/:groupId/roles",
       status: 200,
-      headers: expect.objectContaining({ authorization: "Bearer dev-token", "content-type": "application/json" }),
+      headers: expect.objectContaining({
+        authorization: `Bearer ${credentialFingerprint("dev-token")}`,
+        "content-type": "application/json",
+      }),
       body: '[{"name":"secret-free"}]',
     });
     expect(log.entries[4]).toMatchObject({ server: "presence", query: "?groupid=31&visitorid=v" });

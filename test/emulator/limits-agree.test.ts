@@ -14,8 +14,10 @@ import {
   roleNameRule,
   visitorIdRule,
   VISITOR_FUNC_PATTERN,
+  VISITOR_MESSAGE_MAX_BYTES,
 } from "../../client/rules";
-import { DESCRIPTION_MAX, INVOKE_FUNC, NAME_MAX } from "../../emulator/service-rules";
+import { checkVisitorMessage } from "../../client/visitor-message";
+import { DESCRIPTION_MAX, INVOKE_FUNC, MAX_SIGNAL_BYTES, NAME_MAX } from "../../emulator/service-rules";
 import { type EmulatorHarness as Harness, startHarness as harness } from "../support/emulator";
 import { http } from "../support/http";
 
@@ -37,7 +39,32 @@ async function emulatorAccepts(item: Record<string, unknown>): Promise<boolean> 
 
 describe("the client's rules and the emulator's agree", () => {
   it("on the limits as numbers", () => {
-    expect([ROLE_NAME_MAX, ROLE_DESCRIPTION_MAX]).toEqual([NAME_MAX, DESCRIPTION_MAX]);
+    expect([ROLE_NAME_MAX, ROLE_DESCRIPTION_MAX, VISITOR_MESSAGE_MAX_BYTES]).toEqual([
+      NAME_MAX,
+      DESCRIPTION_MAX,
+      MAX_SIGNAL_BYTES,
+    ]);
+  });
+
+  it.each([
+    ["at the limit", 0],
+    ["one byte over", 1],
+  ])("on a visitor message's size: %s", async (_label, over) => {
+    const frame = '{"mtype":"signal","data":{"p":""}}';
+    const message = { mtype: "signal", data: { p: "x".repeat(VISITOR_MESSAGE_MAX_BYTES - frame.length + over) } };
+    const client = (() => {
+      try {
+        checkVisitorMessage(message);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    // Size is judged before presence: a message of an accepted size meets a 404 (no such visitor).
+    const r = await http("POST", `${h.emu.directServers[0]}/signalvisitor?groupid=1&visitorid=nobody`, {
+      body: message,
+    });
+    expect(r.status === 413 ? false : r.status === 404 ? true : r.status).toBe(client);
   });
 
   it.each([
@@ -50,6 +77,17 @@ describe("the client's rules and the emulator's agree", () => {
     ["a line break", "a\nb"],
     ["a lone surrogate", "a\uD800"],
     ["accents", "é".repeat(70)],
+    ["only zero width spaces", "\u200B\u200B"],
+    ["only a Hangul filler", "\u3164"],
+    ["a line separator", "a\u2028b"],
+    ["a paragraph separator", "a\u2029b"],
+    ["a right-to-left override", "admin\u202Etxt.exe"],
+    ["a pop directional isolate", "a\u2069"],
+    ["a byte order mark", "\uFEFFAdmin"],
+    ["only a byte order mark", "\uFEFF"],
+    ["an emoji with a zero width joiner", "\u{1F469}\u200D\u{1F4BB} Devs"],
+    ["a variation selector", "\u2764\uFE0F Team"],
+    ["Hebrew with a right-to-left mark", "\u05E9\u05DC\u05D5\u05DD\u200F"],
   ])("on a name: %s", async (_label, name) => {
     const client = problemOf(roleNameRule, name, "name") === undefined;
     expect(await emulatorAccepts({ name })).toBe(client);

@@ -64,6 +64,8 @@ const run = async (
 beforeAll(async () => {
   h = await startHarness({
     tokens: [CANARY],
+    // This suite searches everything else for the exact tokens and login keys the provider was given.
+    logCredentials: true,
     apiKeys: [`77:${API_KEY}`],
     users: [`canary-user:${PASSWORD}:77`],
     tokenLifetimeSeconds: 2,

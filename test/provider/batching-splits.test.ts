@@ -187,7 +187,8 @@ describe("shared lists (single flight)", () => {
     const late = await writer.list(5);
     expect(late.map((r) => r.name)).toEqual(["new"]);
     await early;
-    expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBe(2);
+    // the early list, the one that confirms the create's IDs (provider/shared/created-ids), the late one
+    expect((await h.requests()).counts["GET /api/v0/groups/:groupId/roles"]).toBe(3);
   });
 });
 

@@ -13,13 +13,17 @@ import { batchingWriter } from "../../provider/role/batcher";
 /** The names of each create request, in the order they were sent. */
 function recordingService() {
   const posts: string[][] = [];
-  let nextId = 1;
+  const held: Array<{ roleId: number; name: string; inUse: boolean }> = [];
   const client = {
     roles: {
       create: async (_groupId: number, roles: RoleCreateInput[]) => {
         posts.push(roles.map((r) => r.name));
-        return roles.map((r) => ({ roleId: nextId++, name: r.name, inUse: false }));
+        const made = roles.map((r, i) => ({ roleId: held.length + i + 1, name: r.name, inUse: false }));
+        held.push(...made);
+        return made;
       },
+      // What confirms a create's IDs (provider/shared/created-ids).
+      list: async () => held.slice(),
     },
   } as unknown as GroupRolesClient;
   return { client, posts };

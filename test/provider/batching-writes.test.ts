@@ -54,8 +54,9 @@ describe("creates", () => {
     const made = await createAll(42, names(20));
     const log = await h.requests();
     expect(log.counts[POST]).toBe(1);
-    // the reply says each role is not in use: its userCount is 0, so nothing is read back
-    expect(log.counts[LIST]).toBeUndefined();
+    // one list confirms the reply's IDs (provider/shared/created-ids); the reply says each role is not
+    // in use, so its userCount is 0 and nothing is read back
+    expect(log.counts[LIST]).toBe(1);
     expect(log.counts[DETAILS]).toBeUndefined();
     const held = new Map((await h.listRoles(42)).map((r) => [r.roleId, r.name]));
     expect(held.size).toBe(20);
@@ -231,8 +232,8 @@ describe("settings", () => {
     const log = await h.requests();
     expect(log.counts[POST]).toBe(4);
     expect(log.counts[PUT]).toBe(4);
-    // one read-back list per update: none is shared
-    expect(log.counts[LIST]).toBe(4);
+    // one list per create (confirming its ID) and one read-back list per update: none is shared
+    expect(log.counts[LIST]).toBe(8);
   });
 
   it("an invalid value fails naming the key", async () => {

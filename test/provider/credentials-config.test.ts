@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import { resolveCredentials } from "../../config/credentials";
 
 const config = (values: Record<string, string>) => ({ get: (k: string) => values[k] });
-const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const AUTH = { "grouproles:authUrl": "https://auth.example.com/authorize", "grouproles:partnerUserId": "ci-bot" };
 
 describe("credential settings", () => {
@@ -128,7 +127,13 @@ describe("credential settings", () => {
     [
       "apiKeys keyed by name",
       { ...AUTH, "grouproles:apiKeys": '{"support":"s3cr3t-value"}' },
-      /grouproles:apiKeys: keys must be group IDs \(positive integers\), got "support"/,
+      /grouproles:apiKeys: key 1 of 1 is not a group ID \(a positive integer, e\.g\. "42"\)/,
+    ],
+    [
+      // The token is where the group ID belongs: the message names the position, not the key.
+      "accessTokens written backwards",
+      { "grouproles:accessTokens": '{"43":"t-43","s3cr3t-value":"42"}' },
+      /^grouproles:accessTokens: key 2 of 2 is not a group ID .* is it written backwards\?/,
     ],
     [
       "accessTokens null",
@@ -138,7 +143,7 @@ describe("credential settings", () => {
     ...["0", "042", "4x2", " 42", "9007199254740993"].map((key): [string, Record<string, string>, RegExp] => [
       `accessTokens keyed by ${JSON.stringify(key)}`,
       { "grouproles:accessTokens": JSON.stringify({ [key]: "s3cr3t-value" }) },
-      new RegExp(`keys must be group IDs \\(positive integers\\), got ${escapeRegExp(JSON.stringify(key))}$`),
+      /grouproles:accessTokens: key 1 of 1 is not a group ID/,
     ]),
     [
       "accessTokens with a number for a token",

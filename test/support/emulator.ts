@@ -47,13 +47,14 @@ export interface EmulatorHarness {
 
 export async function startHarness(options: EmulatorOptions = {}): Promise<EmulatorHarness> {
   const emu = await startEmulator(options);
-  const call = async (method: string, url: string, body?: unknown) => {
-    const r = await http(method, url, { token: emu.token, body });
+  const call = async (method: string, url: string, body?: unknown, token = emu.token) => {
+    const r = await http(method, url, { token, body });
     return { status: r.status, json: r.json };
   };
   const rolesUrl = (g: number) => `${emu.baseUrl}/api/v0/groups/${g}/roles`;
   const admin = async (method: string, path: string, body?: unknown) => {
-    const r = await call(method, `${emu.baseUrl}/_emulator${path}`, body);
+    // The admin routes take the admin token only (one with no group).
+    const r = await call(method, `${emu.baseUrl}/_emulator${path}`, body, emu.adminToken ?? emu.token);
     if (r.status >= 300) throw new Error(`admin ${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
     return r.json;
   };

@@ -9,7 +9,9 @@
 import * as grpc from "@grpc/grpc-js";
 import type { Any } from "google-protobuf/google/protobuf/any_pb";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
@@ -55,9 +57,23 @@ export class ProviderInitError extends ProviderError {
   }
 }
 
+/**
+ * The `grpc-status-details-bin` trailers of an error: as sent, or read back from the file that
+ * ./large-trailers.js wrote in `detailsDir` when one was too large for Node's HTTP/2 to receive.
+ */
+function statusDetails(err: grpc.ServiceError, detailsDir: string | undefined): Buffer[] {
+  const sent = (err.metadata?.get("grpc-status-details-bin") ?? []) as Buffer[];
+  const [file] = err.metadata?.get("x-engine-status-details-file") ?? [];
+  if (typeof file !== "string" || !detailsDir || path.basename(file) !== file) return sent;
+  const where = path.join(detailsDir, file);
+  const moved = readFileSync(where);
+  rmSync(where, { force: true });
+  return [...sent, moved];
+}
+
 /** The init failure packed in a gRPC error's `grpc-status-details-bin`, as plugin.parseError reads it. */
-function initFailure(err: grpc.ServiceError): provproto.ErrorResourceInitFailed | undefined {
-  for (const bin of err.metadata?.get("grpc-status-details-bin") ?? []) {
+function initFailure(err: grpc.ServiceError, detailsDir?: string): provproto.ErrorResourceInitFailed | undefined {
+  for (const bin of statusDetails(err, detailsDir)) {
     const status = statusproto.Status.deserializeBinary(new Uint8Array(bin as Buffer));
     for (const detail of status.getDetailsList() as Any[]) {
       if (detail.getTypeName() === "pulumirpc.ErrorResourceInitFailed") {
@@ -69,9 +85,9 @@ function initFailure(err: grpc.ServiceError): provproto.ErrorResourceInitFailed 
 }
 
 /** The error a provider call failed with: an init failure when the details carry one. */
-function providerError(method: ProviderMethod, err: grpc.ServiceError): ProviderError {
+function providerError(method: ProviderMethod, err: grpc.ServiceError, detailsDir?: string): ProviderError {
   const message = err.details || err.message;
-  const init = initFailure(err);
+  const init = initFailure(err, detailsDir);
   if (!init) return new ProviderError(method, message);
   const properties = init.getProperties();
   return new ProviderInitError(
@@ -142,6 +158,8 @@ export class ProviderHost {
   private child?: ChildProcess;
   private client?: provrpc.ResourceProviderClient;
   private peakRss?: number;
+  /** Where ./large-trailers.js leaves trailers too large to send (removed on stop). */
+  private detailsDir?: string;
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -153,9 +171,12 @@ export class ProviderHost {
   }
 
   async start(o: ProviderHostOptions): Promise<void> {
-    const child = spawn(process.execPath, [o.modulePath, o.engineAddr], {
+    // Preloaded so a large init failure reaches us whole, through this folder (./large-trailers.js).
+    this.detailsDir = mkdtempSync(path.join(os.tmpdir(), "engine-details-"));
+    const preload = ["--require", path.join(__dirname, "large-trailers.js")];
+    const child = spawn(process.execPath, [...preload, o.modulePath, o.engineAddr], {
       cwd: o.cwd,
-      env: o.env,
+      env: { ...o.env, PULUMI_ENGINE_STANDIN_DETAILS_DIR: this.detailsDir },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;
@@ -362,6 +383,7 @@ export class ProviderHost {
 
   async stop(): Promise<void> {
     this.client?.close();
+    if (this.detailsDir) rmSync(this.detailsDir, { recursive: true, force: true });
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     this.peakRss = this.readPeakRss();
@@ -390,7 +412,7 @@ export class ProviderHost {
       const f = (
         client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, v: R) => void) => void>
       )[fn];
-      f!.call(client, req, (err, resp) => (err ? reject(providerError(method, err)) : resolve(resp)));
+      f!.call(client, req, (err, resp) => (err ? reject(providerError(method, err, this.detailsDir)) : resolve(resp)));
     });
   }
 }
