@@ -15,7 +15,6 @@ import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-orde
 import { isGroupGone, unprovenNotFound } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
-import { sameSettings } from "../shared/settings";
 import { engineLog } from "../shared/engine-log";
 import {
   heldRole,
@@ -27,6 +26,7 @@ import {
   unmanagedInUse,
   unmanagedReport,
 } from "./errors";
+import { entryChanged, reportChanges, type EntryChange } from "./changed-keys";
 import { otherResources } from "./others";
 import { planApply, renamedKeys, type Plan } from "./plan";
 import {
@@ -35,7 +35,6 @@ import {
   parseGroupId,
   toInputs,
   toState,
-  type EntryState,
   type GroupRolesState,
   type Props,
 } from "./types";
@@ -44,16 +43,10 @@ export interface GroupRolesDiff {
   changes: boolean;
   replaces: string[];
   deleteBeforeReplace: boolean;
-}
-
-/** True when the declared entry differs from the state's (unknown values always differ). */
-function entryChanged(old: EntryState, entry: unknown): boolean {
-  if (!entry || typeof entry !== "object") return true;
-  const e = entry as Props;
-  if (isUnknown(e.name) || e.name !== old.name) return true;
-  if (isUnknown(e.description) || (e.description ?? "") !== (old.description ?? "")) return true;
-  if (!sameSettings(old.settings ?? {}, e.settings ?? {})) return true;
-  return (e.retain === true) !== (old.retain === true);
+  /** The top-level inputs that change (the engine matches `replaceOnChanges` against these). */
+  diffs?: string[];
+  /** Per entry (`roles.<key>`): what happens to it; the plugin sends it, the dynamic host cannot. */
+  detailedDiff?: Record<string, EntryChange>;
 }
 
 /** The group's roles as the preview sees them ([] when the service says the group is gone). */
@@ -186,7 +179,7 @@ export async function diff(id: string, olds: Props, news: Props): Promise<GroupR
   );
   // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
   if (!result.changes || result.replaces.length) reg.settle(true);
-  return result;
+  return result.changes ? { ...result, ...reportChanges(state, news, result.replaces.length > 0) } : result;
 }
 
 async function diffOf(

@@ -143,8 +143,33 @@ function checkResponse(inputs: Props, failures: ReadonlyArray<{ property: string
   return res;
 }
 
-function diffResponse(d: { changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }) {
+/** Pulumi's PropertyDiff kinds for what a GroupRoles diff says happens to an entry. */
+const PROPERTY_DIFF = {
+  add: provpb.PropertyDiff.Kind.ADD,
+  delete: provpb.PropertyDiff.Kind.DELETE,
+  update: provpb.PropertyDiff.Kind.UPDATE,
+} as const;
+
+function diffResponse(d: {
+  changes?: boolean;
+  replaces?: string[];
+  deleteBeforeReplace?: boolean;
+  diffs?: string[];
+  detailedDiff?: Record<string, keyof typeof PROPERTY_DIFF>;
+}) {
   const res = new provpb.DiffResponse();
+  // The changed keys (matched by `replaceOnChanges`) and, where known, what happens to each entry (shown).
+  res.setDiffsList(d.diffs ?? []);
+  if (d.detailedDiff) {
+    res.setHasdetaileddiff(true);
+    const map = res.getDetaileddiffMap();
+    for (const [path, kind] of Object.entries(d.detailedDiff)) {
+      const diff = new provpb.PropertyDiff();
+      diff.setKind(PROPERTY_DIFF[kind]);
+      diff.setInputdiff(true);
+      map.set(path, diff);
+    }
+  }
   res.setChanges(
     d.changes === true
       ? provpb.DiffResponse.DiffChanges.DIFF_SOME

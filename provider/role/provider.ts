@@ -155,7 +155,9 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
     if (late) throw late;
     ledger.declare(groupId, roleId, { currentName: olds.name, plannedName: news.name, by: "role", reg });
   }
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
+  // `diffs`: the inputs that change, which `replaceOnChanges` is matched against (the plugin sends them;
+  // the dynamic-provider host drops them).
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false, diffs: changed };
 }
 
 async function refuseReplaceIfInUse(id: string, olds: Props, newGroupId: unknown): Promise<void> {

@@ -28,12 +28,11 @@ describe("a 404 that does not say the group is gone", () => {
     const created = await runMixed(s, "up", [catalogue], [role]);
     expect(created.ok, created.errors.join("\n")).toBe(true);
     const wrong = { "grouproles:baseUrl": `${s.h.emu.baseUrl}/typo` };
-    if (s.sdk === "package") {
-      // A plugin's refresh and destroy use the provider settings in state, as the engine does: the
-      // wrong URL gets there through an up (a provider update, nothing sent for unchanged resources).
-      const moved = await runMixed(s, "up", [catalogue], [role], wrong);
-      expect(moved.ok, moved.errors.join("\n")).toBe(true);
-    }
+    // Refresh and destroy use the provider settings in state, as the engine does (deployment.go
+    // EnsureProvider): the wrong URL gets there through an up (a provider update, nothing sent for
+    // unchanged resources).
+    const moved = await runMixed(s, "up", [catalogue], [role], wrong);
+    expect(moved.ok, moved.errors.join("\n")).toBe(true);
     for (const op of ["refresh", "destroy"] as const) {
       const r = await runMixed(s, op, [catalogue], [role], wrong);
       expect(r.ok, op).toBe(false);

@@ -98,7 +98,7 @@ export function fixtureStack(runner: ProgramRunner = defaultRunner()) {
     names(): string[] {
       if (!existsSync(stateFile)) return [];
       return this.state()
-        .resources.filter((r) => r.custom)
+        .resources.filter((r) => r.custom && !r.type.startsWith("pulumi:providers:"))
         .map((r) => r.urn.split("::").pop() ?? "");
     },
   };

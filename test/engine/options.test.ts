@@ -14,7 +14,7 @@ describe("engine stand-in resource options", () => {
     expect(up.ok, up.errors.join("\n")).toBe(true);
     expect(up.providerHost.calls).toMatchObject({ Create: 0, Delete: 0 });
     expect(s.names()).toEqual(["new"]);
-    expect(s.state().resources.find((r) => r.custom)?.id).toBe("1");
+    expect(s.state().resources.find((r) => r.type === ITEM)?.id).toBe("1");
     // Without the alias the same rename is a create of "new" and a delete of "old".
     const t = fixtureStack();
     await t.run("up", [{ name: "old", props: { value: "v" } }]);
@@ -26,7 +26,7 @@ describe("engine stand-in resource options", () => {
     const s = fixtureStack();
     const p = { name: "p", props: { value: "keep", group: "g1" }, opts: { protect: true } };
     expect((await s.run("up", [p])).errors).toEqual([]);
-    expect(s.state().resources.find((r) => r.custom)?.protect).toBe(true);
+    expect(s.state().resources.find((r) => r.type === ITEM)?.protect).toBe(true);
 
     const replace = await s.run("up", [{ ...p, props: { value: "keep", group: "g2" } }]);
     expect(replace.ok).toBe(false);

@@ -48,3 +48,25 @@ describe("engine stand-in scheduling", () => {
     }
   });
 });
+
+describe("engine stand-in: refresh and destroy configure providers from state", () => {
+  it("dynamic resources: the stack config recorded at the last up, until an up records the new one", async () => {
+    // deployment.go EnsureProvider -> registry.go Same: the provider resource's inputs in state, which for
+    // `pulumi:providers:pulumi-nodejs` are the whole stack config (target.go GetPackageConfig).
+    const s = fixtureStack();
+    const item = [{ name: "x", props: { value: "v" } }];
+    const rotated = { secretConfig: { "fixture:token": "new-token-0123456789" } };
+    await s.run("up", item);
+    const tokenSeen = () => s.store().tokenStartsWith;
+    expect(tokenSeen()).toBe("tok");
+    expect((await s.run("refresh", [], rotated)).ok).toBe(true);
+    expect(tokenSeen()).toBe("tok"); // the old token, from state
+    // An up (here a no-op for the resource) updates the provider's inputs in state...
+    const up = await s.run("up", item, rotated);
+    expect(up.planText).toBe("");
+    expect((await s.run("refresh", [], rotated)).ok).toBe(true);
+    expect(tokenSeen()).toBe("new"); // ...so refresh and destroy use the new one
+    const provider = s.state().resources.find((r) => r.type === "pulumi:providers:pulumi-nodejs");
+    expect(JSON.stringify(provider?.inputs)).not.toContain("new-token"); // sealed as a secret
+  });
+});

@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runEngine, type EngineResult } from "../../tools/engine";
+import { isSecret } from "../../tools/engine/values";
 import { startHarness, type EmulatorHarness, type RequestCounts } from "../support/emulator";
 
 const CANARY = "canary-7f3e9b1c2d4a5e6f-tok";
@@ -50,7 +51,18 @@ const run = async (
     { where: `${label}: provider host stderr`, text: r.providerHost.stderr },
     { where: `${label}: errors`, text: r.errors.join("\n") },
     { where: `${label}: diagnostics`, text: JSON.stringify(r.diagnostics) },
-    { where: `${label}: resources in memory (inputs, outputs, __provider)`, text: JSON.stringify(r.resources) },
+    {
+      where: `${label}: resources in memory (inputs, outputs, __provider)`,
+      text: JSON.stringify(r.resources.filter((x) => !x.type.startsWith("pulumi:providers:"))),
+    },
+    // Pulumi keeps the stack config as the dynamic provider's inputs (target.go GetPackageConfig): the
+    // token may be there only marked secret (the state file, checked below, holds it encrypted).
+    ...r.resources
+      .filter((x) => x.type.startsWith("pulumi:providers:"))
+      .map((x) => ({
+        where: `${label}: provider resource ${x.urn} outside its secrets`,
+        text: JSON.stringify(x.inputs, (_k, v) => (isSecret(v) ? "[secret]" : v)),
+      })),
     { where: `${label}: outputs`, text: JSON.stringify(r.outputs) },
   );
   try {
@@ -185,6 +197,20 @@ describe("the access token never leaks", () => {
     const refused = await run("up", auth, { "grouproles:apiKeys": JSON.stringify({ "77": `${API_KEY}-wrong` }) });
     expect(refused.ok).toBe(false);
     expect(refused.errors.join("\n")).toContain("the API key of group 77 (grouproles:apiKeys) was refused");
+    // That up recorded the wrong key as the provider's settings; destroy configures the provider from
+    // state (deployment.go EnsureProvider), so an up with the right key comes first (docs/configuration.md).
+    writeFileSync(
+      catalogue,
+      JSON.stringify({
+        groupId: 77,
+        roles: [
+          { key: "support", name: "Support" },
+          { key: "sales", name: "Sales" },
+        ],
+      }),
+    );
+    expect((await run("destroy", auth, byKey)).ok).toBe(false);
+    expect((await run("up", auth, byKey)).ok).toBe(true);
     expect((await run("destroy", auth, byKey)).ok).toBe(true);
 
     const log = (await h.requests()).entries;

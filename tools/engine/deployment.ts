@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { type PlanStep, type StepOp, parseUrn } from "./plan";
 import type { ProviderHost, Target } from "./provider-host";
 import {
+  DYNAMIC_PACKAGE,
   type ProviderRegistry,
   defaultProviderName,
   isDynamic,
@@ -106,7 +107,7 @@ export class Deployment implements Journal {
    * as registry.go Same loads a provider that deletes and refreshes need).
    */
   hostFor(r: { type: string; provider?: string }): Promise<ProviderHost> {
-    if (isDynamic(r.type)) return this.o.providers.dynamic();
+    if (isDynamic(r.type) && !r.provider) return this.o.providers.dynamic();
     if (!r.provider) throw new StepError(`resource of type ${r.type} has no provider reference`);
     const { urn } = parseReference(r.provider);
     const running = this.o.providers.configured(urn);
@@ -216,15 +217,21 @@ export class Deployment implements Journal {
    * A package's default provider, `pulumi:providers:<pkg>::default_<version>`, registered like a
    * provider resource the first time a resource or function of the package has no `provider`
    * (default_providers.go newRegisterDefaultProviderEvent): its inputs are the stack config of the
-   * package's namespace, keys without it, secrets kept secret, plus `version`.
+   * package's namespace, keys without it, secrets kept secret, plus `version`. Dynamic resources' one,
+   * `pulumi:providers:pulumi-nodejs::default`, takes the whole stack config with its namespaces
+   * (target.go GetPackageConfig): refresh and destroy configure the host from it, i.e. with the config
+   * of the last `up`.
    */
   defaultProvider(pkg: string, version: string | undefined): Promise<string> {
     const key = `${pkg}@${version ?? ""}`;
     let ref = this.defaults.get(key);
     if (!ref) {
       const inputs: Props = {};
+      const dynamic = pkg === DYNAMIC_PACKAGE;
       for (const [k, v] of Object.entries(this.o.config)) {
-        if (k.startsWith(`${pkg}:`)) inputs[k.slice(pkg.length + 1)] = this.o.secretKeys.has(k) ? secret(v) : v;
+        const value = this.o.secretKeys.has(k) ? secret(v) : v;
+        if (dynamic) inputs[k] = value;
+        else if (k.startsWith(`${pkg}:`)) inputs[k.slice(pkg.length + 1)] = value;
       }
       if (version) inputs.version = version;
       const goal: Goal = {
@@ -290,7 +297,7 @@ export class Deployment implements Journal {
     const seq = this.seq++;
     this.seen.add(urn);
     const provider =
-      providerRef || isDynamic(type) ? providerRef : await this.defaultProvider(packageOf(type), version || undefined);
+      providerRef || (await this.defaultProvider(packageOf(type), isDynamic(type) ? undefined : version || undefined));
     const entry = (outputs: Props, readId: string): StateResource => ({
       urn,
       type,
@@ -337,8 +344,10 @@ export class Deployment implements Journal {
   /** Generates the registration's step (one at a time), shows it in the plan and executes it. */
   private async registerCustom(goal: Goal, urn: string, seq: number): Promise<StepResult> {
     if (isProviderType(goal.type)) return this.registerProvider(goal, urn, seq);
-    if (!isDynamic(goal.type) && !goal.provider) {
-      goal = { ...goal, provider: await this.defaultProvider(packageOf(goal.type), goal.version) };
+    if (!goal.provider) {
+      const pkg = packageOf(goal.type);
+      // The SDK sends no version for dynamic resources: their default provider is `default`.
+      goal = { ...goal, provider: await this.defaultProvider(pkg, pkg === DYNAMIC_PACKAGE ? undefined : goal.version) };
     }
     const provider = await this.hostFor(goal);
     const t: Target = { urn, name: goal.name, type: goal.type };
@@ -382,7 +391,9 @@ export class Deployment implements Journal {
       const { t, host, old, op, changed, inputs, checked } = step;
       await this.o.providers.configure(urn, t, host, inputs, checked);
       const id = old?.id ?? (this.preview ? UNKNOWN : randomUUID());
-      this.planStep(op, urn, op === "update" ? { changedProperties: changed } : {}, seq);
+      // The stand-in's plan text leaves out the dynamic resources' provider: every such program has it.
+      if (providerPackage(goal.type) !== DYNAMIC_PACKAGE)
+        this.planStep(op, urn, op === "update" ? { changedProperties: changed } : {}, seq);
       this.put(old, this.entry(goal, urn, inputs, inputs, id));
       return { urn, id, outputs: inputs };
     });
@@ -393,6 +404,13 @@ export class Deployment implements Journal {
     const t: Target = { urn, name: goal.name, type: goal.type };
     const old = this.oldFor(urn, goal.aliasUrns);
     const host = await this.o.providers.load(urn, providerPackage(goal.type));
+    if (providerPackage(goal.type) === DYNAMIC_PACKAGE) {
+      // The dynamic-provider host answers CheckConfig and DiffConfig UNIMPLEMENTED: the engine takes the
+      // inputs as they are and compares them itself (plugin/provider_plugin.go CheckConfig, DiffConfig).
+      const changed = old ? changedKeys(plain(old.inputs), plain(goal.inputs)) : [];
+      const op: StepOp = !old ? "create" : changed.length ? "update" : "same";
+      return { t, host, old, op, changed, inputs: goal.inputs, checked: plain(goal.inputs) };
+    }
     const checked = await host.checkConfig(t, old ? plain(old.inputs) : {}, plain(goal.inputs));
     if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
     let op: StepOp = old ? "same" : "create";

@@ -184,7 +184,6 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       });
     },
   });
-  const provider = () => providers.dynamic();
 
   const d = new Deployment({
     project,
@@ -210,7 +209,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       // starts with the first dynamic registration, as the engine loads a plugin (a program of plugin
       // resources never starts it).
       const usesDynamic = state.resources.some((r) => isDynamic(r.type));
-      const warm = usesDynamic ? provider().catch(() => undefined) : Promise.resolve();
+      const warm = usesDynamic ? providers.dynamicProcess().catch(() => undefined) : Promise.resolve();
       const run = o.inlineHost ? await runInline(o.inlineHost) : await runProgram();
       await warm;
       await d.settled();

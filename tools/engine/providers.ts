@@ -24,6 +24,9 @@ export const providerPackage = (type: string): string => type.slice("pulumi:prov
 /** Dynamic resources (`pulumi-nodejs:dynamic...`) are served by the dynamic-provider host. */
 export const isDynamic = (type: string): boolean => packageOf(type) === "pulumi-nodejs";
 
+/** The package of dynamic resources' provider, `pulumi:providers:pulumi-nodejs`. */
+export const DYNAMIC_PACKAGE = "pulumi-nodejs";
+
 /** A provider reference, `<urn>::<id>` (sdk/go/common/resource/providers/reference.go). */
 export function parseReference(ref: string): { urn: string; id: string } {
   const at = ref.lastIndexOf("::");
@@ -61,7 +64,10 @@ export interface ProviderRegistryOptions {
   dynamicHost: string;
   env: NodeJS.ProcessEnv;
   engineAddr: () => string;
-  /** Configures the dynamic-provider host (the whole stack config). */
+  /**
+   * Configures the dynamic-provider host with the whole stack config: for dynamic resources whose state
+   * names no provider (a checkpoint of the stand-in before it recorded one).
+   */
   configureDynamic: (host: ProviderHost) => Promise<void>;
 }
 
@@ -74,20 +80,29 @@ export class ProviderRegistry {
 
   constructor(private readonly o: ProviderRegistryOptions) {}
 
-  /** The dynamic-provider host, started and configured on first use. */
-  dynamic(): Promise<ProviderHost> {
-    if (!this.dynamicHost) {
-      this.dynamicHost = (async () => {
-        const host = await this.start("pulumi-nodejs", this.o.dynamicHost);
-        await this.o.configureDynamic(host);
-        return host;
-      })();
-    }
+  /** The dynamic-provider host's process, started on first use (configured by its provider resource). */
+  dynamicProcess(): Promise<ProviderHost> {
+    this.dynamicHost ??= this.start(DYNAMIC_PACKAGE, this.o.dynamicHost);
     return this.dynamicHost;
   }
 
-  /** A fresh, unconfigured plugin instance for the provider resource `urn` (registry.go Check loads one). */
+  private legacyDynamic?: Promise<ProviderHost>;
+
+  /** The dynamic-provider host configured with today's whole stack config (see `configureDynamic`). */
+  dynamic(): Promise<ProviderHost> {
+    this.legacyDynamic ??= this.dynamicProcess().then(async (host) => {
+      await this.o.configureDynamic(host);
+      return host;
+    });
+    return this.legacyDynamic;
+  }
+
+  /**
+   * An unconfigured instance for the provider resource `urn` (registry.go Check loads one): a new plugin
+   * process, or for `pulumi-nodejs` the one dynamic-provider host.
+   */
   async load(urn: string, pkg: string): Promise<ProviderHost> {
+    if (pkg === DYNAMIC_PACKAGE) return this.dynamicProcess();
     return this.start(urn, pluginEntry(this.o.env.PATH ?? "", pkg));
   }
 

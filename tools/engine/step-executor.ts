@@ -8,7 +8,7 @@
 import type { PlanStep, StepOp } from "./plan";
 import { parseUrn } from "./plan";
 import { type ProviderHost, ProviderInitError, type Target } from "./provider-host";
-import { isProviderType, parseReference } from "./providers";
+import { DYNAMIC_PACKAGE, isProviderType, parseReference, providerPackage } from "./providers";
 import type { StateResource } from "./state";
 import {
   type GeneratedStep,
@@ -255,8 +255,10 @@ export class StepExecutor {
       if (!this.j.preview) this.j.put(r, undefined);
       return false;
     }
-    // A replaced original shows as part of its `+-` line, not as a delete of its own.
-    if (!r.delete) this.j.planStep("delete", r.urn, r.retainOnDelete ? { retain: true } : {});
+    // A replaced original shows as part of its `+-` line, not as a delete of its own; the dynamic
+    // resources' provider not at all (see the deployment's registerProvider).
+    if (!r.delete && !(isProviderType(r.type) && providerPackage(r.type) === DYNAMIC_PACKAGE))
+      this.j.planStep("delete", r.urn, r.retainOnDelete ? { retain: true } : {});
     if (r.protect && !r.delete) {
       // deleteProtectedError: the step executor always continues past it (cancelDueToError), so every
       // protected delete is reported in one run and the other deletes go on (TestMultipleProtectedDeletes).
