@@ -366,7 +366,7 @@ export class Deployment implements Journal {
       }
       const extra: Partial<PlanStep> =
         step.op === "update"
-          ? { changedProperties: step.changed }
+          ? { changedProperties: step.changed, ...(step.detailedDiff ? { detailedDiff: step.detailedDiff } : {}) }
           : step.op === "replace"
             ? { changedProperties: step.changed, deleteBeforeReplace: step.deleteBeforeReplace }
             : {};

@@ -11,6 +11,8 @@ export interface PlanStep {
   name: string;
   /** Top-level properties that differ, sorted (the CLI's `[diff: ...]`). */
   changedProperties?: string[];
+  /** What the provider's detailed diff says happens to each property path (`roles.a: update`), if it sent one. */
+  detailedDiff?: Record<string, string>;
   /** The delete only drops the resource from state (`retainOnDelete`). */
   retain?: boolean;
   /** Replacement order chosen: delete-before-replace or create-before-delete. */

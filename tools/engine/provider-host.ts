@@ -108,6 +108,8 @@ export interface DiffResult {
   replaces: string[];
   deleteBeforeReplace: boolean;
   diffs: string[];
+  /** Per property path, what happens to it, when the provider sent a detailed diff (`hasDetailedDiff`). */
+  detailedDiff?: Record<string, string>;
 }
 export interface ReadResult {
   id: string;
@@ -432,7 +434,26 @@ function diffResult(resp: provproto.DiffResponse): DiffResult {
     replaces: resp.getReplacesList(),
     deleteBeforeReplace: resp.getDeletebeforereplace(),
     diffs: resp.getDiffsList(),
+    ...(resp.getHasdetaileddiff() ? { detailedDiff: detailedDiffOf(resp) } : {}),
   };
+}
+
+/** A detailed diff as path to kind (`add`, `update-replace`, ...), as the CLI shows it. */
+function detailedDiffOf(resp: provproto.DiffResponse): Record<string, string> {
+  const K = provproto.PropertyDiff.Kind;
+  const kinds: Record<number, string> = {
+    [K.ADD]: "add",
+    [K.ADD_REPLACE]: "add-replace",
+    [K.DELETE]: "delete",
+    [K.DELETE_REPLACE]: "delete-replace",
+    [K.UPDATE]: "update",
+    [K.UPDATE_REPLACE]: "update-replace",
+  };
+  const out: Record<string, string> = {};
+  resp.getDetaileddiffMap().forEach((diff, path) => {
+    out[path] = kinds[diff.getKind()] ?? String(diff.getKind());
+  });
+  return out;
 }
 
 function setTarget(

@@ -50,7 +50,7 @@ export class StepError extends Error {}
 export type GeneratedStep = { t: Target; goal: Goal; old?: StateResource; secretKeys: string[] } & (
   | { op: "create"; plainInputs: Props }
   | { op: "same"; plainInputs: Props }
-  | { op: "update"; plainInputs: Props; changed: string[] }
+  | { op: "update"; plainInputs: Props; changed: string[]; detailedDiff?: Record<string, string> }
   | {
       op: "replace";
       plainInputs: Props;
@@ -104,7 +104,14 @@ export async function generateStep(
   // so that the provider can finish the job (step_generator.go, hasInitErrors).
   const finishing = !hasChanges && (old.initErrors?.length ?? 0) > 0;
   if (!hasChanges && !finishing) return { ...base, op: "same", plainInputs: checked.inputs };
-  if (!replace) return { ...base, op: "update", plainInputs: checked.inputs, changed };
+  if (!replace)
+    return {
+      ...base,
+      op: "update",
+      plainInputs: checked.inputs,
+      changed,
+      ...(diff.detailedDiff ? { detailedDiff: diff.detailedDiff } : {}),
+    };
   // step_generator.go continueStepsFromDiff refuses only when protected before and after (`new.Protect &&
   // old.Protect`): unprotect-and-replace, and protect-and-replace, work in one run.
   const protectedError =
