@@ -247,6 +247,20 @@ describe("pulumi import: Read with the ID alone, then Check and Diff show no cha
     expect((await us.details(42, made!.roleId)).settings).toEqual({ ...held.settings, viewVideo: false });
   });
 
+  it("a program that differs from the role imports it, then updates it (TestImportOption, Pulumi 3.174+)", async () => {
+    const [made] = await us.create(42, [{ name: "Hand made", description: "by hand" }]);
+    await us.clearRequests();
+    const role = { name: "hand", args: { groupId: 42, name: "Hand made", description: "as code" } };
+    const up = await run("up", { roles: [{ ...role, opts: { import: `42/${made!.roleId}` } }] });
+    expect(up.ok, failed(up)).toBe(true);
+    expect(changes(up).filter((l) => l.includes("Role hand"))).toEqual([
+      "= import grouproles:index:Role hand",
+      "~ update grouproles:index:Role hand [description]",
+    ]);
+    expect(await us.details(42, made!.roleId)).toMatchObject({ name: "Hand made", description: "as code" });
+    expect((await us.listRoles(42)).map((r) => r.roleId)).toEqual([made!.roleId]);
+  });
+
   it("a group's catalogue: imported by its group ID, entries keyed by name; then no change", async () => {
     const made = await us.create(43, [
       { name: "Support agents" },

@@ -351,13 +351,24 @@ export class Deployment implements Journal {
     }
     const provider = await this.hostFor(goal);
     const t: Target = { urn, name: goal.name, type: goal.type };
-    const old = this.oldFor(urn, goal.aliasUrns);
+    let old = this.oldFor(urn, goal.aliasUrns);
     if (!old && goal.importId) {
+      // The import step runs on a worker; its result comes back to the main loop as an event, which
+      // goes on as any registration with the imported state as old (deployment_executor.go
+      // ContinueResourceImportEvent).
       const worker = await this.nextEvent(() => this.executor.workers.acquire());
-      return this.executor.importStep(goal, t, seq, worker);
+      old = await this.executor.importStep(goal, t, seq, worker);
     }
     const { step, worker } = await this.nextEvent(async () => {
       const step = await generateStep(provider, t, goal, old);
+      if (step.op === "replace" && goal.importId) {
+        // continueStepsFromDiff: a replacement would change the ID the program still names.
+        const message =
+          "previously-imported resources that still specify an ID may not be replaced; please remove the `import` " +
+          `declaration from your program;\n${step.changed.join(", ")}`;
+        if (!this.preview) throw new StepError(message);
+        this.warn(urn, message);
+      }
       if (step.op === "replace" && step.protectedError) {
         // In a preview the engine marks the deployment failed and goes on, so the plan shows the diff
         // that needs it; an update bails before any create (step_generator.go continueStepsFromDiff).

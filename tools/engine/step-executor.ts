@@ -158,17 +158,15 @@ export class StepExecutor {
   }
 
   /**
-   * The `import` option, as step.go ImportStep: Read with the id alone (no inputs, no state), Check
-   * the program's inputs against the inputs Read returned, Diff; a mismatch fails `up` and only warns
-   * in preview. NB: with the dynamic-provider host the id-only Read cannot find `__provider` and
-   * fails ("code must be a string, not undefined", pulumi/pulumi#3550) - as it does under the CLI.
+   * The `import` option, as step.go ImportStep: Read with the ID alone (no inputs, no state); what it
+   * read becomes the resource's old state, and the engine then generates the usual step against the
+   * program (step_generator.go continueStepsFromImport: Check with those olds, Diff), so a program that
+   * differs imports and then updates (Pulumi 3.174 and later, lifecycletest TestImportOption). NB: with
+   * the dynamic-provider host the ID-only Read cannot find `__provider` and fails ("code must be a
+   * string, not undefined", pulumi/pulumi#3550), as it does under the CLI.
    */
-  importStep(goal: Goal, t: Target, seq: number, worker: Worker): Promise<StepResult> {
+  importStep(goal: Goal, t: Target, seq: number, worker: Worker): Promise<StateResource> {
     return this.workers.runOn(worker, async () => {
-      const secretKeys = [
-        ...Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k])),
-        ...goal.additionalSecretOutputs,
-      ];
       const provider = await this.j.hostFor(goal);
       this.j.planStep("import", t.urn, {}, seq);
       const read = await provider.read(t, goal.importId);
@@ -177,25 +175,19 @@ export class StepExecutor {
         throw new StepError(
           "provider does not support importing resources; please try updating the 'pulumi-nodejs' plugin",
         );
-      const news = applyIgnoreChanges(plain(goal.inputs), read.inputs, goal.ignoreChanges);
-      const checked = await provider.check(t, read.inputs, news);
-      if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
-      const diff = await provider.diff(t, read.id, read.properties, checked.inputs, read.inputs, goal.ignoreChanges);
-      const changed = diff.diffs.length ? [...diff.diffs].sort() : changedKeys(read.inputs, checked.inputs);
-      if (diff.changes === "unknown" ? changed.length > 0 : diff.changes === "some") {
-        const message = `inputs to import do not match the existing resource: [${changed.join(" ")}]`;
-        if (!this.j.preview) throw new StepError(message);
-        this.j.warn(t.urn, `${message}; importing this resource will fail`);
-      }
+      const secretKeys = [
+        ...Object.keys(goal.inputs).filter((k) => containsSecret(goal.inputs[k])),
+        ...goal.additionalSecretOutputs,
+      ];
       const entry = this.j.entry(
         goal,
         t.urn,
-        markSecrets(checked.inputs, secretKeys),
+        markSecrets(read.inputs, secretKeys),
         markSecrets(read.properties, secretKeys),
         read.id,
       );
       this.j.put(undefined, entry);
-      return { urn: t.urn, id: read.id, outputs: entry.outputs };
+      return entry;
     });
   }
 
