@@ -10,6 +10,7 @@
  *
  *   npm run bench:provider -- [--sizes 1000,5000,10000,20000] [--changes no-change,rename-all,...] [--repeat 3]
  */
+import { request } from "node:http";
 import { Worker } from "node:worker_threads";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -68,14 +69,24 @@ async function startEmulatorThread() {
   const worker = new Worker(path.join(__dirname, "provider/emulator-thread.js"));
   const nextMessage = <T>() => new Promise<T>((resolve) => worker.once("message", resolve));
   const ready = await nextMessage<{ baseUrl: string; token: string }>();
-  const admin = async (method: string, route: string) => {
-    const res = await fetch(`${ready.baseUrl}/_emulator${route}`, {
-      method,
-      headers: { authorization: `Bearer ${ready.token}` },
+  // A connection per call: the provider's longest operations block this thread for longer than the
+  // emulator keeps an idle connection, and a reused one that it closed meanwhile fails.
+  const admin = (method: string, route: string) =>
+    new Promise<{ total: number }>((resolve, reject) => {
+      const headers = { authorization: `Bearer ${ready.token}` };
+      const req = request(`${ready.baseUrl}/_emulator${route}`, { method, headers, agent: false }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () =>
+          (res.statusCode ?? 500) < 300
+            ? resolve(JSON.parse(body) as { total: number })
+            : reject(new Error(`emulator ${method} ${route}: ${res.statusCode}`)),
+        );
+      });
+      req.on("error", reject);
+      req.end();
     });
-    if (!res.ok) throw new Error(`emulator ${method} ${route}: ${res.status}`);
-    return res.json() as Promise<{ total: number }>;
-  };
   return {
     ...ready,
     cpuMs: async () => {
