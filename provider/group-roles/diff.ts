@@ -90,6 +90,8 @@ function refusalOf(plan: Plan): Error | undefined {
 function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean, released: number[]): void {
   const ledger = deploymentLedger();
   const moved = renamedKeys(state, roles);
+  // Once per diff: it sorts every role ID of the catalogue.
+  const owner = catalogueOwner(state);
   const kept = new Set<string>();
   for (const [key, entry] of Object.entries(roles)) {
     const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
@@ -101,7 +103,7 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
           currentName: old.name,
           plannedName: name,
           by: "catalogue",
-          owner: catalogueOwner(state),
+          owner,
         });
     } else if (typeof name === "string" && adopts) {
       ledger.wantName(groupId, name);
