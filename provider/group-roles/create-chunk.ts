@@ -80,7 +80,8 @@ export async function createChunk(
       }
     }
     if (made.length === chunk.length) return { made, unknown: [] };
-    const missing = chunk.filter((c) => !made.some((m) => m.key === c.key));
+    const found = new Set(made.map((m) => m.key));
+    const missing = chunk.filter((c) => !found.has(c.key));
     const names = someNames(missing.map((c) => c.entry.name));
     if (waitedMs > 0) {
       const message =
