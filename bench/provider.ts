@@ -6,7 +6,10 @@
  * (./provider/emulator-thread), so the main thread's CPU time is the provider's and its client's, and
  * the emulator's is counted apart. Prints markdown tables: CPU per operation and how it grows from one
  * size to the next, wall time, emulator CPU and requests, and memory. A script, not a test: it asserts
- * only that each operation did what it should (else the figures would measure another path).
+ * only that each operation did what it should (else the figures would measure another path). Each
+ * figure is the median of `--repeat` rounds (a round: every change, each from a fresh catalogue), which
+ * keeps a garbage collection or a busy neighbour from making one size look worse than it is. About 20
+ * minutes on 2 cores with the defaults.
  *
  *   npm run bench:provider -- [--sizes 1000,5000,10000,20000] [--changes no-change,rename-all,...] [--repeat 3]
  */
@@ -125,43 +128,60 @@ async function main(): Promise<void> {
   LET_GO_WAIT.quietMs = 0;
   setInterval(sampleHeap, 5).unref();
 
-  /** Runs `fn` once (or `times`, keeping the median by CPU) and measures it. */
-  const measure = async <T>(fn: () => Promise<T>, times = 1): Promise<{ sample: Sample; result: T }> => {
-    const runs: Array<{ sample: Sample; result: T }> = [];
-    for (let i = 0; i < times; i++) {
-      gc?.();
-      const requests0 = await emu.requests();
-      const emulator0 = await emu.cpuMs();
-      const t0 = performance.now();
-      const cpu0 = threadCpuMs();
-      const result = await fn();
-      const cpuMs = threadCpuMs() - cpu0;
-      const wallMs = performance.now() - t0;
-      sampleHeap();
-      const emulatorMs = (await emu.cpuMs()) - emulator0;
-      const requests = (await emu.requests()) - requests0;
-      runs.push({ sample: { wallMs, cpuMs, emulatorMs, requests }, result });
-    }
-    runs.sort((a, b) => a.sample.cpuMs - b.sample.cpuMs);
-    return runs[Math.floor(runs.length / 2)]!;
-  };
-
-  const rows = new Map<string, Map<number, Sample>>([["(none)|create", new Map()]]);
-  const note = (change: string, op: string, n: number, sample: Sample) => {
-    const row = `${change}|${op}`;
-    if (!rows.has(row)) rows.set(row, new Map());
-    rows.get(row)!.set(n, sample);
-    process.stderr.write(
-      `N=${n} ${change} ${op}: cpu ${sample.cpuMs.toFixed(1)} ms, wall ${sample.wallMs.toFixed(1)} ms, ` +
-        `emulator ${sample.emulatorMs.toFixed(1)} ms, ${sample.requests} requests\n`,
-    );
+  /** Runs `fn` once and measures it. */
+  const measure = async <T>(fn: () => Promise<T>): Promise<{ sample: Sample; result: T }> => {
+    gc?.();
+    const requests0 = await emu.requests();
+    const emulator0 = await emu.cpuMs();
+    const t0 = performance.now();
+    const cpu0 = threadCpuMs();
+    const result = await fn();
+    const cpuMs = threadCpuMs() - cpu0;
+    const wallMs = performance.now() - t0;
+    sampleHeap();
+    const emulatorMs = (await emu.cpuMs()) - emulator0;
+    const requests = (await emu.requests()) - requests0;
+    return { sample: { wallMs, cpuMs, emulatorMs, requests }, result };
   };
   const expect = (ok: boolean, what: string) => {
     if (!ok) throw new Error(`benchmark: ${what}`);
   };
 
-  const memory = new Map<number, Memory>();
   let groupId = 1000;
+  /** Measures one change of a catalogue of `n`: its create, then each operation, as `take` is told. */
+  const lifecycle = async (change: string, n: number, take: (op: string, sample: Sample) => void) => {
+    const id = String(++groupId);
+    const base = CHANGES["no change"]!.roles(n);
+    const created = await measure(() =>
+      inNewDeployment(() => provider.create({ groupId: Number(id), roles: base, __provider: PROVIDER_REF })),
+    );
+    expect(Object.keys(created.result.outs.roles).length === n, `create made ${n} roles`);
+    take("create", created.sample);
+    const olds = { ...created.result.outs, __provider: PROVIDER_REF };
+    const oldInputs = { groupId: Number(id), roles: base, __provider: PROVIDER_REF };
+    const news = { groupId: Number(id), roles: CHANGES[change]!.roles(n), __provider: PROVIDER_REF };
+    const entries = CHANGES[change]!.entries(n);
+
+    const checked = await measure(() => inNewDeployment(() => provider.check(oldInputs, news)));
+    expect(checked.result.failures.length === 0, `check of ${change} passes`);
+    take("check", checked.sample);
+    const diffed = await measure(() => inNewDeployment(() => provider.diff(id, olds, news)));
+    expect(diffed.result.changes === (change !== "no change"), `diff of ${change} says changes`);
+    take("diff", diffed.sample);
+    const updated = await measure(() => inNewDeployment(() => provider.update(id, olds, news)));
+    const outs: GroupRolesState & { __provider?: string } = { ...updated.result.outs, __provider: PROVIDER_REF };
+    expect(Object.keys(outs.roles).length === entries, `update of ${change}`);
+    take("update", updated.sample);
+    const read = await measure(() => inNewDeployment(() => provider.read(id, outs)));
+    expect(Object.keys(read.result.props?.roles ?? {}).length === entries, "read");
+    take("read", read.sample);
+    const deleted = await measure(() => inNewDeployment(() => provider.delete(id, outs)));
+    expect(deleted.sample.requests >= 2, "delete sent its list and deletes");
+    take("delete", deleted.sample);
+  };
+
+  const rows = new Map<string, Map<number, Sample>>([["(none)|create", new Map()]]);
+  const memory = new Map<number, Memory>();
   try {
     // Warm-up (not reported): the JIT compiles the paths before the first measured size.
     for (const n of [200, ...SIZES]) {
@@ -169,40 +189,25 @@ async function main(): Promise<void> {
       await emu.reset();
       gc?.();
       heapPeak = 0;
-      const creates: Sample[] = [];
-      for (const change of RUN_CHANGES) {
-        const id = String(++groupId);
-        const base = CHANGES["no change"]!.roles(n);
-        const created = await measure(() =>
-          inNewDeployment(() => provider.create({ groupId: Number(id), roles: base, __provider: PROVIDER_REF })),
-        );
-        expect(Object.keys(created.result.outs.roles).length === n, `create made ${n} roles`);
-        creates.push(created.sample);
-        const olds = { ...created.result.outs, __provider: PROVIDER_REF };
-        const oldInputs = { groupId: Number(id), roles: base, __provider: PROVIDER_REF };
-        const news = { groupId: Number(id), roles: CHANGES[change]!.roles(n), __provider: PROVIDER_REF };
-
-        const checked = await measure(() => inNewDeployment(() => provider.check(oldInputs, news)), REPEAT);
-        expect(checked.result.failures.length === 0, `check of ${change} passes`);
-        const diffed = await measure(() => inNewDeployment(() => provider.diff(id, olds, news)), REPEAT);
-        expect(diffed.result.changes === (change !== "no change"), `diff of ${change} says changes`);
-        const updated = await measure(() => inNewDeployment(() => provider.update(id, olds, news)));
-        const outs: GroupRolesState & { __provider?: string } = { ...updated.result.outs, __provider: PROVIDER_REF };
-        expect(Object.keys(outs.roles).length === CHANGES[change]!.entries(n), `update of ${change}`);
-        const read = await measure(() => inNewDeployment(() => provider.read(id, outs)));
-        expect(Object.keys(read.result.props?.roles ?? {}).length === CHANGES[change]!.entries(n), "read");
-        const deleted = await measure(() => inNewDeployment(() => provider.delete(id, outs)));
-        expect(deleted.sample.requests >= 2, "delete sent its list and deletes");
-        if (!report) continue;
-        note(change, "check", n, checked.sample);
-        note(change, "diff", n, diffed.sample);
-        note(change, "update", n, updated.sample);
-        note(change, "read", n, read.sample);
-        note(change, "delete", n, deleted.sample);
+      const samples = new Map<string, Sample[]>();
+      for (let round = 0; round < (report ? REPEAT : 1); round++) {
+        for (const change of RUN_CHANGES) {
+          await lifecycle(change, n, (op, sample) => {
+            const row = op === "create" ? "(none)|create" : `${change}|${op}`;
+            samples.set(row, [...(samples.get(row) ?? []), sample]);
+          });
+        }
       }
       if (!report) continue;
-      creates.sort((a, b) => a.cpuMs - b.cpuMs);
-      note("(none)", "create", n, creates[Math.floor(creates.length / 2)]!);
+      for (const [row, taken] of samples) {
+        const median = taken.sort((a, b) => a.cpuMs - b.cpuMs)[Math.floor(taken.length / 2)]!;
+        if (!rows.has(row)) rows.set(row, new Map());
+        rows.get(row)!.set(n, median);
+        process.stderr.write(
+          `N=${n} ${row.replace("|", " ")}: cpu ${median.cpuMs.toFixed(1)} ms, wall ${median.wallMs.toFixed(1)} ms, ` +
+            `emulator ${median.emulatorMs.toFixed(1)} ms, ${median.requests} requests\n`,
+        );
+      }
       memory.set(n, {
         peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
         providerHeapMiB: mib(heapPeak),
@@ -214,8 +219,8 @@ async function main(): Promise<void> {
   }
   const stamp = `${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${SIZES.join("/")} entries`;
   process.stdout.write(
-    `\nGroupRoles provider benchmark (${stamp}; check and diff: median of ${REPEAT}; create: median of the ` +
-      `${RUN_CHANGES.length} creates)\n\n${renderTables(rows, SIZES, memory)}`,
+    `\nGroupRoles provider benchmark (${stamp}; each figure the median of ${REPEAT} rounds, by CPU; create: of ` +
+      `${REPEAT * RUN_CHANGES.length})\n\n${renderTables(rows, SIZES, memory)}`,
   );
 }
 
