@@ -5,8 +5,7 @@
  * change, `exclusive`, and a state with unconfirmed creates. Outcomes are the diff's answer or error and
  * the service's request log.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LET_GO_WAIT } from "../../provider/group-roles/provider";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/role/inputs";
 import { inNewDeployment } from "../../provider/shared/deployment-ledger";
 import {
@@ -16,6 +15,7 @@ import {
   inputs,
   oneDeploymentGroupRoles,
   stateOf,
+  shortLetGoWaitPerFile,
   type GroupRolesHarness,
 } from "./group-roles-harness";
 import { rejection } from "../support/rejection";
@@ -23,13 +23,7 @@ import { rejection } from "../support/rejection";
 let h: GroupRolesHarness;
 emulatorPerFile((harness) => (h = harness));
 // An exclusive create waits for registrations to stop; here each is the only resource of its deployment.
-const quietMs = LET_GO_WAIT.quietMs;
-beforeAll(() => {
-  LET_GO_WAIT.quietMs = 20;
-});
-afterAll(() => {
-  LET_GO_WAIT.quietMs = quietMs;
-});
+shortLetGoWaitPerFile();
 
 const created = async (roles: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   (await createdIn(h, roles, extra)).outs;

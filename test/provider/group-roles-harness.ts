@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import * as provider from "../../provider/group-roles";
+import { LET_GO_WAIT } from "../../provider/group-roles/provider";
 import { inNewDeployment } from "../../provider/shared/deployment-ledger";
 import type { GroupRolesState } from "../../provider/group-roles/types";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
@@ -112,6 +113,20 @@ export function emulatorPerFile(set: (h: GroupRolesHarness) => void): void {
   beforeEach(async () => {
     await h!.configure();
     await h!.admin("POST", "/reset");
+  });
+}
+
+/**
+ * Registers a test file's hooks that shorten the wait of an apply that removes roles for registrations
+ * to stop (`LET_GO_WAIT.quietMs`) to `ms`: each resource of the file's deployments is the only one.
+ */
+export function shortLetGoWaitPerFile(ms = 20): void {
+  const saved = LET_GO_WAIT.quietMs;
+  beforeAll(() => {
+    LET_GO_WAIT.quietMs = ms;
+  });
+  afterAll(() => {
+    LET_GO_WAIT.quietMs = saved;
   });
 }
 

@@ -6,21 +6,21 @@
  * once per entry, is 16). The outcome is read from the service too, so the counts are of work that did
  * the job.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LET_GO_WAIT } from "../../provider/group-roles/provider";
-import { emulatorPerFile, groupRoles, inputs, stateOf, type GroupRolesHarness } from "./group-roles-harness";
+import { describe, expect, it } from "vitest";
+import {
+  emulatorPerFile,
+  groupRoles,
+  inputs,
+  shortLetGoWaitPerFile,
+  stateOf,
+  type GroupRolesHarness,
+} from "./group-roles-harness";
 
 let h: GroupRolesHarness;
 emulatorPerFile((harness) => (h = harness));
 
 // One resource alone in its deployment: nothing registers after it, so its removals need not wait.
-const savedQuiet = LET_GO_WAIT.quietMs;
-beforeAll(() => {
-  LET_GO_WAIT.quietMs = 20;
-});
-afterAll(() => {
-  LET_GO_WAIT.quietMs = savedQuiet;
-});
+shortLetGoWaitPerFile();
 
 type Roles = Record<string, { name: string }>;
 const catalogue = (n: number, name: (i: number) => string): Roles =>
