@@ -145,15 +145,16 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     for (const chunk of chunksOf(plan.creates, max)) {
       step = `creating ${entries(chunk.map((c) => c.key))}`;
       const outcome = await createChunk(client, groupId, chunk, known);
+      const byKey = new Map(chunk.map((c) => [c.key, c.entry]));
       for (const m of outcome.made) {
-        const { entry } = chunk.find((c) => c.key === m.key)!;
+        const entry = byKey.get(m.key)!;
         known.add(m.roleId);
         ledger.noteMade(groupId, m.roleId);
         // A reply that says "not in use" settles userCount (0); any other answer needs a list.
         unsettled ||= m.inUse !== false && m.userCount === undefined;
         progress.created(m.key, entry, m.roleId, m.inUse ?? false, m.userCount ?? 0);
       }
-      for (const key of outcome.unknown) progress.unknownOutcome(key, chunk.find((c) => c.key === key)!.entry.name);
+      for (const key of outcome.unknown) progress.unknownOutcome(key, byKey.get(key)!.name);
       if (outcome.error) throw outcome.error;
     }
     step = "listing the group for the use of the roles just created";

@@ -71,7 +71,8 @@ export async function createChunk(
       return { made: [], unknown: chunk.map((c) => c.key), error: error.rephrase(message) };
     }
     if (made.length === chunk.length) return { made, unknown: [] };
-    const missing = chunk.filter((c) => !made.some((m) => m.key === c.key));
+    const found = new Set(made.map((m) => m.key));
+    const missing = chunk.filter((c) => !found.has(c.key));
     const names = someNames(missing.map((c) => c.entry.name));
     if (error instanceof TimeoutError && error.phase !== "connect") {
       // The request may still be in the service's hands and be applied after the list: nobody can know

@@ -93,8 +93,9 @@ function refusalOf(plan: Plan): Error | undefined {
  */
 function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean, reg: Registration): void {
   const ledger = deploymentLedger();
-  const owner = catalogueOwner(state);
   const moved = renamedKeys(state, roles);
+  // Once per diff: it sorts every role ID of the catalogue.
+  const owner = catalogueOwner(state);
   const kept = new Set<string>();
   const refuse = (refusal: Error | undefined) => {
     if (refusal) throw refusal;

@@ -31,10 +31,18 @@ export function keyForName(name: string): string {
 export function keysFor(roles: readonly RoleSummary[]): Map<number, string> {
   const keys = new Map<number, string>();
   const used = new Set<string>();
+  // Per base, the suffix to try next: the ones below it are taken (and stay so), so that names with no
+  // letters of A-Z (`role`, `role2`, ... for a catalogue in Japanese) do not each try every earlier one.
+  const nextSuffix = new Map<string, number>();
   for (const role of [...roles].sort((a, b) => a.roleId - b.roleId)) {
     const base = keyForName(role.name);
     let key = base;
-    for (let n = 2; used.has(key); n++) key = `${base}${n}`;
+    if (used.has(key)) {
+      let n = nextSuffix.get(base) ?? 2;
+      while (used.has(`${base}${n}`)) n++;
+      key = `${base}${n}`;
+      nextSuffix.set(base, n + 1);
+    }
     used.add(key);
     keys.set(role.roleId, key);
   }
