@@ -58,7 +58,7 @@ describe("diff: exclusive", () => {
     expect((await groupRoles.diff("43", stateOf(off), unknown)).changes).toBe(true);
     expect((await h.requests()).total).toBe(0);
     const d = await groupRoles.diff("43", stateOf(off), inputs({ b: { name: "B" } }, { groupId: 43, exclusive: true }));
-    expect(d).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(d).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(await h.routes()).toEqual(["LIST"]);
   });
 
@@ -115,7 +115,7 @@ describe("diff: entries not known until apply", () => {
   it("a groupId change with entries unknown replaces after checking the credentials of the new group", async () => {
     const outs = await created({ a: { name: "A", retain: true } });
     const d = await groupRoles.diff("42", stateOf(outs), inputs(UNKNOWN as never, { groupId: 43 }));
-    expect(d).toEqual({ changes: true, replaces: ["groupId"], deleteBeforeReplace: false });
+    expect(d).toEqual({ changes: true, replaces: ["groupId"], deleteBeforeReplace: false, diffs: ["groupId"] });
     expect((await h.requests()).entries.map((e) => `${e.method} ${e.path}`)).toEqual(["GET /api/v0/groups/43/roles"]);
   });
 });

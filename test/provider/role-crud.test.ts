@@ -77,6 +77,7 @@ describe("Role provider CRUD against the emulator", () => {
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
+      diffs: [],
     });
     expect(await provider.diff(id, outs, { ...support, description: "First line" })).toMatchObject({ changes: false });
     expect((await h.requests()).total).toBe(0);
@@ -93,14 +94,20 @@ describe("Role provider CRUD against the emulator", () => {
     expect(changedProperties({ ...outs, description: undefined }, described)).toEqual([]);
     expect(changedProperties({ ...outs, description: "" }, undescribed)).toEqual([]);
     const moved = await provider.diff(id, outs, { ...support, groupId: 43 });
-    expect(moved).toEqual({ changes: true, replaces: ["groupId"], deleteBeforeReplace: false });
+    // `diffs`: the changed inputs, which `replaceOnChanges` is matched against.
+    expect(moved).toEqual({ changes: true, replaces: ["groupId"], deleteBeforeReplace: false, diffs: ["groupId"] });
   });
 
   it("adding a setting is a change, and the update applies it in the service", async () => {
     const { id, outs } = await provider.create({ ...support });
     const added = { ...support, settings: { ...support.settings, inviteGuest: true } };
     expect(changedProperties(outs, added)).toEqual(["settings"]);
-    expect(await provider.diff(id, outs, added)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await provider.diff(id, outs, added)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      diffs: ["settings"],
+    });
     // a setting added to a role that had none
     expect(changedProperties({ ...outs, settings: undefined }, added)).toEqual(["settings"]);
     await provider.update(id, outs, added);

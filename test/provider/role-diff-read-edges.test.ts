@@ -27,6 +27,7 @@ describe("diff", () => {
       changes: true,
       replaces: ["groupId"],
       deleteBeforeReplace: false,
+      diffs: ["groupId"],
     });
   });
 });

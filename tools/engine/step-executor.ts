@@ -10,14 +10,7 @@ import { parseUrn } from "./plan";
 import { type ProviderHost, ProviderInitError, type Target } from "./provider-host";
 import { DYNAMIC_PACKAGE, isProviderType, parseReference, providerPackage } from "./providers";
 import type { StateResource } from "./state";
-import {
-  type GeneratedStep,
-  type Goal,
-  StepError,
-  applyIgnoreChanges,
-  checkFailures,
-  markSecrets,
-} from "./step-generator";
+import { type GeneratedStep, type Goal, StepError, markSecrets } from "./step-generator";
 import { type Props, UNKNOWN, changedKeys, containsSecret, unwrapSecrets } from "./values";
 
 export interface StepResult {
