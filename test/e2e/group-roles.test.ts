@@ -130,7 +130,8 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
 
     await s.h.clearRequests();
     const second = await up([catalogue(entries(150))]);
-    expect(catalogPlan(second)).toEqual(["~ update catalogue"]);
+    // The plugin reports the key its state lacks entries of; the dynamic host reports none.
+    expect(catalogPlan(second)).toEqual([sdk === "package" ? "~ update catalogue [roles]" : "~ update catalogue"]);
     expect(state(second)).not.toHaveProperty("initErrors");
     expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "POST /roles"]);
     expect(Object.keys(await held())).toHaveLength(150);

@@ -13,7 +13,7 @@
  * `grouproles:presenceUrl` and `grouproles:accessToken` are set to the emulator's; programs that
  * have no `node_modules` of their own use this repository's.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../../emulator";
@@ -110,7 +110,7 @@ export async function tryProgram(args: string[], write: (line: string) => void =
   say("LOCAL TRIAL: your program runs through this repository's engine stand-in (the real Pulumi Node runtime and");
   say("dynamic-provider host, a small test engine instead of the Pulumi CLI) against a local emulator of the service.");
   say(`Not a Pulumi replacement. Stack state and the emulator's roles: ${work}`);
-  const emu = await startEmulator({ stateFile: path.join(work, "service.json"), presenceServers: 2 });
+  const emu = await emulatorFor(work);
   try {
     const ownModules = existsSync(path.join(programDir, "node_modules", "pulumi-grouproles"));
     const env: Record<string, string> = ownModules
@@ -152,6 +152,27 @@ export async function tryProgram(args: string[], write: (line: string) => void =
   } finally {
     await emu.close();
   }
+}
+
+/**
+ * The trial's emulator, on the port of the previous trial when it is free: Pulumi's refresh and destroy
+ * configure the provider from the settings the last `up` recorded in state (docs/configuration.md
+ * "Rotating"), so the address must stay the same from one run to the next, as a real service's does.
+ */
+async function emulatorFor(work: string): Promise<Awaited<ReturnType<typeof startEmulator>>> {
+  const portFile = path.join(work, "port");
+  const options = { stateFile: path.join(work, "service.json"), presenceServers: 2 };
+  const saved = existsSync(portFile) ? Number(readFileSync(portFile, "utf8")) : undefined;
+  if (saved && Number.isInteger(saved)) {
+    try {
+      return await startEmulator({ ...options, port: saved });
+    } catch {
+      say(`(port ${saved} of the previous trial is taken: a refresh or destroy reads the old address until an up)`);
+    }
+  }
+  const emu = await startEmulator(options);
+  writeFileSync(portFile, new URL(emu.baseUrl).port);
+  return emu;
 }
 
 if (require.main === module) {
