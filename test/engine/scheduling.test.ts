@@ -4,8 +4,12 @@
  * unbuffered channel (pkg/resource/deploy/step_executor.go `ExecuteSerial`), so while every worker is
  * busy, the registrations behind do not even reach Check.
  */
+import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { defaultParallel } from "../../tools/engine";
+import { ProviderInitError } from "../../tools/engine/provider-host";
+import type { StateResource } from "../../tools/engine/state";
+import { type Journal, StepExecutor } from "../../tools/engine/step-executor";
 import { fixtureStack } from "./fixture-stack";
 
 /** The store's log as `op:id` strings, checks included (items with `traceCheck`). */
@@ -68,5 +72,66 @@ describe("engine stand-in: refresh and destroy configure providers from state", 
     expect(tokenSeen()).toBe("new"); // ...so refresh and destroy use the new one
     const provider = s.state().resources.find((r) => r.type === "pulumi:providers:pulumi-nodejs");
     expect(JSON.stringify(provider?.inputs)).not.toContain("new-token"); // sealed as a secret
+  });
+});
+
+describe("engine stand-in refresh, as the engine's refresh steps", () => {
+  it("a resource gone drops out of others' dependencies (TestRefreshDeleteDependencies)", async () => {
+    const s = fixtureStack();
+    await s.run("up", [
+      { name: "a", props: { value: "a" } },
+      { name: "b", props: { value: "b" }, opts: { dependsOn: ["a"] } },
+    ]);
+    const store = s.store();
+    delete store.items["1"];
+    writeFileSync(s.storeFile, JSON.stringify(store));
+    expect((await s.run("refresh")).ok).toBe(true);
+    const b = s.state().resources.find((r) => r.urn.endsWith("::b"));
+    expect(s.names()).toEqual(["b"]);
+    expect(b?.dependencies.some((u) => u.endsWith("::a"))).toBe(false);
+  });
+
+  it("a Read answering an init error keeps the resource with it and goes on; a good Read clears it (TestRefreshInitFailure)", async () => {
+    // The dynamic-provider host turns no Read error into an init error, so the refresh steps are driven
+    // with a provider that answers as a plugin may (the engine's side is what is tested here).
+    const resources: StateResource[] = ["x", "y"].map((name, i) => ({
+      urn: `urn:pulumi:dev::p::test:index:T::${name}`,
+      type: "test:index:T",
+      custom: true,
+      id: String(i + 1),
+      inputs: { v: name },
+      outputs: { v: name },
+      dependencies: [],
+      provider: "urn:pulumi:dev::p::pulumi:providers:test::default::uuid",
+      ...(name === "x" ? { initErrors: ["failed before"] } : {}),
+    }));
+    let failX = true;
+    const host = {
+      read: async (t: { name: string }, id: string) => {
+        if (t.name === "x" && failX)
+          throw new ProviderInitError("Read", "not ready", id, { v: "partial" }, ["still not initialized"]);
+        return { id, properties: { v: t.name }, inputs: { v: t.name } };
+      },
+      diff: async () => ({ changes: "none", replaces: [], deleteBeforeReplace: false, diffs: [] }),
+    };
+    const failures: string[] = [];
+    const journal = {
+      preview: false,
+      failed: false,
+      hostFor: async () => host,
+      persist: async () => undefined,
+      put: () => undefined,
+      planStep: () => undefined,
+      nextSeq: () => 0,
+      fail: (_u: unknown, m: string) => failures.push(m),
+    } as unknown as Journal;
+    const executor = new StepExecutor(journal, 4);
+    await executor.refresh(resources);
+    expect(failures).toEqual([]);
+    expect(resources[0]).toMatchObject({ id: "1", outputs: { v: "partial" }, initErrors: ["still not initialized"] });
+    failX = false;
+    await executor.refresh(resources);
+    expect(resources[0]?.initErrors).toBeUndefined();
+    expect(resources[0]?.outputs).toEqual({ v: "x" });
   });
 });

@@ -271,6 +271,7 @@ export class StepExecutor {
 
   /** `pulumi refresh`: Read every resource; an empty id means it is gone. The program does not run. */
   async refresh(resources: readonly StateResource[]): Promise<void> {
+    const gone = new Map<string, StateResource>();
     await Promise.all(
       resources
         .filter((r) => r.custom && r.id && !isProviderType(r.type))
@@ -279,23 +280,45 @@ export class StepExecutor {
             if (this.j.failed) return;
             const seq = this.j.nextSeq();
             try {
-              await this.refreshOne(r, seq);
+              if (await this.refreshOne(r, seq)) gone.set(r.urn, r);
             } catch (e) {
               this.j.fail(r.urn, (e as Error).message);
             }
           }),
         ),
     );
+    if (gone.size) {
+      undangle(
+        resources.filter((r) => !gone.has(r.urn)),
+        gone,
+      );
+      await this.j.persist();
+    }
   }
 
-  private async refreshOne(r: StateResource, seq: number): Promise<void> {
+  /**
+   * Refreshes one resource (step.go RefreshStep); true when the provider says it is gone. A Read that
+   * answers with an init error keeps the resource with what it read and those errors, and does not fail
+   * the refresh; a Read that succeeds clears earlier init errors (lifecycletest TestRefreshInitFailure).
+   */
+  private async refreshOne(r: StateResource, seq: number): Promise<boolean> {
     const t = target(r);
     const provider = await this.j.hostFor(r);
-    const got = await provider.read(t, r.id ?? "", plain(r.outputs), plain(r.inputs));
+    let got: Awaited<ReturnType<ProviderHost["read"]>>;
+    try {
+      got = await provider.read(t, r.id ?? "", plain(r.outputs), plain(r.inputs));
+    } catch (e) {
+      if (!(e instanceof ProviderInitError)) throw e;
+      this.j.planStep("refresh", r.urn, { changedProperties: [] }, seq);
+      const outputs = markSecrets(e.properties, secretKeysOf(r.outputs));
+      Object.assign(r, { id: e.id || r.id, outputs, initErrors: e.reasons });
+      await this.j.persist();
+      return false;
+    }
     if (!got.id) {
       this.j.planStep("delete", r.urn, {}, seq);
       this.j.put(r, undefined);
-      return;
+      return true;
     }
     const outputs = markSecrets(got.properties, secretKeysOf(r.outputs));
     const inputs = got.inputs ? markSecrets(got.inputs, secretKeysOf(r.inputs)) : r.inputs;
@@ -313,7 +336,35 @@ export class StepExecutor {
     }
     this.j.planStep(drifted ? "refresh" : "same", r.urn, drifted ? { changedProperties: changed } : {}, seq);
     Object.assign(r, { id: got.id, outputs, inputs });
+    delete r.initErrors;
     await this.j.persist();
+    return false;
+  }
+}
+
+/**
+ * After a refresh dropped resources: no one may depend on them any more (deployment_executor.go
+ * rebuildBaseState, undangleParentResources): dependencies on them go, and a child of one takes its
+ * parent's parent (lifecycletest TestRefreshDeleteDependencies).
+ */
+function undangle(remaining: readonly StateResource[], gone: ReadonlyMap<string, StateResource>): void {
+  const live = (parent: string | undefined): string | undefined => {
+    let p = parent;
+    while (p !== undefined && gone.has(p)) p = gone.get(p)!.parent;
+    return p;
+  };
+  for (const r of remaining) {
+    r.dependencies = r.dependencies.filter((u) => !gone.has(u));
+    if (r.propertyDependencies) {
+      for (const [k, urns] of Object.entries(r.propertyDependencies)) {
+        const kept = urns.filter((u) => !gone.has(u));
+        if (kept.length) r.propertyDependencies[k] = kept;
+        else delete r.propertyDependencies[k];
+      }
+    }
+    const parent = live(r.parent);
+    if (parent === undefined) delete r.parent;
+    else r.parent = parent;
   }
 }
 

@@ -5,18 +5,10 @@
 // the old state, and decide the step (same, create, update, replace). Nothing is executed here; the
 // executor (./step-executor) runs the step under `--parallel`.
 
+import { ignoreChange, parsePropertyPath } from "./property-path";
 import type { ProviderHost, Target } from "./provider-host";
 import type { StateResource } from "./state";
-import {
-  type Props,
-  type Value,
-  changedKeys,
-  containsSecret,
-  isObject,
-  isSecret,
-  secret,
-  unwrapSecrets,
-} from "./values";
+import { type Props, changedKeys, containsSecret, isSecret, secret, unwrapSecrets } from "./values";
 
 /** What one RegisterResource request asks for. */
 export interface Goal {
@@ -136,11 +128,14 @@ export async function generateStep(
 
 /**
  * Whether a `replaceOnChanges` path covers one of the changed keys (`resource.PropertyPath.Contains`):
- * `*` covers all, `a` covers `a` and `a.b`, `a.b` covers `a.b` and below.
+ * `*` covers all, `a` covers `a` and what is below it, `a[*]` any element of `a`.
  */
 function matchesPath(path: string, keys: readonly string[]): boolean {
-  if (path === "*") return keys.length > 0;
-  return keys.some((k) => k === path || k.startsWith(`${path}.`) || k.startsWith(`${path}[`));
+  const covering = parsePropertyPath(path);
+  return keys.some((k) => {
+    const key = parsePropertyPath(k);
+    return covering.length <= key.length && covering.every((seg, i) => seg === "*" || seg === key[i]);
+  });
 }
 
 const plain = (p: Props) => unwrapSecrets(p) as Props;
@@ -155,23 +150,12 @@ export function markSecrets(p: Props, keys: string[]): Props {
   return out;
 }
 
-/** `ignoreChanges`: take the old value of each path (or drop it if it had none) before Check. */
+/**
+ * `ignoreChanges`: take the old value of each path (or drop it if it had none) before Check, with full
+ * property paths (`a.b`, `a["b.c"]`, `a[0]`, `a[*]`: ./property-path), as processIgnoreChanges does.
+ */
 export function applyIgnoreChanges(news: Props, olds: Props, paths: string[]): Props {
-  const out = structuredClone(news);
-  for (const p of paths) {
-    const keys = p.split(".");
-    const last = keys.pop() ?? "";
-    let src: Value | undefined = olds;
-    let dst: Value | undefined = out;
-    for (const k of keys) {
-      src = isObject(src) ? src[k] : undefined;
-      dst = isObject(dst) ? dst[k] : undefined;
-    }
-    if (!isObject(dst)) continue;
-    if (isObject(src) && last in src) dst[last] = structuredClone(src[last] as Value);
-    else delete dst[last];
-  }
-  return out;
+  return paths.reduce((acc, p) => ignoreChange(acc, olds, p), news);
 }
 
 /** The CLI's wording for CheckFailures (diag.GetResourcePropertyInvalidValueError). */
