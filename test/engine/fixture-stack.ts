@@ -79,10 +79,11 @@ export function fixtureStack(runner: ProgramRunner = defaultRunner()) {
         programDir: FIXTURE_DIR,
         stack: "dev",
         stateFile,
-        config: { "fixture:spec": JSON.stringify(spec), "fixture:store": storeFile },
         secretConfig: { "fixture:token": TOKEN },
         ...(inlineHost ? { inlineHost } : {}),
         ...extra,
+        // The spec and store always; `extra.config` adds to them.
+        config: { "fixture:spec": JSON.stringify(spec), "fixture:store": storeFile, ...extra.config },
       });
     },
     store(): StoreFile {

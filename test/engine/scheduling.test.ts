@@ -135,3 +135,49 @@ describe("engine stand-in refresh, as the engine's refresh steps", () => {
     expect(resources[0]?.outputs).toEqual({ v: "x" });
   });
 });
+
+describe("engine stand-in --continue-on-error", () => {
+  it("a failed step stops no independent step, and the deployment fails", async () => {
+    // step_executor.go cancelDueToError (ContinueOnError). The Node SDK rejects a failed resource's
+    // outputs (runtime/resource.js: "failed to register"), and nothing in a program awaits its URN, so
+    // the program itself ends with that unhandled rejection: no deletes follow, as for any failed program.
+    const s = fixtureStack();
+    await s.run("up", [
+      { name: "old", props: { value: "old" } },
+      { name: "bad", props: { value: "v" }, opts: { dependsOn: ["old"] } },
+      { name: "gone", props: { value: "gone" } },
+    ]);
+    const next = [
+      { name: "bad", props: { value: "fail" } },
+      { name: "independent", props: { value: "i" } },
+    ];
+    const outputs = { config: { "fixture:outputs": "false" } };
+    // --parallel 1: the SDK sends `independent` only once `bad` was answered, so only the option lets it run.
+    const r = await s.run("up", next, { continueOnError: true, parallel: 1, ...outputs });
+    expect(r.ok).toBe(false);
+    expect(r.errors).toEqual([
+      expect.stringMatching(/::bad: fixture refused to update item \d+ to value 'fail'$/),
+      expect.stringContaining("resource bad [pulumi-nodejs:dynamic/fixture:Item] failed to register"),
+    ]);
+    // independent created beside the failure; nothing deleted after a failed program.
+    expect(s.names().sort()).toEqual(["bad", "gone", "independent", "old"]);
+    expect(
+      Object.values(s.store().items)
+        .map((i) => i.value)
+        .sort(),
+    ).toEqual(["gone", "i", "old", "v"]);
+    // Without it, the failure stops the steps that had not started, and nothing is deleted.
+    const t = fixtureStack();
+    await t.run("up", [{ name: "gone", props: { value: "gone" } }]);
+    const stopped = await t.run(
+      "up",
+      [
+        { name: "bad", props: { value: "fail" } },
+        { name: "later", props: { value: "l", checkDelayMs: 500 } },
+      ],
+      { parallel: 1, ...outputs },
+    );
+    expect(stopped.ok).toBe(false);
+    expect(t.names()).toEqual(["gone"]);
+  });
+});

@@ -56,6 +56,8 @@ export interface DeploymentOptions {
   config: Record<string, string>;
   secretKeys: ReadonlySet<string>;
   parallel: number;
+  /** `--continue-on-error`: a failed step stops only the steps that depend on it. */
+  continueOnError?: boolean;
 }
 
 export class Deployment implements Journal {
@@ -384,7 +386,17 @@ export class Deployment implements Journal {
       this.planStep(step.op, urn, { ...extra, ...(step.op === "same" ? {} : { inputs: step.plainInputs }) }, seq);
       return { step, worker: await this.executor.workers.acquire() };
     });
-    return this.executor.execute(step, worker);
+    if (!this.o.continueOnError) return this.executor.execute(step, worker);
+    try {
+      return await this.executor.execute(step, worker);
+    } catch (e) {
+      // cancelDueToError with ContinueOnError: the step is recorded as failed and the deployment goes on;
+      // the program is told (Result FAIL). The engine would also skip a later step that depends on it
+      // (handleSingleEvent, doesStepDependOn), but the Node SDK never sends one: it rejects the failed
+      // resource's outputs, which its dependents wait for.
+      this.report(urn, (e as Error).message);
+      return { urn, id: old?.id ?? "", outputs: old?.outputs ?? {}, result: "fail" };
+    }
   }
 
   /**

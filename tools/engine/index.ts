@@ -50,6 +50,8 @@ export interface EngineOptions {
    * (pkg/cmd/pulumi/operations/up.go `defaultParallel`: `GOMAXPROCS(0) * 4`)
    */
   parallel?: number;
+  /** `--continue-on-error`: a failed step stops only the steps that depend on it. */
+  continueOnError?: boolean;
   /** Kill the program if it runs longer. @default 120000 */
   timeoutMs?: number;
   /**
@@ -195,6 +197,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     config,
     secretKeys: new Set(secretKeys),
     parallel,
+    ...(o.continueOnError ? { continueOnError: true } : {}),
   });
   const monitor = await startMonitor(d, { project, stack: o.stack, dryRun: preview, parallel, secretKeys });
   engineAddr = monitor.addr;

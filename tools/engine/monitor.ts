@@ -91,7 +91,8 @@ export async function startMonitor(
           r.setUrn(res.urn);
           r.setId(res.id);
           r.setObject(toStruct(res.outputs));
-          r.setResult(resproto.Result.SUCCESS);
+          // The SDK rejects the outputs of a failed resource (runtime/resource.js).
+          r.setResult(res.result === "fail" ? resproto.Result.FAIL : resproto.Result.SUCCESS);
           cb(null, r);
         },
         () => cb(SHUT_DOWN),

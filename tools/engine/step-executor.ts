@@ -17,6 +17,8 @@ export interface StepResult {
   urn: string;
   id: string;
   outputs: Props;
+  /** With `--continue-on-error`: the step failed. */
+  result?: "fail";
 }
 
 /** What the executor records a step's outcome in: the deployment's snapshot, plan and errors. */
