@@ -181,3 +181,28 @@ describe("engine stand-in --continue-on-error", () => {
     expect(t.names()).toEqual(["gone"]);
   });
 });
+
+describe("engine stand-in --refresh and --expect-no-changes", () => {
+  it("a drift check: preview --refresh --expect-no-changes fails on drift and writes nothing; up --refresh undoes it", async () => {
+    const s = fixtureStack();
+    const items = [{ name: "x", props: { value: "v" } }];
+    await s.run("up", items);
+    const clean = await s.run("preview", items, { refresh: true, expectNoChanges: true });
+    expect(clean.ok, clean.errors.join("\n")).toBe(true);
+    const store = s.store();
+    store.items["1"]!.value = "changed by hand";
+    writeFileSync(s.storeFile, JSON.stringify(store));
+    const before = s.stateText();
+    const drift = await s.run("preview", items, { refresh: true, expectNoChanges: true });
+    expect(drift.ok).toBe(false);
+    expect(drift.errors).toEqual(["error: no changes were expected for preview but changes were proposed"]);
+    expect(drift.planText).toContain("~ refresh pulumi-nodejs:dynamic/fixture:Item x [value]");
+    expect(drift.planText).toContain("~ update  pulumi-nodejs:dynamic/fixture:Item x");
+    expect(s.stateText()).toBe(before);
+    // Without --refresh the program is compared with the state only: no change.
+    expect((await s.run("preview", items, { expectNoChanges: true })).ok).toBe(true);
+    const fixed = await s.run("up", items, { refresh: true });
+    expect(fixed.ok, fixed.errors.join("\n")).toBe(true);
+    expect(s.store().items["1"]!.value).toBe("v");
+  });
+});

@@ -468,6 +468,13 @@ export class Deployment implements Journal {
     return this.executor.refresh([...this.snapshot]);
   }
 
+  /** `--refresh` before a preview or up: the program then runs against what the reads found. */
+  async refreshFirst(): Promise<void> {
+    await this.refresh();
+    this.olds.clear();
+    for (const r of this.snapshot) if (!r.delete) this.olds.set(r.urn, r);
+  }
+
   entry(goal: Goal, urn: string, inputs: Props, outputs: Props, id?: string): StateResource {
     const e: StateResource = {
       urn,

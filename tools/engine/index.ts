@@ -52,6 +52,13 @@ export interface EngineOptions {
   parallel?: number;
   /** `--continue-on-error`: a failed step stops only the steps that depend on it. */
   continueOnError?: boolean;
+  /**
+   * `--refresh` on a preview or up: every resource is read first and the program runs against the
+   * refreshed state (deployment_executor.go Execute, `opts.Refresh`); a preview keeps it in memory.
+   */
+  refresh?: boolean;
+  /** `--expect-no-changes`: any step other than same or read fails the operation (engine.HasChanges). */
+  expectNoChanges?: boolean;
   /** Kill the program if it runs longer. @default 120000 */
   timeoutMs?: number;
   /**
@@ -213,6 +220,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       // resources never starts it).
       const usesDynamic = state.resources.some((r) => isDynamic(r.type));
       const warm = usesDynamic ? providers.dynamicProcess().catch(() => undefined) : Promise.resolve();
+      if (o.refresh) await d.refreshFirst();
       const run = o.inlineHost ? await runInline(o.inlineHost) : await runProgram();
       await warm;
       await d.settled();
@@ -234,6 +242,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     } else {
       await d.destroy();
     }
+    if (o.expectNoChanges && d.plan.some((p) => !["same", "read"].includes(p.op)))
+      d.errors.push(`error: no changes were expected for ${preview ? "preview" : "update"} but changes were proposed`);
     await d.persist();
     await writer.flush();
   } finally {
