@@ -32,6 +32,8 @@ let bin: string;
 let stateFile: string;
 
 interface Spec {
+  /** A Role declared first; a provider with `afterAnchor: true` gets its baseUrl once its roleId is known. */
+  anchor?: Record<string, unknown>;
   providers?: Record<string, Record<string, unknown>>;
   roles?: unknown[];
   catalogues?: unknown[];
@@ -51,6 +53,7 @@ function run(operation: "preview" | "up" | "destroy" | "refresh", spec: Spec): P
       "package-spec:roles": JSON.stringify(spec.roles ?? []),
       "package-spec:catalogues": JSON.stringify(spec.catalogues ?? []),
       "package-spec:calls": JSON.stringify(spec.calls ?? []),
+      ...(spec.anchor ? { "package-spec:anchor": JSON.stringify(spec.anchor) } : {}),
     },
     secretConfig: {
       "grouproles:accessToken": us.emu.token,
@@ -174,6 +177,31 @@ describe("two providers in one program, on two sites with their own credentials"
       /property baseURL .*unknown provider setting "baseURL"; did you mean "baseUrl"\?/,
     );
     expect((await us.requests()).total).toBe(0);
+  });
+});
+
+describe("a provider whose settings are not known in the preview", () => {
+  beforeEach(async () => {
+    rmSync(stateFile, { force: true });
+    await us.admin("POST", "/reset");
+  });
+
+  it("gets no Configure; the engine answers Check and Invoke for it (provider_plugin.go); up configures it", async () => {
+    const spec: Spec = {
+      anchor: { groupId: 42, name: "Anchor" },
+      providers: { late: { baseUrl: us.emu.baseUrl, accessToken: us.emu.token, afterAnchor: true } },
+      roles: [{ name: "r", args: { groupId: 42, name: "R" }, opts: { provider: "late" } }],
+      calls: [{ fn: "getRoles", args: { groupId: 42 }, provider: "late" }],
+    };
+    const preview = await run("preview", spec);
+    expect(preview.ok, failed(preview)).toBe(true);
+    expect(changes(preview)).toContain("+ create grouproles:index:Role r");
+    const late = preview.providers.find((p) => p.label.endsWith("::late"));
+    expect(late?.calls).toMatchObject({ Configure: 0, Check: 0, Invoke: 0 });
+    const up = await run("up", spec);
+    expect(up.ok, failed(up)).toBe(true);
+    expect(up.providers.find((p) => p.label.endsWith("::late"))?.calls.Configure).toBe(1);
+    expect((await us.listRoles(42)).map((r) => r.name).sort()).toEqual(["Anchor", "R"]);
   });
 });
 

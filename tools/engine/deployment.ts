@@ -363,6 +363,7 @@ export class Deployment implements Journal {
     }
     const { step, worker } = await this.nextEvent(async () => {
       const step = await generateStep(provider, t, goal, old);
+      if (step.warning) this.warn(urn, step.warning);
       if (step.op === "replace" && goal.importId) {
         // continueStepsFromDiff: a replacement would change the ID the program still names.
         const message =

@@ -110,6 +110,8 @@ export interface DiffResult {
   diffs: string[];
   /** Per property path, what happens to it, when the provider sent a detailed diff (`hasDetailedDiff`). */
   detailedDiff?: Record<string, string>;
+  /** The engine could not ask the provider (its config is unknown): assumed changed, with this warning. */
+  unavailable?: string;
 }
 export interface ReadResult {
   id: string;
@@ -257,11 +259,22 @@ export class ProviderHost {
     return this.diffAs("DiffConfig", "diffConfig", t, id, olds, news, olds, []);
   }
 
+  /**
+   * A provider whose config holds values unknown in a preview: Configure is not sent, and the engine
+   * answers Check, Diff, Read and Invoke itself (plugin/provider_plugin.go `!pcfg.known`).
+   */
+  private configUnknown = false;
+
+  markConfigUnknown(): void {
+    this.configUnknown = true;
+  }
+
   /** A function call (`pulumi.runtime.invoke`), as the engine forwards a ResourceMonitor Invoke. */
   async invoke(
     tok: string,
     args: Props,
   ): Promise<{ result: Props; failures: Array<{ property: string; reason: string }> }> {
+    if (this.configUnknown) return { result: {}, failures: [] };
     const req = new provproto.InvokeRequest();
     req.setTok(tok);
     req.setArgs(toStruct(args));
@@ -277,6 +290,7 @@ export class ProviderHost {
   }
 
   check(t: Target, olds: Props, news: Props): Promise<CheckResult> {
+    if (this.configUnknown) return Promise.resolve({ inputs: news, failures: [] });
     return this.checkAs("Check", "check", t, olds, news);
   }
 
@@ -288,6 +302,16 @@ export class ProviderHost {
     oldInputs: Props,
     ignoreChanges: string[],
   ): Promise<DiffResult> {
+    if (this.configUnknown)
+      return Promise.resolve({
+        changes: "some",
+        replaces: [],
+        deleteBeforeReplace: false,
+        diffs: [],
+        unavailable:
+          "The provider for this resource has inputs that are not known during preview.\n" +
+          "This preview may not correctly represent the changes that will be applied during an update.",
+      });
     return this.diffAs("Diff", "diff", t, id, olds, news, oldInputs, ignoreChanges);
   }
 
@@ -360,6 +384,7 @@ export class ProviderHost {
    * neither, only the id, exactly as the engine does.
    */
   async read(t: Target, id: string, properties?: Props, inputs?: Props): Promise<ReadResult> {
+    if (this.configUnknown) return { id, properties: {}, inputs: {} };
     const req = new provproto.ReadRequest();
     setTarget(req, t);
     req.setId(id);

@@ -10,7 +10,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { ProviderHost, type Target } from "./provider-host";
-import type { Props } from "./values";
+import { type Props, type Value, containsUnknown } from "./values";
 
 /** The package a type or function token belongs to: `grouproles:index:Role` → `grouproles`. */
 export const packageOf = (token: string): string => token.split(":")[0] ?? "";
@@ -129,7 +129,11 @@ export class ProviderRegistry {
       if (k === "version" || v === null) continue;
       variables[`${pkg}:config:${k}`] = typeof v === "string" ? v : JSON.stringify(v);
     }
-    const ready = host.configureProvider(inputs, variables, t).then(() => host);
+    // provider_plugin.go Configure: inputs that hold unknowns (a preview) are not sent; the engine then
+    // answers for the provider (ProviderHost markConfigUnknown).
+    const unknown = Object.entries(plainInputs).some(([k, v]) => k !== "version" && containsUnknown(v as Value));
+    if (unknown) host.markConfigUnknown();
+    const ready = unknown ? Promise.resolve(host) : host.configureProvider(inputs, variables, t).then(() => host);
     this.plugins.set(urn, ready);
     return ready;
   }

@@ -39,7 +39,14 @@ export interface Goal {
 export class StepError extends Error {}
 
 /** A step decided for one registration, with the checked inputs it runs with. */
-export type GeneratedStep = { t: Target; goal: Goal; old?: StateResource; secretKeys: string[] } & (
+export type GeneratedStep = {
+  t: Target;
+  goal: Goal;
+  old?: StateResource;
+  secretKeys: string[];
+  /** The engine's warning for a Diff it could not ask the provider for (its config is unknown). */
+  warning?: string;
+} & (
   | { op: "create"; plainInputs: Props }
   | { op: "same"; plainInputs: Props }
   | { op: "update"; plainInputs: Props; changed: string[]; detailedDiff?: Record<string, string> }
@@ -81,6 +88,8 @@ export async function generateStep(
     plain(old.inputs),
     goal.ignoreChanges,
   );
+  // continueStepsFromDiff: a Diff the provider could not answer (DiffUnavailable) counts as a change, warned.
+  if (diff.unavailable) Object.assign(base, { warning: diff.unavailable });
   // step_generator.go diffResource: only DIFF_UNKNOWN (a dynamic provider without `diff`) makes the
   // engine compare inputs itself; otherwise the changed keys are the ones the provider reported
   // (`diffs`), possibly none (the dynamic-provider host never reports any).

@@ -6,15 +6,21 @@
 // config package-spec:catalogues  JSON array of { name, args: GroupRolesArgs, opts? }
 // config package-spec:calls       JSON array of { fn: "getRole" | "getRoles" | "getVisitorPresence" |
 //                                 "findVisitor", args, provider? }; results are the stack output `calls`
+// config package-spec:anchor      a RoleArgs: that Role is declared first (default provider), and a
+//                                 provider whose args say `"afterAnchor": true` takes its baseUrl only
+//                                 once the anchor's roleId is known (unknown in the preview of a new one)
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const grouproles = require("pulumi-grouproles/package");
 
 const config = new pulumi.Config("package-spec");
 const json = (key) => JSON.parse(config.get(key) ?? "[]");
+const anchorArgs = config.getObject("anchor");
+const anchor = anchorArgs ? new grouproles.Role("anchor", anchorArgs) : undefined;
 const providers = {};
-for (const [name, args] of Object.entries(JSON.parse(config.get("providers") ?? "{}"))) {
-  providers[name] = new grouproles.Provider(name, args);
+for (const [name, { afterAnchor, ...args }] of Object.entries(JSON.parse(config.get("providers") ?? "{}"))) {
+  const baseUrl = afterAnchor && anchor ? anchor.roleId.apply(() => args.baseUrl) : args.baseUrl;
+  providers[name] = new grouproles.Provider(name, { ...args, baseUrl });
 }
 const options = (opts = {}) => ({ ...opts, ...(opts.provider ? { provider: providers[opts.provider] } : {}) });
 
