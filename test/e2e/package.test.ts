@@ -7,7 +7,8 @@
  * request logs, GETs) and from the state file.
  */
 import { spawn } from "node:child_process";
-import { cpSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { type EngineResult, runEngine } from "../../tools/engine";
@@ -41,7 +42,11 @@ interface Spec {
 }
 
 /** One engine operation of the package-spec program in the installed project. */
-function run(operation: "preview" | "up" | "destroy" | "refresh", spec: Spec): Promise<EngineResult> {
+function run(
+  operation: "preview" | "up" | "destroy" | "refresh",
+  spec: Spec,
+  env: Record<string, string> = { PATH: `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ""}` },
+): Promise<EngineResult> {
   return runEngine({
     operation,
     programDir: dir,
@@ -59,8 +64,8 @@ function run(operation: "preview" | "up" | "destroy" | "refresh", spec: Spec): P
       "grouproles:accessToken": us.emu.token,
       "package-spec:providers": JSON.stringify(spec.providers ?? {}),
     },
-    // The installed package's bin first: the engine finds `pulumi-resource-grouproles` on the PATH.
-    env: { PATH: `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ""}` },
+    // By default the installed package's bin first: the engine finds `pulumi-resource-grouproles` on the PATH.
+    env,
   });
 }
 
@@ -104,6 +109,49 @@ describe("the plugin in the installed tarball", () => {
       expect(JSON.parse(await host.getSchema())).toEqual({ ...repoSchema, version });
     } finally {
       await host.stop();
+    }
+  });
+});
+
+describe("how the engine finds and starts the plugin (workspace/plugins.go getPluginInfoAndPath)", () => {
+  beforeEach(async () => {
+    rmSync(stateFile, { force: true });
+    await us.admin("POST", "/reset");
+  });
+  const spec: Spec = { roles: [{ name: "r", args: { groupId: 42, name: "R" } }] };
+  const pathWarning = /^using pulumi-resource-grouproles from \$PATH at .*pulumi-resource-grouproles$/;
+
+  it("from the PATH, with the CLI's warning on every run, by its shebang: on the `node` the PATH finds", async () => {
+    // A `node` first on the PATH that leaves a mark, then runs the real one.
+    const shim = mkdtempSync(path.join(os.tmpdir(), "node-on-path-"));
+    const mark = path.join(shim, "ran");
+    writeFileSync(path.join(shim, "node"), `#!/bin/sh\necho "$@" >> ${mark}\nexec ${process.execPath} "$@"\n`, {
+      mode: 0o755,
+    });
+    try {
+      const r = await run("preview", spec, { PATH: [shim, path.dirname(bin), process.env.PATH].join(path.delimiter) });
+      expect(r.ok, failed(r)).toBe(true);
+      expect(r.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message)).toEqual([
+        expect.stringMatching(pathWarning),
+      ]);
+      expect(readFileSync(mark, "utf8")).toContain("pulumi-resource-grouproles");
+    } finally {
+      rmSync(shim, { recursive: true, force: true });
+    }
+  });
+
+  it("a `plugins.providers` path of Pulumi.yaml comes first, and is not warned about", async () => {
+    const yaml = path.join(dir, "Pulumi.yaml");
+    const original = readFileSync(yaml, "utf8");
+    const pluginDir = path.relative(dir, path.dirname(realpathSync(bin)));
+    writeFileSync(yaml, `${original}plugins:\n  providers:\n    - name: grouproles\n      path: ${pluginDir}\n`);
+    try {
+      // The PATH has no plugin at all: only the project's entry can find it.
+      const r = await run("preview", spec, { PATH: path.dirname(process.execPath) });
+      expect(r.ok, failed(r)).toBe(true);
+      expect(r.diagnostics.filter((d) => d.severity === "warning")).toEqual([]);
+    } finally {
+      writeFileSync(yaml, original);
     }
   });
 });

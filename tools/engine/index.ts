@@ -15,7 +15,7 @@ import type { InlineProgramHost } from "./inline-host";
 import { startMonitor } from "./monitor";
 import { type PlanStep, planText } from "./plan";
 import { type ProviderHost, type ProviderMethod, noCalls } from "./provider-host";
-import { ProviderRegistry, isDynamic } from "./providers";
+import { type ProjectPlugin, ProviderRegistry, isDynamic } from "./providers";
 import { type StateResource, StateWriter, loadState } from "./state";
 import { type Props, type Value, unwrapSecrets } from "./values";
 
@@ -134,16 +134,38 @@ function combined(reports: HostReport[]): HostReport {
 }
 
 /** The subset of Pulumi.yaml the engine needs; a tiny reader instead of a YAML dependency. */
-function readProjectFile(dir: string): { name?: string; main?: string; typescript: boolean } {
+function readProjectFile(dir: string): {
+  name?: string;
+  main?: string;
+  typescript: boolean;
+  plugins: ProjectPlugin[];
+} {
   const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(dir, f)).find((f) => existsSync(f));
-  if (!file) return { typescript: true };
+  if (!file) return { typescript: true, plugins: [] };
   const text = readFileSync(file, "utf8");
   const top = (key: string) => new RegExp(`^${key}:\\s*["']?([^"'#\\n]+?)["']?\\s*(#.*)?$`, "m").exec(text)?.[1];
   const name = top("name");
   const main = top("main");
   // runtime.options.typescript defaults to true in the Node language host.
   const typescript = !/^\s+typescript:\s*false\b/m.test(text);
-  return { ...(name ? { name } : {}), ...(main ? { main } : {}), typescript };
+  return { ...(name ? { name } : {}), ...(main ? { main } : {}), typescript, plugins: projectPlugins(text, dir) };
+}
+
+/**
+ * `plugins: providers: [{ name, path }]` of Pulumi.yaml (workspace/project.go ProjectPlugin), in the
+ * one layout the docs give: `- name:` then `path:` lines under `providers:` under `plugins:`.
+ */
+function projectPlugins(text: string, dir: string): ProjectPlugin[] {
+  const block = /^plugins:\s*\n((?:[ \t]+.*\n?)*)/m.exec(text)?.[1] ?? "";
+  const providers = /^[ \t]+providers:\s*\n((?:[ \t]+(?:-|\w).*\n?)*)/m.exec(block)?.[1] ?? "";
+  const plugins: ProjectPlugin[] = [];
+  for (const item of providers.split(/^[ \t]+-[ \t]+/m).slice(1)) {
+    const field = (key: string) =>
+      new RegExp(`(?:^|\\n)[ \\t]*${key}:[ \\t]*["']?([^"'#\\n]+?)["']?[ \\t]*(?:#.*)?(?:\\n|$)`).exec(item)?.[1];
+    const [pluginName, pluginPath] = [field("name"), field("path")];
+    if (pluginName && pluginPath) plugins.push({ name: pluginName, path: path.resolve(dir, pluginPath) });
+  }
+  return plugins;
 }
 
 /** Prefer the program's own copy of @pulumi/pulumi, as the language host and plugin do. */
@@ -183,6 +205,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       PULUMI_NODEJS_ORGANIZATION: "organization",
     },
     engineAddr: () => engineAddr,
+    projectPlugins: pf.plugins,
+    warn: (message) => d.diagnostics.push({ severity: "warning", message }),
     configureDynamic: (host) => {
       const name = "default";
       const type = "pulumi:providers:pulumi-nodejs";

@@ -136,6 +136,8 @@ export interface ProviderHostOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
   engineAddr: string;
+  /** Run `modulePath` itself (a plugin, by its shebang) instead of with this process's Node. */
+  executable?: boolean;
 }
 
 /** A count of zero for every method. */
@@ -177,12 +179,20 @@ export class ProviderHost {
   async start(o: ProviderHostOptions): Promise<void> {
     // Preloaded so a large init failure reaches us whole, through this folder (./large-trailers.js).
     this.detailsDir = mkdtempSync(path.join(os.tmpdir(), "engine-details-"));
-    const preload = ["--require", path.join(__dirname, "large-trailers.js")];
-    const child = spawn(process.execPath, [...preload, o.modulePath, o.engineAddr], {
-      cwd: o.cwd,
-      env: { ...o.env, PULUMI_ENGINE_STANDIN_DETAILS_DIR: this.detailsDir },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const trailers = path.join(__dirname, "large-trailers.js");
+    const env: NodeJS.ProcessEnv = { ...o.env, PULUMI_ENGINE_STANDIN_DETAILS_DIR: this.detailsDir };
+    // A plugin runs by its shebang (`node` from the PATH, as under the CLI): the preload goes by NODE_OPTIONS.
+    const child = o.executable
+      ? spawn(o.modulePath, [o.engineAddr], {
+          cwd: o.cwd,
+          env: { ...env, NODE_OPTIONS: [env.NODE_OPTIONS, `--require=${trailers}`].filter(Boolean).join(" ") },
+          stdio: ["ignore", "pipe", "pipe"],
+        })
+      : spawn(process.execPath, ["--require", trailers, o.modulePath, o.engineAddr], {
+          cwd: o.cwd,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
     this.child = child;
     child.stderr?.on("data", (d: Buffer) => (this.stderr += d.toString()));
     const port = await new Promise<string>((resolve, reject) => {

@@ -7,7 +7,7 @@
 // call. The plugin is found as the engine finds an ambient plugin: `pulumi-resource-<package>` on
 // the PATH, which `npm exec` / npm scripts put `node_modules/.bin` on.
 
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { ProviderHost, type Target } from "./provider-host";
 import { type Props, type Value, containsUnknown } from "./values";
@@ -41,20 +41,34 @@ export function defaultProviderName(version: string): string {
   return ["default", m[1], m[2], m[3], ...extra].join("_");
 }
 
+/** A `plugins.providers` entry of Pulumi.yaml: the directory that holds the plugin's executable. */
+export interface ProjectPlugin {
+  name: string;
+  path: string;
+}
+
 /**
- * `pulumi-resource-<pkg>` on the PATH (workspace/plugins.go getPluginInfoAndPath, the ambient plugin
- * step; project plugin paths and the plugin cache are not modelled). Run with this Node, not by its
- * shebang, so that a run does not depend on which `node` the PATH holds.
+ * Where the engine finds `pulumi-resource-<pkg>` (workspace/plugins.go getPluginInfoAndPath): a project
+ * plugin of Pulumi.yaml (`plugins.providers`, a directory) first; then the PATH, which the CLI warns
+ * about on every run ("using ... from $PATH at ..."); the plugin cache is not modelled. The file is run
+ * by its shebang, so `#!/usr/bin/env node` runs the `node` the PATH finds, as under the CLI.
  */
-export function pluginEntry(pathVariable: string, pkg: string): string {
+export function pluginEntry(
+  pathVariable: string,
+  pkg: string,
+  projectPlugins: readonly ProjectPlugin[] = [],
+): { file: string; warning?: string } {
   const file = `pulumi-resource-${pkg}`;
+  const project = projectPlugins.find((p) => p.name === pkg);
+  if (project) return { file: path.join(project.path, file) };
   for (const dir of pathVariable.split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(dir, file);
-    if (existsSync(candidate)) return realpathSync(candidate);
+    if (existsSync(candidate)) return { file: candidate, warning: `using ${file} from $PATH at ${candidate}` };
   }
   throw new Error(
-    `no resource plugin found for package '${pkg}': ${file} is not on the PATH ` +
-      "(install the npm package that ships it and run through npm, which puts node_modules/.bin on the PATH)",
+    `no resource plugin found for package '${pkg}': ${file} is not on the PATH and Pulumi.yaml names no ` +
+      "`plugins.providers` path for it (install the npm package that ships it and run through npm, which " +
+      "puts node_modules/.bin on the PATH)",
   );
 }
 
@@ -64,6 +78,10 @@ export interface ProviderRegistryOptions {
   dynamicHost: string;
   env: NodeJS.ProcessEnv;
   engineAddr: () => string;
+  /** Pulumi.yaml's `plugins.providers`, paths resolved against the project directory. */
+  projectPlugins?: readonly ProjectPlugin[];
+  /** A warning of the engine's (the CLI prints it): here, a plugin taken from the PATH. */
+  warn?: (message: string) => void;
   /**
    * Configures the dynamic-provider host with the whole stack config: for dynamic resources whose state
    * names no provider (a checkpoint of the stand-in before it recorded one).
@@ -103,7 +121,9 @@ export class ProviderRegistry {
    */
   async load(urn: string, pkg: string): Promise<ProviderHost> {
     if (pkg === DYNAMIC_PACKAGE) return this.dynamicProcess();
-    return this.start(urn, pluginEntry(this.o.env.PATH ?? "", pkg));
+    const { file, warning } = pluginEntry(this.o.env.PATH ?? "", pkg, this.o.projectPlugins);
+    if (warning) this.o.warn?.(warning);
+    return this.start(urn, file, true);
   }
 
   /** The configured instance of provider `urn`, once `configure` registered it. */
@@ -142,10 +162,16 @@ export class ProviderRegistry {
     await Promise.all(this.started.map(({ host }) => host.stop()));
   }
 
-  private async start(label: string, modulePath: string): Promise<ProviderHost> {
+  private async start(label: string, modulePath: string, executable = false): Promise<ProviderHost> {
     const host = new ProviderHost();
     this.started.push({ label, host });
-    await host.start({ modulePath, cwd: this.o.programDir, env: this.o.env, engineAddr: this.o.engineAddr() });
+    await host.start({
+      modulePath,
+      cwd: this.o.programDir,
+      env: this.o.env,
+      engineAddr: this.o.engineAddr(),
+      executable,
+    });
     return host;
   }
 }
