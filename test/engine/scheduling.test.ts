@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { defaultParallel } from "../../tools/engine";
 import { ProviderInitError } from "../../tools/engine/provider-host";
-import type { StateResource } from "../../tools/engine/state";
+import { type StateResource, StateWriter, loadState } from "../../tools/engine/state";
 import { type Journal, StepExecutor } from "../../tools/engine/step-executor";
 import { fixtureStack } from "./fixture-stack";
 
@@ -204,5 +204,28 @@ describe("engine stand-in --refresh and --expect-no-changes", () => {
     const fixed = await s.run("up", items, { refresh: true });
     expect(fixed.ok, fixed.errors.join("\n")).toBe(true);
     expect(s.store().items["1"]!.value).toBe("v");
+  });
+});
+
+describe("engine stand-in: a state from before providers were recorded", () => {
+  it("gets its default provider without a change; refresh and destroy work (TestSingleResourceDefaultProviderUpgrade)", async () => {
+    const s = fixtureStack();
+    const items = [{ name: "x", props: { value: "v" } }];
+    await s.run("up", items);
+    // The state as the stand-in wrote it before dynamic resources had a provider: no reference, no entry.
+    const state = await loadState(s.stateFile, "engine-fixture", "dev");
+    state.resources = state.resources
+      .filter((r) => !r.type.startsWith("pulumi:providers:"))
+      .map(({ provider: _provider, ...r }) => r);
+    await new StateWriter(s.stateFile).write(state);
+    const up = await s.run("up", items);
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect(up.planText).toBe("");
+    const item = s.state().resources.find((r) => r.urn.endsWith("::x"));
+    expect(item?.provider).toMatch(/::pulumi:providers:pulumi-nodejs::default::/);
+    expect((await s.run("refresh")).ok).toBe(true);
+    const destroy = await s.run("destroy");
+    expect(destroy.ok, destroy.errors.join("\n")).toBe(true);
+    expect(s.state().resources).toEqual([]);
   });
 });
