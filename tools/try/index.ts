@@ -91,12 +91,19 @@ export async function tryProgram(args: string[], write: (line: string) => void =
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
-    options: { config: { type: "string", multiple: true }, secret: { type: "string", multiple: true } },
+    options: {
+      config: { type: "string", multiple: true },
+      secret: { type: "string", multiple: true },
+      parallel: { type: "string" },
+      refresh: { type: "boolean" },
+      "expect-no-changes": { type: "boolean" },
+    },
   });
   const [dir, op = "preview"] = positionals;
   if (!dir || !(OPERATIONS as readonly string[]).includes(op)) {
     say(
-      `usage: npm run try -- <program-dir> [${OPERATIONS.join("|")}] [--config ns:key=value] [--secret ns:key=value]`,
+      `usage: npm run try -- <program-dir> [${OPERATIONS.join("|")}] [--config ns:key=value] [--secret ns:key=value] ` +
+        "[--parallel N] [--refresh] [--expect-no-changes]",
     );
     return 2;
   }
@@ -121,8 +128,16 @@ export async function tryProgram(args: string[], write: (line: string) => void =
           NODE_PATH: [path.join(repoRoot, "node_modules"), process.env.NODE_PATH].filter(Boolean).join(path.delimiter),
           PULUMI_NODEJS_TRANSPILE_ONLY: "true",
         };
+    const parallel = values.parallel === undefined ? undefined : Number(values.parallel);
+    if (parallel !== undefined && !(Number.isInteger(parallel) && parallel > 0)) {
+      say(`--parallel must be a positive integer, got ${values.parallel}`);
+      return 2;
+    }
     const options: EngineOptions = {
       operation: op as EngineOptions["operation"],
+      ...(parallel ? { parallel } : {}),
+      ...(values.refresh ? { refresh: true } : {}),
+      ...(values["expect-no-changes"] ? { expectNoChanges: true } : {}),
       programDir,
       stack: "try",
       stateFile: path.join(work, "stack.json"),
