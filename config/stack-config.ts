@@ -133,7 +133,7 @@ export function resolveConfig(source?: ConfigSource): ResolvedConfig {
 }
 
 /**
- * Checks that the address needed for `need` is present (credentials: see ./credentials-config).
+ * Checks that the address needed for `need` is present (credentials: see ./credentials).
  * @throws ConfigurationError saying which config key or environment variable to set.
  */
 export function requireSettings(cfg: ResolvedConfig, need: "roles" | "presence"): void {

@@ -4,7 +4,7 @@
  * `{"baseUrl":…,"presenceUrl":…,"directServers":[…],"authUrl":…}` on stdout when ready, so scripts can read it;
  * everything for humans (the token to use) goes to stderr.
  */
-// First: on an older Node, fail naming the version needed (./node-version), not deep inside undici.
+// First: on an older Node, fail naming the version needed (../client/node-version), not deep inside undici.
 import "../client/node-version";
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";

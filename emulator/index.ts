@@ -3,7 +3,7 @@
  * load balancer, named presence servers with visitor WebSockets) plus a test surface under
  * `/_emulator`. See README.md in this folder for routes, error codes and conventions.
  */
-// First: on an older Node, fail naming the version needed (./node-version), not deep inside undici.
+// First: on an older Node, fail naming the version needed (../client/node-version), not deep inside undici.
 import "../client/node-version";
 import { createServer, type Server } from "node:http";
 import { adminRoutes } from "./admin";

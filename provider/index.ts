@@ -4,9 +4,9 @@
  * This module is what the serialized `__provider` of every Role requires: the SDK hands Pulumi this
  * module object, so the state holds only `require("pulumi-grouproles/provider")`, byte-identical across
  * versions, checkouts and machines. Its exports are Pulumi's ResourceProvider methods (see
- * `roleProvider` in ./role-provider, checked against `pulumi.dynamic.ResourceProvider`).
+ * `roleProvider` in ./role/provider, checked against `pulumi.dynamic.ResourceProvider`).
  */
-// First: on an older Node, fail naming the version needed (./node-version), not deep inside undici.
+// First: on an older Node, fail naming the version needed (../client/node-version), not deep inside undici.
 import "../client/node-version";
 import { roleProvider } from "./role/provider";
 

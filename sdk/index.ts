@@ -5,7 +5,7 @@
  * as a secret), else the environment (`GROUPROLES_BASE_URL`, `GROUPROLES_PRESENCE_URL`,
  * `GROUPROLES_ACCESS_TOKEN`).
  */
-// First: on an older Node, fail naming the version needed (./node-version), not deep inside undici.
+// First: on an older Node, fail naming the version needed (../client/node-version), not deep inside undici.
 import "../client/node-version";
 export { Role, type RoleArgs } from "./role";
 export { GroupRoles, type GroupRolesArgs, type GroupRoleEntry, type GroupRoleState } from "./group-roles";

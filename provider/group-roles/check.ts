@@ -1,5 +1,5 @@
 /**
- * `check` of GroupRoles: every entry by the rules of a Role (./../role-fields, same messages, paths
+ * `check` of GroupRoles: every entry by the rules of a Role (../shared/fields, same messages, paths
  * like `roles.support.name`), plus what only a whole catalogue can get wrong: keys, and two entries
  * with one name. Unknown values (preview) pass; nothing here sends a request.
  */

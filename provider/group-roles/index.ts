@@ -7,7 +7,7 @@
  * byte-identical across versions, checkouts and machines. Its exports are Pulumi's ResourceProvider
  * methods (see `groupRolesProvider` in ./provider, checked against `pulumi.dynamic.ResourceProvider`).
  */
-// First: on an older Node, fail naming the version needed (./node-version), not deep inside undici.
+// First: on an older Node, fail naming the version needed (../../client/node-version), not deep inside undici.
 import "../../client/node-version";
 import { groupRolesProvider } from "./provider";
 

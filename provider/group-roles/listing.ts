@@ -6,7 +6,7 @@ import { listUnlessGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 
 /**
- * The group's roles, or undefined when the service says the group is gone (../gone): its roles went
+ * The group's roles, or undefined when the service says the group is gone (../shared/gone): its roles went
  * with it, so there is nothing to check, read or delete. A 404 that says nothing more, and any other
  * failure, name what was being done.
  */

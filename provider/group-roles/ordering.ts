@@ -7,7 +7,7 @@
  * unique), so renames form chains and cycles. A chain goes holder first (the role that frees the name
  * in the same or an earlier PUT than the role that takes it); a cycle (a swap, a rotation) goes whole
  * into one PUT when it fits in one, else one of its roles first steps aside to a temporary name
- * (./../name-conflicts `temporaryName`), which turns the cycle into a chain.
+ * (../shared/temporary-names `temporaryName`), which turns the cycle into a chain.
  */
 
 /** One role to update: its name now (in the service) and the name the apply gives it. */

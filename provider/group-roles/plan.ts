@@ -1,6 +1,6 @@
 /**
  * What an apply of GroupRoles must do, computed from the state, the program, one list of the group and
- * what the other resources of the deployment said they do (../deployment-ledger), before anything is
+ * what the other resources of the deployment said they do (../shared/deployment-ledger), before anything is
  * written: which roles to delete, let go, update, create or take over, and what the state is before
  * the first write. Everything that would fail half-way and can be known now is reported here instead:
  * names held by roles the resource does not manage, removed roles that users hold. The preview (./diff)
@@ -106,7 +106,7 @@ function listedState(
 }
 
 /**
- * Entries whose key changed but whose name stayed (DESIGN invariant 8): new key to the removed key
+ * Entries whose key changed but whose name stayed (invariant 8, docs/design/invariants.md): new key to the removed key
  * whose state holds that name. Such an entry is the same role, moved to its new key.
  */
 export function renamedKeys(state: GroupRolesState, roles: Record<string, unknown>): Map<string, string> {

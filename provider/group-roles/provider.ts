@@ -1,10 +1,10 @@
 /**
  * The GroupRoles dynamic provider: a group's roles as one resource. Check and diff in ./check and
  * ./diff; create and update list the group once, plan (./plan) and apply at the array endpoints
- * (./apply); refresh in ./read, delete in ./delete. It shares the Role provider's settings (./../config)
+ * (./apply); refresh in ./read, delete in ./delete. It shares the Role provider's settings (../../config/stack-config)
  * and client, and none of its per-role machinery: one resource sees the whole set, so it needs no
  * batching window. What it shares with every other resource of the deployment is the ledger
- * (../deployment-ledger): roles it keeps, lets go, takes over and renames, so that a role moved between
+ * (../shared/deployment-ledger): roles it keeps, lets go, takes over and renames, so that a role moved between
  * resources is never deleted and names freed elsewhere are waited for.
  */
 import type { dynamic } from "@pulumi/pulumi";

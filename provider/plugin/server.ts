@@ -4,7 +4,7 @@
  * ../group-roles/provider), plus what only a plugin can do: its own configuration per provider instance
  * (CheckConfig, DiffConfig, Configure), a schema (GetSchema), `pulumi import` (Read with only an ID),
  * and invokes. The Node SDK's `provider.main()` answers Configure without handing the config to the
- * provider and leaves CheckConfig unimplemented (sdk/nodejs/provider/server.ts), so this service is
+ * provider and leaves CheckConfig unimplemented (pulumi/pulumi sdk/nodejs/provider/server.ts), so this service is
  * built on the SDK's generated `provider_grpc_pb` directly. See docs/design/pulumi-package.md.
  */
 import { readFileSync } from "node:fs";
@@ -13,7 +13,6 @@ import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { clientFromConfig, setStackConfig } from "../../config/stack-config";
 import { groupRolesProvider } from "../group-roles/provider";
 import { roleProvider } from "../role/provider";
-import { deploymentLedger } from "../shared/deployment-ledger";
 import { locateVisitor, lookupRole, lookupRoles, lookupVisitorPresence } from "../shared/lookups";
 import { anyproto, emptyproto, grpc } from "../shared/sdk-rpc";
 import { PACKAGE_VERSION } from "../../client/version";
@@ -280,8 +279,6 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
 
 /** Starts the service on a loopback port; resolves with the port. */
 export async function serve(): Promise<number> {
-  // One plugin process serves one provider instance of one deployment: one ledger, as the host's.
-  deploymentLedger();
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1 << 28 });
   server.addService(provrpc.ResourceProviderService, service as import("@grpc/grpc-js").UntypedServiceImplementation);
   return new Promise((resolve, reject) =>

@@ -1,6 +1,6 @@
 /**
  * Property values on the provider wire: google.protobuf.Struct, with Pulumi's special objects inside
- * (sdk/nodejs/runtime/rpc.ts `specialSigKey`). The engine sends secrets marked (Configure always keeps
+ * (pulumi/pulumi sdk/nodejs/runtime/rpc.ts `specialSigKey`). The engine sends secrets marked (Configure always keeps
  * them; resource calls only to a provider that accepts them, and this one does not); unknowns arrive
  * as the same sentinel string the dynamic providers already handle (../shared/fields `isUnknown`).
  */

@@ -4,7 +4,7 @@
  * and deletes for one group that arrive within a short window and sends each kind as one array request,
  * then hands every caller its own item of the reply. Role lists are shared by concurrent callers.
  *
- * One writer exists per client (see `services()` in ./role-provider), i.e. per service address and
+ * One writer exists per client (see `services()` in ./services), i.e. per service address and
  * credentials, so a batch never mixes origins or tokens.
  */
 import type { GroupRolesClient } from "../../client";

@@ -1,6 +1,6 @@
 /**
  * Create of the Role provider: a new role, or the one an import names, or the one a lost reply or an
- * unconfirmed earlier create made (see ./role-adoption). Once the role exists, every failure keeps
+ * unconfirmed earlier create made (see ./adoption). Once the role exists, every failure keeps
  * its ID in state as a partial create, so nothing is orphaned.
  */
 import { type ConflictError, NameTakenError } from "../../client/errors";

@@ -1,7 +1,7 @@
 /**
  * The Role dynamic provider: Pulumi's ResourceProvider methods for one role of a group (create and
- * update in ./role-create and ./role-update). Runs in the dynamic-provider host; reads settings at call
- * time (see ./config) and writes through the writer of ./role-services, which batches the writes of
+ * update in ./create and ./update). Runs in the dynamic-provider host; reads settings at call
+ * time (see ../../config/stack-config) and writes through the writer of ./services, which batches the writes of
  * every resource of the deployment.
  */
 import type { dynamic } from "@pulumi/pulumi";
@@ -174,7 +174,7 @@ async function refuseReplaceIfInUse(id: string, olds: Props, newGroupId: unknown
 
 /**
  * The role's list entry, or undefined when it is certainly gone: absent from the group's list and 404
- * itself, or its group gone (see ./gone: a 404 that proves nothing, e.g. from a wrong URL, throws).
+ * itself, or its group gone (see ../shared/gone: a 404 that proves nothing, e.g. from a wrong URL, throws).
  */
 async function findInList(groupId: number, roleId: number, what: string): Promise<RoleSummary | undefined> {
   try {
@@ -213,7 +213,7 @@ export async function read(
   try {
     outs = await readBack(groupId, roleId, known ? toRoleInputs({ ...props, groupId }) : undefined);
   } catch (error) {
-    // Gone from the service (role or group), as the service shows it (./gone): an empty ID tells the
+    // Gone from the service (role or group), as the service shows it (../shared/gone): an empty ID tells the
     // engine to drop it from state. A 404 that proves nothing (a wrong URL) is an error.
     if (error instanceof NotFoundError && (await confirmRoleGone(services().client, groupId, roleId, error, what)))
       return { id: "" };

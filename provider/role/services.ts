@@ -1,6 +1,6 @@
 /**
  * The client and the writer a Role operation uses, built from the settings at call time (see
- * ./config). One writer per client, so every operation of the deployment shares its batches.
+ * ../../config/stack-config). One writer per client, so every operation of the deployment shares its batches.
  */
 import type { GroupRolesClient } from "../../client";
 import { batchOptions, clientFromConfig, resolveConfig } from "../../config/stack-config";

@@ -1,5 +1,5 @@
 /**
- * When a 404 is evidence that a group or a role is gone (DESIGN invariant 10).
+ * When a 404 is evidence that a group or a role is gone (invariant 10, docs/design/invariants.md).
  *
  * The service documents no error bodies, and a 404 also comes from a wrong `grouproles:baseUrl` (a
  * gateway or another web server that knows no such path, a path prefix with a typo). Read as "gone",

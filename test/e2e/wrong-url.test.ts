@@ -1,6 +1,6 @@
 /**
- * A stack pointed at the wrong URL (every route answers 404) must not lose its state (DESIGN invariant
- * 10): refresh and destroy fail naming the URL and keep every resource; only the service saying that
+ * A stack pointed at the wrong URL (every route answers 404) must not lose its state (invariant 10,
+ * docs/design/invariants.md): refresh and destroy fail naming the URL and keep every resource; only the service saying that
  * the group is gone (`group_not_found`) or a list without the role drops it.
  */
 import { describe, expect, it } from "vitest";

@@ -139,7 +139,7 @@ describe("engine stand-in refresh, as the engine's refresh steps", () => {
 describe("engine stand-in --continue-on-error", () => {
   it("a failed step stops no independent step, and the deployment fails", async () => {
     // step_executor.go cancelDueToError (ContinueOnError). The Node SDK rejects a failed resource's
-    // outputs (runtime/resource.js: "failed to register"), and nothing in a program awaits its URN, so
+    // outputs (@pulumi/pulumi runtime/resource.js: "failed to register"), and nothing in a program awaits its URN, so
     // the program itself ends with that unhandled rejection: no deletes follow, as for any failed program.
     const s = fixtureStack();
     await s.run("up", [

@@ -328,7 +328,7 @@ describe("a write whose reply was lost: the state is settled by a fresh list", (
   });
   it("a lost create found in use by a list that gives no user count is recorded as held by users, not free", () => {
     // The service's documentation makes the list's userCount optional; an in-use role without it counts as
-    // one user (shared/user-count.ts), so a later removal is refused, never sent as a delete of a free role.
+    // one user (provider/shared/user-count.ts), so a later removal is refused, never sent as a delete of a free role.
     const progress = new Progress(42, {}, ["a"]);
     progress.unknownOutcome("a", "A");
     progress.settle([{ roleId: 7, name: "A", inUse: true }]);

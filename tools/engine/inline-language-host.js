@@ -65,7 +65,7 @@ class ProgramFileServer extends LanguageServer {
     return super.run(call, (err, resp) => {
       if (answered) return;
       answered = true;
-      // What `cmd/run` checks as its process exits (runtime/debuggable.js), and the Automation API
+      // What `cmd/run` checks as its process exits (@pulumi/pulumi runtime/debuggable.js), and the Automation API
       // after the CLI returns (LanguageServer.onPulumiExit): a run that succeeded but left promises
       // pending fails, with Pulumi's message, unless the engine had shut the monitor (a failed step).
       // Still inside the run's own async store here.

@@ -91,7 +91,7 @@ export async function startMonitor(
           r.setUrn(res.urn);
           r.setId(res.id);
           r.setObject(toStruct(res.outputs));
-          // The SDK rejects the outputs of a failed resource (runtime/resource.js).
+          // The SDK rejects the outputs of a failed resource (@pulumi/pulumi runtime/resource.js).
           r.setResult(res.result === "fail" ? resproto.Result.FAIL : resproto.Result.SUCCESS);
           cb(null, r);
         },

@@ -11,7 +11,7 @@ export type Value = null | boolean | number | string | Value[] | { [key: string]
 /** A resource's property bag (inputs or outputs). */
 export type Props = Record<string, Value>;
 
-/** The string the SDK and engine use for "not known until apply" (sdk/nodejs/runtime/rpc.ts). */
+/** The string the SDK and engine use for "not known until apply" (pulumi/pulumi sdk/nodejs/runtime/rpc.ts). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Key and value that mark an object as a special Pulumi value (secret, asset, resource ref...). */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
