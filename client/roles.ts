@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { Transport, CallOptions } from "./transport";
 import type { ServiceUrl } from "./urls";
 import type { CreatedRole, RoleCreateInput, RoleDetails, RoleSummary, RoleUpdateInput } from "./types";
+import { LISTED_TEXT_FIELDS, textFieldsOf } from "./role-fields";
 import { idRule, requireValid } from "./rules";
 import { ROUTES, pathOf, type Route } from "./routes";
 import { WireRoleCreate, WireRoleUpdate } from "./wire";
@@ -72,7 +73,7 @@ export class RolesApi {
       roleId: r.roleId,
       name: r.name,
       inUse: r.inUse,
-      ...(r.description != null ? { description: r.description } : {}),
+      ...textFieldsOf(r, LISTED_TEXT_FIELDS),
       ...(r.userCount != null ? { userCount: r.userCount } : {}),
     }));
   }
@@ -116,7 +117,7 @@ export class RolesApi {
       roleId: r.roleId,
       name: r.name,
       settings: r.settings ?? {},
-      ...(r.description != null ? { description: r.description } : {}),
+      ...textFieldsOf(r),
     };
   }
 

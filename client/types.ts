@@ -1,14 +1,14 @@
 /** The client's typed view of the service's objects (camelCase; numbers as numbers). */
+import type { TextFields } from "./role-fields";
 
 /** Permission settings of a role: setting name to enabled. `null` means "not set". */
 export type RoleSettings = Record<string, boolean | null>;
 
-/** A role as the list endpoint shows it. */
-export interface RoleSummary {
+/** A role as the list endpoint shows it (with the text fields the list shows, ./role-fields). */
+export interface RoleSummary extends TextFields {
   roleId: number;
   name: string;
   inUse: boolean;
-  description?: string;
   /** Users holding the role; absent when the service did not say (left out or `null`). */
   userCount?: number;
 }
@@ -21,25 +21,22 @@ export interface CreatedRole {
 }
 
 /** A role as the details endpoint shows it. */
-export interface RoleDetails {
+export interface RoleDetails extends TextFields {
   roleId: number;
   name: string;
   settings: RoleSettings;
-  description?: string;
 }
 
 /** One role to create. */
-export interface RoleCreateInput {
+export interface RoleCreateInput extends TextFields {
   name: string;
-  description?: string;
   settings?: RoleSettings;
 }
 
 /** One role to update; `roleId` and `name` are required by the service. */
-export interface RoleUpdateInput {
+export interface RoleUpdateInput extends TextFields {
   roleId: number;
   name: string;
-  description?: string;
   settings?: RoleSettings;
 }
 

@@ -7,9 +7,21 @@
  * (emulator/service-rules.ts), so that a mistake here is caught by the tests that talk to it.
  */
 import { z } from "zod";
-import { VISITOR_FUNC_PATTERN, idRule, roleDescriptionRule, roleNameRule } from "./rules";
+import { LISTED_TEXT_FIELDS, ROLE_FIELDS, TEXT_FIELDS, type TextFieldName } from "./role-fields";
+import { VISITOR_FUNC_PATTERN, idRule, roleNameRule } from "./rules";
 
 const int = z.number().int();
+
+/** A role's optional text fields (./role-fields) as replies carry them: optional, possibly `null`. */
+const replyText = (fields: readonly TextFieldName[]) =>
+  Object.fromEntries(fields.map((f) => [f, z.string().nullable().optional()])) as {
+    [K in TextFieldName]: z.ZodOptional<z.ZodNullable<z.ZodString>>;
+  };
+/** The same in requests: optional, and checked by the field's rule. */
+const requestText = () =>
+  Object.fromEntries(TEXT_FIELDS.map((f) => [f, ROLE_FIELDS[f].rule.optional()])) as {
+    [K in TextFieldName]: z.ZodOptional<z.ZodType<string>>;
+  };
 
 /** Permission settings: setting name to boolean (`null` is accepted by the newer API version). */
 export const WireSettings = z.record(z.string(), z.boolean().nullable());
@@ -22,7 +34,7 @@ export const WireRoleListItem = z.object({
   roleId: int,
   name: z.string(),
   inUse: z.boolean(),
-  description: z.string().nullable().optional(),
+  ...replyText(LISTED_TEXT_FIELDS),
   userCount: int.nonnegative().nullish(),
 });
 export type WireRoleListItem = z.infer<typeof WireRoleListItem>;
@@ -42,7 +54,7 @@ export const WireRoleDetails = z.object({
   roleId: int,
   name: z.string(),
   settings: WireSettings.nullable().optional(),
-  description: z.string().nullable().optional(),
+  ...replyText(TEXT_FIELDS),
 });
 export type WireRoleDetails = z.infer<typeof WireRoleDetails>;
 
@@ -55,7 +67,7 @@ export type WireStatus = z.infer<typeof WireStatus>;
 /** One element of the create request body. */
 export const WireRoleCreate = z.object({
   name: roleNameRule,
-  description: roleDescriptionRule.optional(),
+  ...requestText(),
   settings: WireSettings.optional(),
 });
 export type WireRoleCreate = z.infer<typeof WireRoleCreate>;
@@ -64,7 +76,7 @@ export type WireRoleCreate = z.infer<typeof WireRoleCreate>;
 export const WireRoleUpdate = z.object({
   roleId: idRule,
   name: roleNameRule,
-  description: roleDescriptionRule.optional(),
+  ...requestText(),
   settings: WireSettings.optional(),
 });
 export type WireRoleUpdate = z.infer<typeof WireRoleUpdate>;

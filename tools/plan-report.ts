@@ -5,9 +5,10 @@
  * renamed, changed, moved to another key, deleted or forgotten. Read from the stack's state before the
  * run and the inputs the step runs with, the same comparison the provider's plan makes.
  */
+import { changedTextFields } from "../client/role-fields";
 import type { PlanStep, StateResource } from "./engine";
 
-type Entry = { name?: unknown; description?: unknown; settings?: unknown; retain?: unknown; roleId?: unknown };
+type Entry = { name?: unknown; settings?: unknown; retain?: unknown; roleId?: unknown };
 
 const entriesOf = (props: Record<string, unknown> | undefined): Record<string, Entry> =>
   (props?.["roles"] && typeof props["roles"] === "object" ? props["roles"] : {}) as Record<string, Entry>;
@@ -41,7 +42,7 @@ export function catalogueChanges(step: PlanStep, old: StateResource | undefined,
     }
     const what: string[] = [];
     if (was.name !== e.name) what.push(`${JSON.stringify(was.name)} -> ${JSON.stringify(e.name)}`);
-    if ((was.description ?? "") !== (e.description ?? "")) what.push("description");
+    what.push(...changedTextFields(was, e));
     if (!same(was.settings, e.settings)) what.push("settings");
     if (what.length) lines.push(`~ roles.${key}: ${what.join(", ")}`);
   }

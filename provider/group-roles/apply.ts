@@ -6,6 +6,7 @@
  */
 import type { GroupRolesClient } from "../../client";
 import { ConflictError, NotFoundError, RoleInUseError } from "../../client/errors";
+import { changedTextFields, heldTextFields } from "../../client/role-fields";
 import type { RoleSummary, RoleUpdateInput } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { temporaryName } from "../shared/temporary-names";
@@ -73,7 +74,7 @@ async function prepare(ctx: ApplyContext, plan: Plan, progress: Progress): Promi
         }
         if (put.settings) put.after = { ...declared };
       }
-      const same = u.currentName === u.finalName && u.currentDescription === (u.entry.description ?? "");
+      const same = u.currentName === u.finalName && changedTextFields(u.current, u.entry).length === 0;
       return same && !put.settings ? undefined : put;
     }),
   );
@@ -124,7 +125,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       step = `renaming ${entries(chunk.map((p) => p.key))} to temporary names (to break a swap of names)`;
       await client.roles.update(
         groupId,
-        chunk.map((p) => ({ roleId: p.roleId, name: temporaryName(p.roleId), description: p.currentDescription })),
+        chunk.map((p) => ({ roleId: p.roleId, name: temporaryName(p.roleId), ...p.current })),
       );
       for (const p of chunk) {
         progress.steppedAside(p.key, temporaryName(p.roleId));
@@ -136,7 +137,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       await client.roles.update(groupId, chunk.map(updateBody));
       for (const p of chunk) {
         unconverged.delete(p.key);
-        progress.updated(p.key, p.finalName, p.entry.description ?? "", p.after);
+        progress.updated(p.key, p.finalName, heldTextFields(p.entry), p.after);
         ledger.renamed(groupId, p.roleId, p.finalName, true);
       }
     }
@@ -182,7 +183,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
 const updateBody = (p: Put): RoleUpdateInput => ({
   roleId: p.roleId,
   name: p.finalName,
-  description: p.entry.description ?? "",
+  ...heldTextFields(p.entry),
   ...(p.settings ? { settings: p.settings } : {}),
 });
 

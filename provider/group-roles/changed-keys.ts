@@ -4,6 +4,7 @@
  * per entry, what happens to it (`detailedDiff`, keyed by property path, which the CLI shows). The
  * plugin sends both; the dynamic-provider host forwards neither (cmd/dynamic-provider diff).
  */
+import { changedTextFields } from "../../client/role-fields";
 import { isUnknown } from "../shared/fields";
 import { sameSettings } from "../shared/settings";
 import { renamedKeys } from "./plan";
@@ -17,7 +18,7 @@ export function entryChanged(old: EntryState, entry: unknown): boolean {
   if (!entry || typeof entry !== "object") return true;
   const e = entry as Props;
   if (isUnknown(e.name) || e.name !== old.name) return true;
-  if (isUnknown(e.description) || (e.description ?? "") !== (old.description ?? "")) return true;
+  if (changedTextFields(old, e, isUnknown).length > 0) return true;
   if (!sameSettings(old.settings ?? {}, e.settings ?? {})) return true;
   return (e.retain === true) !== (old.retain === true);
 }

@@ -3,6 +3,7 @@
  * like `roles.support.name`), plus what only a whole catalogue can get wrong: keys, and two entries
  * with one name. Unknown values (preview) pass; nothing here sends a request.
  */
+import { ROLE_FIELD_NAMES, inProse, roleShape } from "../../client/role-fields";
 import { describeTyped as describe, hasControlChar, idRule } from "../../client/rules";
 import { checkField, checkRoleFields, isUnknown, type CheckFailure } from "../shared/fields";
 import type { Props } from "./types";
@@ -11,7 +12,8 @@ import type { Props } from "./types";
 export const ENTRY_KEY_MAX = 100;
 
 const TOP_LEVEL = new Set(["groupId", "roles", "adoptExisting", "exclusive", "__provider"]);
-const ENTRY_FIELDS = new Set(["name", "description", "settings", "retain"]);
+const ENTRY_FIELDS = new Set([...ROLE_FIELD_NAMES, "retain"]);
+const ENTRY_SHAPE = roleShape("retain");
 
 function checkBoolean(value: unknown, property: string, failures: CheckFailure[]): void {
   if (value !== undefined && !isUnknown(value) && typeof value !== "boolean") {
@@ -38,7 +40,7 @@ function checkEntry(key: string, entry: unknown, failures: CheckFailure[]): void
   if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
     failures.push({
       property: at,
-      reason: `${at} must be a role: { name, description?, settings?, retain? }, got ${describe(entry)}`,
+      reason: `${at} must be a role: ${ENTRY_SHAPE}, got ${describe(entry)}`,
     });
     return;
   }
@@ -49,7 +51,7 @@ function checkEntry(key: string, entry: unknown, failures: CheckFailure[]): void
     if (!ENTRY_FIELDS.has(field) && fields[field] !== undefined) {
       failures.push({
         property: `${at}.${field}`,
-        reason: `unknown property "${field}" of ${at}; a role takes name, description, settings and retain`,
+        reason: `unknown property "${field}" of ${at}; a role takes ${inProse([...ENTRY_FIELDS])}`,
       });
     }
   }
@@ -129,7 +131,7 @@ export function checkGroupRolesInputs(news: Props): CheckFailure[] {
   if (roles === undefined) {
     failures.push({
       property: "roles",
-      reason: "roles is required: a map of a stable key to { name, description?, settings?, retain? }",
+      reason: `roles is required: a map of a stable key to ${ENTRY_SHAPE}`,
     });
   } else if (!isUnknown(roles)) {
     if (roles === null || typeof roles !== "object" || Array.isArray(roles)) {

@@ -7,6 +7,7 @@
  */
 import type { GroupRolesClient } from "../../client";
 import { ConflictError, RoleInUseError, TimeoutError } from "../../client/errors";
+import { textFieldsOf } from "../../client/role-fields";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
 import { isAmbiguous } from "../shared/lost-replies";
 import { refuseHeldIds } from "../shared/created-ids";
@@ -31,7 +32,7 @@ export interface ChunkOutcome {
 
 const body = ({ entry }: NewRole): RoleCreateInput => ({
   name: entry.name,
-  ...(entry.description !== undefined ? { description: entry.description } : {}),
+  ...textFieldsOf(entry),
   ...(entry.settings !== undefined ? { settings: entry.settings } : {}),
 });
 

@@ -8,6 +8,7 @@
  * with the same name is the same role).
  */
 import type { GroupRolesClient } from "../../client";
+import { setTextFields, textFromReplies } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { inContext } from "../shared/errors";
 import { heldSettings } from "../shared/settings";
@@ -65,16 +66,16 @@ export async function readWholeGroup(
         throw inContext(error, `${what}: role ${listedRole.roleId} ("${listedRole.name}")`);
       });
       const settings = heldSettings(details.settings);
-      const description = listedRole.description ?? details.description ?? "";
+      const text = textFromReplies(details, listedRole);
       roles[key] = {
+        ...text,
         roleId: listedRole.roleId,
         name: details.name,
-        description,
         settings,
         inUse: listedRole.inUse,
         userCount: userCountOf(listedRole),
       };
-      declared[key] = { name: details.name, ...(description ? { description } : {}) };
+      declared[key] = { name: details.name, ...setTextFields(text) };
     }),
   );
   // Entries in the group's order, as the list gave them.

@@ -6,6 +6,7 @@
  * names held by roles the resource does not manage, removed roles that users hold. The preview (./diff)
  * runs the same plan on the preview's list of the group, so that a green preview predicts `up`.
  */
+import { changedTextFields, heldTextFields, textFieldsOf, type HeldTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import type { Registration } from "../shared/deployment-ledger";
 import { sameSettings } from "../shared/settings";
@@ -17,7 +18,8 @@ import type { EntryInputs, EntryState, GroupRolesInputs, GroupRolesState } from 
 /** A role the apply updates (or may update: a role taken over is compared once its settings are read). */
 export interface PlannedUpdate extends Renamable {
   key: string;
-  currentDescription: string;
+  /** The role's text fields now: every one goes with a rename to a temporary name, so none is lost. */
+  current: HeldTextFields;
   entry: EntryInputs;
   /** The settings keys declared before (null: a role taken over, never written by this resource). */
   previouslyDeclared: Record<string, boolean> | null;
@@ -84,19 +86,23 @@ export interface Plan {
 }
 
 /**
- * A role's state from the group's list. The list's `description` is optional in the service's documentation;
- * without it the description the state knew stands (a role the apply leaves alone keeps it).
+ * A role's text fields now: the list's, and where the list shows none (the service's documentation
+ * makes `description` optional there) what the state knew (a role the apply leaves alone keeps it).
  */
+const textNow = (role: RoleSummary, known: Partial<EntryState> = {}): HeldTextFields =>
+  heldTextFields({ ...known, ...textFieldsOf(role) });
+
+/** A role's state from the group's list, `known` being what the state knew of it. */
 function listedState(
   role: RoleSummary,
   settings: Record<string, boolean>,
   retain: boolean | undefined,
-  knownDescription = "",
+  known?: EntryState,
 ): EntryState {
   const state: EntryState = {
+    ...textNow(role, known),
     roleId: role.roleId,
     name: role.name,
-    description: role.description ?? knownDescription,
     settings: { ...settings },
     inUse: role.inUse,
     userCount: userCountOf(role),
@@ -169,10 +175,10 @@ export function planApply(
     const current = old && byId.get(old.roleId);
     if (old && current) {
       declared.set(current.roleId, key);
-      plan.start[key] = listedState(current, old.settings ?? {}, entry.retain, old.description);
+      plan.start[key] = listedState(current, old.settings ?? {}, entry.retain, old);
       const settingsChange = !sameSettings(old.settings ?? {}, entry.settings ?? {});
-      const u = update(key, entry, current, old.settings ?? {}, settingsChange, old.description);
-      if (u.currentName !== u.finalName || u.currentDescription !== (entry.description ?? "") || settingsChange)
+      const u = update(key, entry, current, old.settings ?? {}, settingsChange, old);
+      if (u.currentName !== u.finalName || changedTextFields(u.current, entry).length > 0 || settingsChange)
         plan.updates.push(u);
       continue;
     }
@@ -196,7 +202,7 @@ export function planApply(
     const current = byId.get(old.roleId);
     if (!current || declared.has(current.roleId)) continue; // gone already, or declared again
     // Kept in the state until the apply succeeds: if it fails, the role is still this resource's.
-    plan.start[key] = listedState(current, old.settings ?? {}, undefined, old.description);
+    plan.start[key] = listedState(current, old.settings ?? {}, undefined, old);
     if (others.takes(current.roleId)) plan.letGo.push({ key, roleId: current.roleId });
     else plan.deletes.push({ key, roleId: current.roleId, name: current.name });
   }
@@ -279,15 +285,14 @@ function update(
   current: RoleSummary,
   previouslyDeclared: Record<string, boolean> | null,
   readSettings: boolean,
-  knownDescription = "",
+  known?: EntryState,
 ): PlannedUpdate {
   return {
     key,
     roleId: current.roleId,
     currentName: current.name,
     finalName: entry.name,
-    // A list without descriptions: the one state recorded.
-    currentDescription: current.description ?? knownDescription,
+    current: textNow(current, known),
     entry,
     previouslyDeclared,
     // A role taken over is read only when the program declares settings for it.

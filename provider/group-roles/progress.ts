@@ -3,6 +3,7 @@
  * fails the state Pulumi records is what the service holds (the init error's properties), and the
  * next `pulumi up` finishes from there.
  */
+import { heldTextFields, textFieldsOf, type HeldTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { TEMPORARY_NAME_MARK } from "../shared/temporary-names";
 import { userCountOf } from "../shared/user-count";
@@ -43,9 +44,9 @@ export class Progress {
   }
 
   /** A confirmed PUT: `settings` are the declared values the role now holds (undefined: unchanged). */
-  updated(key: string, name: string, description: string, settings?: Record<string, boolean>): void {
+  updated(key: string, name: string, text: HeldTextFields, settings?: Record<string, boolean>): void {
     const role = this.roles[key]!;
-    this.roles[key] = { ...role, name, description, ...(settings ? { settings: { ...settings } } : {}) };
+    this.roles[key] = { ...role, ...text, name, ...(settings ? { settings: { ...settings } } : {}) };
     this.done.updated++;
   }
 
@@ -75,9 +76,9 @@ export class Progress {
   /** A role a confirmed create made (or that a lost create made, found by its name). */
   created(key: string, entry: EntryInputs, roleId: number, inUse: boolean, userCount: number): void {
     const role: EntryState = {
+      ...heldTextFields(entry),
       roleId,
       name: entry.name,
-      description: entry.description ?? "",
       settings: { ...(entry.settings ?? {}) },
       inUse,
       userCount,
@@ -104,7 +105,7 @@ export class Progress {
 
   /**
    * After a failed step, what a fresh list shows: roles that are gone leave the state, names and
-   * descriptions are the service's, and an unconfirmed create whose name is now held was made.
+   * the text fields the list shows are the service's, and an unconfirmed create whose name is now held was made.
    */
   settle(listed: readonly RoleSummary[]): void {
     const byId = new Map(listed.map((r) => [r.roleId, r]));
@@ -113,16 +114,16 @@ export class Progress {
     for (const [key, role] of Object.entries(this.roles)) {
       const now = byId.get(role.roleId);
       if (!now) delete this.roles[key];
-      else Object.assign(role, { name: now.name, description: now.description ?? role.description });
+      else Object.assign(role, { name: now.name, ...textFieldsOf(now) });
     }
     this.usage(listed);
     for (const [key, sent] of Object.entries(this.unconfirmed)) {
       const made = byName.get(sent);
       if (!made || known.has(made.roleId)) continue;
       this.roles[key] = {
+        ...heldTextFields(made),
         roleId: made.roleId,
         name: made.name,
-        description: made.description ?? "",
         settings: {},
         inUse: made.inUse,
         userCount: userCountOf(made),

@@ -5,6 +5,7 @@
  * service still has fails the refresh; a hand edit shows as drift.
  */
 import { NotFoundError } from "../../client/errors";
+import { textFromReplies } from "../../client/role-fields";
 import type { RoleDetails } from "../../client/types";
 import { clientFromConfig } from "../../config/stack-config";
 import { inContext } from "../shared/errors";
@@ -74,9 +75,9 @@ export async function read(
         throw inContext(error, at);
       }
       const role: EntryState = {
+        ...textFromReplies(details, listedRole),
         roleId: known.roleId,
         name: details.name,
-        description: listedRole.description ?? details.description ?? "",
         settings: declaredValues(details, known.settings ?? {}),
         inUse: listedRole.inUse,
         userCount: userCountOf(listedRole),

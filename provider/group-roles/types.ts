@@ -3,12 +3,12 @@
  * resource holds a group's whole catalogue of roles, keyed by a stable key of the program's choosing.
  */
 import { ConfigurationError } from "../../client/errors";
+import { textFieldsOf, type HeldTextFields, type TextFields } from "../../client/role-fields";
 import { isUnknown } from "../shared/fields";
 
-/** One declared role: an entry of the `roles` input map. */
-export interface EntryInputs {
+/** One declared role: an entry of the `roles` input map (its fields: client/role-fields.ts). */
+export interface EntryInputs extends TextFields {
   name: string;
-  description?: string;
   settings?: Record<string, boolean>;
   /** Removing the entry (or destroying the resource) forgets the role instead of deleting it. */
   retain?: boolean;
@@ -24,14 +24,15 @@ export type GroupRolesInputs = {
   exclusive: boolean;
 };
 
-/** One managed role as state holds it: what the service holds, as far as this provider knows. */
-export type EntryState = {
+/**
+ * One managed role as state holds it: what the service holds, as far as this provider knows. Every
+ * text field is present, `""` when not set (client/role-fields.ts).
+ */
+export type EntryState = HeldTextFields & {
   /** ID the service generated for the role. */
   roleId: number;
   /** Display name. */
   name: string;
-  /** Description (empty when none is set). */
-  description: string;
   /** The declared settings keys with the values the service holds (`{}` when none are declared). */
   settings: Record<string, boolean>;
   /** True when the role is assigned to users. */
@@ -62,8 +63,7 @@ export type Props = Record<string, unknown>;
 export function toInputs(props: Props): GroupRolesInputs {
   const roles: Record<string, EntryInputs> = {};
   for (const [key, raw] of Object.entries((props.roles ?? {}) as Record<string, Props>)) {
-    const entry: EntryInputs = { name: raw.name as string };
-    if (typeof raw.description === "string") entry.description = raw.description;
+    const entry: EntryInputs = { name: raw.name as string, ...textFieldsOf(raw) };
     if (raw.settings && typeof raw.settings === "object")
       entry.settings = { ...(raw.settings as Record<string, boolean>) };
     if (raw.retain === true) entry.retain = true;

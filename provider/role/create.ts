@@ -4,6 +4,7 @@
  * its ID in state as a partial create, so nothing is orphaned.
  */
 import { type ConflictError, NameTakenError } from "../../client/errors";
+import { textFieldsOf } from "../../client/role-fields";
 import type { CreatedRole, RoleSummary } from "../../client/types";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { nameTaken, writeWithName } from "./name-conflicts";
@@ -91,7 +92,7 @@ export async function create(props: Props, reg: Registration): Promise<{ id: str
 
 const createBody = (inputs: RoleInputs) => ({
   name: inputs.name,
-  ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+  ...textFieldsOf(inputs),
   ...(inputs.settings !== undefined ? { settings: inputs.settings } : {}),
 });
 

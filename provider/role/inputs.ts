@@ -4,16 +4,16 @@
  * preview skips just that field and every failure names its property path.
  */
 import { ConfigurationError } from "../../client/errors";
+import { ROLE_FIELD_NAMES, inProse, textFieldsOf, type TextFields } from "../../client/role-fields";
 import { describeTyped as describe, idRule } from "../../client/rules";
 import { checkField, checkRoleFields, isUnknown, type CheckFailure } from "../shared/fields";
 
 export { UNKNOWN, isUnknown, type CheckFailure } from "../shared/fields";
 
-/** Validated Role inputs. */
-export type RoleInputs = {
+/** Validated Role inputs (a role's fields: client/role-fields.ts). */
+export type RoleInputs = TextFields & {
   groupId: number;
   name: string;
-  description?: string;
   settings?: Record<string, boolean>;
 };
 
@@ -24,15 +24,8 @@ export type RoleOutputs = RoleInputs & {
   userCount: number;
 };
 
-const KNOWN_PROPERTIES = new Set([
-  "groupId",
-  "name",
-  "description",
-  "settings",
-  "importId",
-  "sameNameAs",
-  "__provider",
-]);
+const INPUTS = ["groupId", ...ROLE_FIELD_NAMES];
+const KNOWN_PROPERTIES = new Set([...INPUTS, "importId", "sameNameAs", "__provider"]);
 
 /** Why a second Role of the program may not declare a name another one (`first`) declares. */
 export function sameNameReason(first: string, name: unknown, groupId: unknown): string {
@@ -72,7 +65,7 @@ export function checkRoleInputs(news: Record<string, unknown>): CheckFailure[] {
     if (!KNOWN_PROPERTIES.has(key) && news[key] !== undefined && !isOutputKey(key)) {
       failures.push({
         property: key,
-        reason: `unknown property "${key}"; Role takes groupId, name, description and settings`,
+        reason: `unknown property "${key}"; Role takes ${inProse(INPUTS)}`,
       });
     }
   }
@@ -87,8 +80,7 @@ function isOutputKey(key: string): boolean {
 
 /** Inputs as the provider uses them, once checked and known. */
 export function toRoleInputs(props: Record<string, unknown>): RoleInputs {
-  const inputs: RoleInputs = { groupId: props.groupId as number, name: props.name as string };
-  if (typeof props.description === "string") inputs.description = props.description;
+  const inputs: RoleInputs = { groupId: props.groupId as number, name: props.name as string, ...textFieldsOf(props) };
   if (props.settings && typeof props.settings === "object")
     inputs.settings = { ...(props.settings as Record<string, boolean>) };
   return inputs;

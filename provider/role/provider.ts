@@ -6,6 +6,7 @@
  */
 import type { dynamic } from "@pulumi/pulumi";
 import { ConflictError, NotFoundError, RoleInUseError } from "../../client/errors";
+import { changedTextFields, setTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
 import { checkCreateCredentials, credentialRefusal } from "../shared/preview-listing";
@@ -104,7 +105,7 @@ export function changedProperties(olds: Props, news: Props): string[] {
   const changed: string[] = [];
   if (isUnknown(news.groupId) || olds.groupId !== news.groupId) changed.push("groupId");
   if (isUnknown(news.name) || olds.name !== news.name) changed.push("name");
-  if (isUnknown(news.description) || (olds.description ?? "") !== (news.description ?? "")) changed.push("description");
+  changed.push(...changedTextFields(olds, news, isUnknown));
   if (!sameSettings(olds.settings, news.settings)) changed.push("settings");
   return changed;
 }
@@ -222,8 +223,7 @@ export async function read(
   if (known) return { id, props: outs };
   // An import: the outputs hold every setting; the inputs (what `pulumi import` writes) declare none,
   // so the program manages only the settings it lists (see ../plugin/declared-settings).
-  const inputs: RoleInputs = { groupId, name: outs.name };
-  if (outs.description !== undefined) inputs.description = outs.description;
+  const inputs: RoleInputs = { groupId, name: outs.name, ...setTextFields(outs) };
   return { id, props: outs, inputs };
 }
 

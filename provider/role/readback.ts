@@ -3,6 +3,16 @@
  * shared list) or in full (details and list, for refresh, import and adoption).
  */
 import { UnexpectedReplyError } from "../../client/errors";
+import {
+  changedTextFields,
+  heldTextFields,
+  LISTED_TEXT_FIELDS,
+  textFieldsOf,
+  textFromReplies,
+  TEXT_FIELDS,
+  type HeldTextFields,
+  type TextFields,
+} from "../../client/role-fields";
 import { ROUTES, pathOf } from "../../client/routes";
 import type { RoleSummary } from "../../client/types";
 import type { RoleInputs, RoleOutputs } from "./inputs";
@@ -25,10 +35,10 @@ export async function readBack(
   // The details decide first: a role that is gone is a NotFoundError, whatever the list says.
   if (listed instanceof Error) throw listed;
   const entry = listed;
-  const outs = heldOutputs(groupId, roleId, details.name, entry);
-  const description = entry.description ?? details.description;
-  if (description !== undefined && (description !== "" || declared?.description !== undefined))
-    outs.description = description;
+  const outs = {
+    ...heldOutputs(groupId, roleId, details.name, entry),
+    ...shown(textFromReplies(details, entry), declared),
+  };
   const settings: Record<string, boolean> = {};
   const keys = declared ? Object.keys(declared.settings ?? {}) : Object.keys(details.settings);
   for (const key of keys) {
@@ -37,6 +47,16 @@ export async function readBack(
   }
   if (declared ? declared.settings !== undefined : keys.length > 0) outs.settings = settings;
   return outs;
+}
+
+/**
+ * A Role's text outputs: each one the service holds, left out when it is empty and the program does
+ * not declare it (so an undeclared empty description is no output, as `description?` reads).
+ */
+function shown(held: HeldTextFields, declared: TextFields | undefined): TextFields {
+  const out: TextFields = {};
+  for (const f of TEXT_FIELDS) if (held[f] !== "" || declared?.[f] !== undefined) out[f] = held[f];
+  return out;
 }
 
 /** The outputs every read of a listed role fills alike (the rest depends on what was declared). */
@@ -65,18 +85,19 @@ export async function listedEntry(groupId: number, roleId: number): Promise<Role
 
 /**
  * The role's outputs after a write the service confirmed (a 2xx reply, matched to this role). The
- * group's list, shared by every role of the batch (single flight), supplies name, description, inUse
- * and userCount; the managed settings are the ones sent. Arrays are validated and applied as a whole
+ * group's list, shared by every role of the batch (single flight), supplies name, the text fields it
+ * shows (description), inUse and userCount; the managed settings are the ones sent. Arrays are validated and applied as a whole
  * and the service rejects settings it will not apply, so a confirmed write holds them; reading each
  * role's details instead would cost one request per role and undo what batching saves. Drift made
  * later is found by `pulumi refresh`, which reads the details.
  */
 export async function afterWrite(groupId: number, roleId: number, inputs: RoleInputs): Promise<RoleOutputs> {
   const entry = (await services().writer.list(groupId)).find((r) => r.roleId === roleId);
-  // Not listed yet, or a list without descriptions: the details have what is missing.
-  if (!entry || entry.description === undefined) return readBack(groupId, roleId, inputs);
-  const outs = heldOutputs(groupId, roleId, entry.name, entry);
-  if (entry.description !== "" || inputs.description !== undefined) outs.description = entry.description;
+  // Not listed yet, or a list without the text fields it should show: the details have what is missing.
+  if (!entry || LISTED_TEXT_FIELDS.some((f) => entry[f] === undefined)) return readBack(groupId, roleId, inputs);
+  // Text fields the list does not show are the ones sent, as the settings are.
+  const held = heldTextFields({ ...textFieldsOf(inputs), ...textFieldsOf(entry, LISTED_TEXT_FIELDS) });
+  const outs = { ...heldOutputs(groupId, roleId, entry.name, entry), ...shown(held, inputs) };
   if (inputs.settings !== undefined) outs.settings = { ...inputs.settings };
   return outs;
 }
@@ -85,7 +106,7 @@ export async function afterWrite(groupId: number, roleId: number, inputs: RoleIn
 export function notApplied(inputs: RoleInputs, outs: RoleOutputs): string[] {
   const missing: string[] = [];
   if (outs.name !== inputs.name) missing.push(`name (sent "${inputs.name}", service has "${outs.name}")`);
-  if ((inputs.description ?? "") !== (outs.description ?? "")) missing.push(`description`);
+  missing.push(...changedTextFields(inputs, outs));
   for (const [key, value] of Object.entries(inputs.settings ?? {})) {
     const held = outs.settings && Object.hasOwn(outs.settings, key) ? outs.settings[key] : undefined;
     if (held !== value)
@@ -100,8 +121,14 @@ export function notApplied(inputs: RoleInputs, outs: RoleOutputs): string[] {
  * made role needs no list for its `userCount`, which halves the requests of batched creates.
  */
 export function createdOutputs(inputs: RoleInputs, roleId: number): RoleOutputs {
-  const outs: RoleOutputs = { groupId: inputs.groupId, roleId, name: inputs.name, inUse: false, userCount: 0 };
-  if (inputs.description !== undefined) outs.description = inputs.description;
+  const outs: RoleOutputs = {
+    groupId: inputs.groupId,
+    roleId,
+    name: inputs.name,
+    ...textFieldsOf(inputs),
+    inUse: false,
+    userCount: 0,
+  };
   if (inputs.settings !== undefined) outs.settings = { ...inputs.settings };
   return outs;
 }

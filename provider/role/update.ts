@@ -4,6 +4,7 @@
  */
 import { NameTakenError, NotFoundError } from "../../client/errors";
 import { RoleNotAppliedError, inContext } from "../shared/errors";
+import { heldTextFields } from "../../client/role-fields";
 import type { RoleUpdateInput } from "../../client/types";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { writeWithName } from "./name-conflicts";
@@ -30,7 +31,7 @@ export async function sendUpdate(
   currentName?: string,
 ): Promise<void> {
   const { client, writer } = services();
-  const body: RoleUpdateInput = { roleId, name: inputs.name, description: inputs.description ?? "" };
+  const body: RoleUpdateInput = { roleId, name: inputs.name, ...heldTextFields(inputs) };
   const changing = previouslyDeclared === null || !sameSettings(previouslyDeclared, inputs.settings);
   if (changing && (inputs.settings !== undefined || previouslyDeclared)) {
     const current = await client.roles.get(groupId, roleId);

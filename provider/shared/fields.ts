@@ -5,7 +5,8 @@
  * `roles.support.name`).
  */
 import { z } from "zod";
-import { describeTyped as describe, problemOf, roleDescriptionRule, roleNameRule } from "../../client/rules";
+import { ROLE_FIELDS, TEXT_FIELDS } from "../../client/role-fields";
+import { describeTyped as describe, problemOf } from "../../client/rules";
 import { suggestSetting } from "./settings-keys";
 
 /** The value Pulumi uses for "not known until apply" in dynamic provider inputs. */
@@ -40,13 +41,13 @@ export function checkField(schema: z.ZodType, value: unknown, property: string, 
 }
 
 /**
- * Checks a role's `name`, `description` and `settings` (unknown values pass). `at` leads every
- * property path: `""` for a Role, `"roles.support."` for an entry of a GroupRoles.
+ * Checks a role's fields (client/role-fields.ts; unknown values pass). `at` leads every property
+ * path: `""` for a Role, `"roles.support."` for an entry of a GroupRoles.
  */
 export function checkRoleFields(fields: Record<string, unknown>, at: string, failures: CheckFailure[]): void {
-  checkField(roleNameRule, fields.name, `${at}name`, failures);
-  if (fields.description !== undefined)
-    checkField(roleDescriptionRule, fields.description, `${at}description`, failures);
+  checkField(ROLE_FIELDS.name.rule, fields.name, `${at}name`, failures);
+  for (const f of TEXT_FIELDS)
+    if (fields[f] !== undefined) checkField(ROLE_FIELDS[f].rule, fields[f], `${at}${f}`, failures);
   const settings = fields.settings;
   if (settings === undefined || isUnknown(settings)) return;
   const where = `${at}settings`;

@@ -6,6 +6,7 @@
 import type { GroupRolesClient } from "../../client";
 import { ConfigurationError, NotFoundError } from "../../client/errors";
 import { checkVisitorRef } from "../../client/presence";
+import { textFieldsOf, type TextFields } from "../../client/role-fields";
 import { idRule, problemOf, requireValid, roleNameRule } from "../../client/rules";
 import type { PresenceRecord, RoleSummary, VisitorLocation } from "../../client/types";
 
@@ -17,14 +18,13 @@ export interface GetRoleArgs {
   roleId?: number;
 }
 
-/** A role found by {@link getRole}. */
-export interface GetRoleResult {
+/** A role found by {@link getRole}, with its text fields as the service holds them (client/role-fields.ts). */
+export interface GetRoleResult extends TextFields {
   /** Resource ID form, `"<groupId>/<roleId>"`, usable with `Role.get` or the `import` option. */
   id: string;
   groupId: number;
   roleId: number;
   name: string;
-  description?: string;
   /** Every setting the service reports for the role. */
   settings: Record<string, boolean | null>;
   inUse: boolean;
@@ -73,11 +73,11 @@ export async function lookupRole(client: GroupRolesClient, args: GetRoleArgs): P
     groupId: args.groupId,
     roleId: entry.roleId,
     name: entry.name,
+    ...textFieldsOf(details),
+    ...textFieldsOf(entry),
     settings: details.settings,
     inUse: entry.inUse,
   };
-  const description = entry.description ?? details.description;
-  if (description !== undefined) result.description = description;
   if (entry.userCount !== undefined) result.userCount = entry.userCount;
   return result;
 }
