@@ -20,6 +20,10 @@ import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX, roleDescriptionRule, roleNameRule 
 interface FieldDocs {
   /** What the program declares: the input's documentation. */
   input: string;
+  /** The rules column of the docs' input tables (markdown). */
+  rules: string;
+  /** What a `GroupRoles` entry adds to the rules of a `Role`'s field (docs/group-roles.md). */
+  inCatalogue?: string;
   /** A `Role`'s output, a lookup's result, a list entry: present only when set. */
   output: string;
   /** An entry of a `GroupRoles` resource's `roles` output: always present. */
@@ -35,6 +39,8 @@ interface NameField {
 interface TextField {
   kind: "text";
   rule: z.ZodType<string>;
+  /** Longest value, in UTF-16 code units (the rule says so too). */
+  max: number;
   /** The list endpoint shows it (so a role's list entry carries it, not only its details). */
   listed: boolean;
   docs: FieldDocs;
@@ -48,16 +54,28 @@ interface SettingsField {
   };
 }
 
+/** Longest setting name accepted; the documented ones are under 40 characters. */
+export const SETTING_KEY_MAX = 100;
+/** Most settings one role may declare; the service documents 35. */
+export const SETTINGS_MAX = 200;
+
 /** An optional text field: its absence, `null` and `""` are one value, "not set" (see {@link textOf}). */
-function text(label: string, rule: z.ZodType<string>, limit: number, listed: boolean): TextField {
+function text(
+  labels: { input: string; output: string },
+  rule: z.ZodType<string>,
+  limit: number,
+  listed: boolean,
+): TextField {
   return {
     kind: "text",
     rule,
+    max: limit,
     listed,
     docs: {
-      input: `${label}: at most ${limit} characters. Omitted means empty.`,
-      output: `${label}, when one is set.`,
-      state: `${label} (empty when none is set).`,
+      input: `${labels.input}: at most ${limit} characters. Omitted means empty.`,
+      rules: `at most ${limit} characters; omitted means empty`,
+      output: `${labels.output}, when one is set.`,
+      state: `${labels.output} (empty when none is set).`,
     },
   };
 }
@@ -72,11 +90,18 @@ export const ROLE_FIELDS = {
     rule: roleNameRule,
     docs: {
       input: `Display name: 1 to ${ROLE_NAME_MAX} characters, not blank, unique within the group. Changing it renames the role.`,
+      rules: `1 to ${ROLE_NAME_MAX} characters, not blank, no control characters, unique in the group`,
+      inCatalogue: "unique among the entries (two entries with one name fail in the preview)",
       output: "Display name.",
       state: "Display name.",
     },
   } satisfies NameField,
-  description: text("Text describing the role", roleDescriptionRule, ROLE_DESCRIPTION_MAX, true),
+  description: text(
+    { input: "Text describing the role", output: "Description" },
+    roleDescriptionRule,
+    ROLE_DESCRIPTION_MAX,
+    true,
+  ),
   settings: {
     kind: "settings",
     docs: {
@@ -84,6 +109,11 @@ export const ROLE_FIELDS = {
         "Permission settings: setting name to enabled, e.g. `{ viewVideo: true, remoteAssist: false }`. Only the keys " +
         "listed are managed; removing a key resets that setting in the service. Key order never matters. A key " +
         "that looks like a typo of a known setting is refused in preview.",
+      rules:
+        "only the keys you list are managed (others, set by hand or present on an imported role, are kept); " +
+        `removing a key resets it; names are identifiers of at most ${SETTING_KEY_MAX} characters, at most ` +
+        `${SETTINGS_MAX} keys`,
+      inCatalogue: "only the listed keys are managed, unlisted keys survive, a removed key is reset",
       output: "The declared settings keys with the values the service holds (after an import: every setting).",
       state: "The declared settings keys with the values the service holds (after an import: every setting).",
       lookup: "Every setting the service reports for the role.",

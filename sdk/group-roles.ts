@@ -9,21 +9,13 @@ import type { EntryState } from "../provider/group-roles/types";
 import { checkoutGroupRolesShim, isInstalled } from "./checkout-shim";
 import { refuseDroppedKeys } from "./dropped-keys";
 import { perRun } from "./per-run";
+import type { RoleFieldArgs, RoleFieldState } from "./role-fields";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? groupRolesProvider : checkoutGroupRolesShim;
 
-/** One role of a {@link GroupRoles} catalogue, as the program declares it. */
-export interface GroupRoleEntry {
-  /** Display name: 1 to 70 characters, not blank, unique within the group. Changing it renames the role. */
-  name: pulumi.Input<string>;
-  /** Text describing the role: at most 255 characters. Omitted means empty. */
-  description?: pulumi.Input<string>;
-  /**
-   * Permission settings: setting name to enabled. Only the keys listed here are managed; removing a
-   * key resets that setting. Key order never matters.
-   */
-  settings?: pulumi.Input<Record<string, pulumi.Input<boolean>>>;
+/** One role of a {@link GroupRoles} catalogue, as the program declares it: the role's fields (./role-fields). */
+export interface GroupRoleEntry extends RoleFieldArgs {
   /**
    * Keep the role in the service when the entry is removed from `roles` (or the resource is
    * destroyed): Pulumi forgets it instead of deleting it, as the `retainOnDelete` option does for a
@@ -82,7 +74,7 @@ function claimExclusiveGroup(name: string, args: GroupRolesArgs): void {
 }
 
 /** One role of a {@link GroupRoles} as the service holds it (an entry of its `roles` output). */
-export type GroupRoleState = EntryState;
+export type GroupRoleState = RoleFieldState & Omit<EntryState, keyof RoleFieldState>;
 
 /**
  * A group's roles as one resource. Use it when a team manages the group's catalogue as a whole; use

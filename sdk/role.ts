@@ -9,6 +9,8 @@ import { refuseDroppedKeys } from "./dropped-keys";
 import * as roleProvider from "../provider";
 import { checkoutProviderShim, isInstalled } from "./checkout-shim";
 import { perRun } from "./per-run";
+import { roleFieldProps } from "./role-field-props";
+import type { RoleFieldArgs, RoleFieldOutputs } from "./role-fields";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? roleProvider : checkoutProviderShim;
@@ -31,21 +33,14 @@ function sameNameAs(resourceName: string, args: RoleArgs | undefined): pulumi.Ou
   });
 }
 
-/** The arguments of a {@link Role}. */
-export interface RoleArgs {
+/** The arguments of a {@link Role}: its group and the role's fields (./role-fields). */
+export interface RoleArgs extends RoleFieldArgs {
   /** ID of the group the role belongs to: a positive integer. Changing it replaces the role. */
   groupId: pulumi.Input<number>;
-  /** Display name: 1 to 70 characters, not blank, unique within the group. */
-  name: pulumi.Input<string>;
-  /** Text describing the role: at most 255 characters. Omitted means empty. */
-  description?: pulumi.Input<string>;
-  /**
-   * Permission settings: setting name to enabled, e.g. `{ viewVideo: true, remoteAssist: false }`.
-   * Only the keys listed here are managed; removing a key resets that setting in the service. Key
-   * order never matters. A key that looks like a typo of a known setting is refused in preview.
-   */
-  settings?: pulumi.Input<Record<string, pulumi.Input<boolean>>>;
 }
+
+/** A Role's outputs of the role's fields (./role-fields), which Pulumi sets as it does `declare`d ones. */
+export interface Role extends RoleFieldOutputs {}
 
 /**
  * A permission role of a group.
@@ -66,15 +61,10 @@ export interface RoleArgs {
  * A role that users hold (`inUse`) is never deleted: deleting or replacing it fails with a message
  * naming the role and its user count. Use `retainOnDelete: true` to let Pulumi forget it instead.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: Pulumi initializes every output property.
 export class Role extends pulumi.dynamic.Resource {
   /** ID of the group the role belongs to. */
   declare public readonly groupId: pulumi.Output<number>;
-  /** Display name. */
-  declare public readonly name: pulumi.Output<string>;
-  /** Description, when one is set. */
-  declare public readonly description: pulumi.Output<string | undefined>;
-  /** The managed settings as the service holds them (for `Role.get` and imports: every setting). */
-  declare public readonly settings: pulumi.Output<Record<string, boolean> | undefined>;
   /** ID the service generated for the role. */
   declare public readonly roleId: pulumi.Output<number>;
   /** True when the role is assigned to users. */
@@ -117,11 +107,7 @@ export class Role extends pulumi.dynamic.Resource {
       name,
       {
         groupId: args?.groupId,
-        name: args?.name,
-        description: args?.description,
-        // As an Output: Pulumi's runtime formats plain top-level inputs with `${value}`, which throws
-        // for a map holding a setting named `toString`; an Output is formatted without touching it.
-        settings: args?.settings === undefined ? undefined : pulumi.output(args.settings),
+        ...roleFieldProps(args),
         importId,
         sameNameAs: sameNameAs(name, args),
         // Declared as undefined so that Pulumi creates Outputs for them.

@@ -5,7 +5,7 @@
  * `roles.support.name`).
  */
 import { z } from "zod";
-import { ROLE_FIELDS, TEXT_FIELDS } from "../../client/role-fields";
+import { ROLE_FIELDS, SETTING_KEY_MAX, SETTINGS_MAX, TEXT_FIELDS } from "../../client/role-fields";
 import { describeTyped as describe, problemOf } from "../../client/rules";
 import { suggestSetting } from "./settings-keys";
 
@@ -21,10 +21,6 @@ export interface CheckFailure {
 
 /** Setting names: identifiers like the documented ones (`viewVideo`), so typos of shape fail early too. */
 const SETTING_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
-/** Longest setting name accepted; the documented ones are under 40 characters. */
-export const SETTING_KEY_MAX = 100;
-/** Most settings one role may declare; the service documents 35. */
-export const SETTINGS_MAX = 200;
 
 const settingValueSchema = z.boolean({
   error: (i) =>

@@ -7,21 +7,21 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RoleArgs } from "../role";
 import { refuseDroppedKeys } from "../dropped-keys";
 import { withVersion } from "./version";
+import { roleFieldProps } from "../role-field-props";
+import type { RoleFieldOutputs } from "../role-fields";
 
 export type { RoleArgs } from "../role";
 
+/** A Role's outputs of the role's fields (../role-fields), which Pulumi sets as it does `declare`d ones. */
+export interface Role extends RoleFieldOutputs {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: Pulumi initializes every output property.
 export class Role extends pulumi.CustomResource {
   /** The type token, `grouproles:index:Role`. */
   public static readonly __pulumiType = "grouproles:index:Role";
 
   /** ID of the group the role belongs to. */
   declare public readonly groupId: pulumi.Output<number>;
-  /** Display name. */
-  declare public readonly name: pulumi.Output<string>;
-  /** Description, when one is set. */
-  declare public readonly description: pulumi.Output<string | undefined>;
-  /** The managed settings as the service holds them (after an import: every setting). */
-  declare public readonly settings: pulumi.Output<Record<string, boolean> | undefined>;
   /** ID the service generated for the role. */
   declare public readonly roleId: pulumi.Output<number>;
   /** True when the role is assigned to users. */
@@ -48,10 +48,7 @@ export class Role extends pulumi.CustomResource {
       name,
       {
         groupId: args?.groupId,
-        name: args?.name,
-        description: args?.description,
-        // As an Output, for the same reason as the dynamic Role: a setting named `toString` is data.
-        settings: args?.settings === undefined ? undefined : pulumi.output(args.settings),
+        ...roleFieldProps(args),
         roleId: undefined,
         inUse: undefined,
         userCount: undefined,
