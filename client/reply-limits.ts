@@ -6,22 +6,33 @@
  * name and description, every character escaped.
  */
 import { ReplyTooLargeError, type RequestInfo } from "./errors";
+import { ROLE_FIELDS, TEXT_FIELDS } from "./role-fields";
+import { ROLE_NAME_MAX } from "./rules";
 
 /** The largest group this package supports (a 10,000-role catalogue is what its tests apply). */
 export const MAX_GROUP_ROLES = 10_000;
 
+/** Bytes of one UTF-16 code unit escaped as `\uXXXX` (what a server that escapes all non-ASCII sends). */
+const ESCAPED_UNIT_BYTES = 6;
+
 /**
- * JSON bytes of one role at its largest:
- * - text escaped as `\uXXXX` (6 bytes per UTF-16 code unit, what a server that escapes all non-ASCII
- *   sends): name 70 x 6 = 420, description 255 x 6 = 1530;
+ * JSON bytes of one role at its largest, from the fields' limits (./role-fields):
+ * - each text field at its limit, escaped: name 70 and description 255 units today, 1950 bytes;
  * - settings: 64 keys (the service documents 35; new features add keys) of at most 40 bytes each
  *   (`"joinCustomerScreenShareSessions":false,` is 40) = 2560;
- * - field names, braces and two 16-digit numbers (`roleId`, `userCount`): 112.
- * 4622 bytes, rounded up to 5 KiB (test/client/reply-cap.test.ts builds that role and that list).
+ * - the rest: braces, `roleId`, `name`, `inUse`, `userCount`, `settings` with two 16-digit numbers (95),
+ *   and `,"field":""` around each other text field (17 for the description).
+ * 4622 bytes today, rounded up to whole KiB: 5 KiB (test/client/reply-cap.test.ts builds that role and
+ * that list).
  */
-export const MAX_ROLE_JSON_BYTES = 5 * 1024;
+const LARGEST_ROLE_BYTES =
+  (ROLE_NAME_MAX + TEXT_FIELDS.reduce((sum, f) => sum + ROLE_FIELDS[f].max, 0)) * ESCAPED_UNIT_BYTES +
+  64 * 40 +
+  95 +
+  TEXT_FIELDS.reduce((sum, f) => sum + `,"${f}":""`.length, 0);
+export const MAX_ROLE_JSON_BYTES = Math.ceil(LARGEST_ROLE_BYTES / 1024) * 1024;
 
-/** Default reply cap: 10,000 roles x 5 KiB = 51,200,000 bytes (48.8 MiB). */
+/** Default reply cap: 10,000 roles x 5 KiB = 51,200,000 bytes (48.8 MiB) today. */
 export const DEFAULT_MAX_REPLY_BYTES = MAX_GROUP_ROLES * MAX_ROLE_JSON_BYTES;
 
 /** The body of a reply, at most `maxBytes` bytes, as UTF-8 text. @throws ReplyTooLargeError past it. */

@@ -111,7 +111,7 @@ export const ROLE_FIELDS = {
         "that looks like a typo of a known setting is refused in preview.",
       rules:
         "only the keys you list are managed (others, set by hand or present on an imported role, are kept); " +
-        `removing a key resets it; names are identifiers of at most ${SETTING_KEY_MAX} characters, at most ` +
+        `removing a key resets it; setting names are identifiers of at most ${SETTING_KEY_MAX} characters, at most ` +
         `${SETTINGS_MAX} keys`,
       inCatalogue: "only the listed keys are managed, unlisted keys survive, a removed key is reset",
       output: "The declared settings keys with the values the service holds (after an import: every setting).",

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { GroupRolesClient, ReplyTooLargeError } from "../../client";
 import { DEFAULT_MAX_REPLY_BYTES, MAX_GROUP_ROLES, MAX_ROLE_JSON_BYTES } from "../../client/reply-limits";
-import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from "../../client/rules";
+import { ROLE_FIELDS, TEXT_FIELDS } from "../../client/role-fields";
+import { ROLE_NAME_MAX } from "../../client/rules";
 import { clientFromConfig, setStackConfig } from "../../config/stack-config";
 import { reply, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 
@@ -29,7 +30,8 @@ function largestRole(i: number): string {
   const esc = (n: number) => "\\u00e9".repeat(n);
   const settings = Object.fromEntries(Array.from({ length: 64 }, (_, k) => [`s${k}`.padEnd(31, "x"), false]));
   return (
-    `{"roleId":${9_000_000_000_000_000 + i},"name":"${esc(ROLE_NAME_MAX)}","description":"${esc(ROLE_DESCRIPTION_MAX)}",` +
+    `{"roleId":${9_000_000_000_000_000 + i},"name":"${esc(ROLE_NAME_MAX)}",` +
+    TEXT_FIELDS.map((f) => `"${f}":"${esc(ROLE_FIELDS[f].max)}",`).join("") +
     `"inUse":false,"userCount":9007199254740991,"settings":${JSON.stringify(settings)}}`
   );
 }
