@@ -17,7 +17,7 @@ const ESCAPED_UNIT_BYTES = 6;
 
 /**
  * JSON bytes of one role at its largest, from the fields' limits (./role-fields):
- * - each text field at its limit, escaped: name 70 and description 255 units today, 1950 bytes;
+ * - each text field at its limit (name and description: 1950 bytes today), escaped;
  * - settings: 64 keys (the service documents 35; new features add keys) of at most 40 bytes each
  *   (`"joinCustomerScreenShareSessions":false,` is 40) = 2560;
  * - the rest: braces, `roleId`, `name`, `inUse`, `userCount`, `settings` with two 16-digit numbers (95),

@@ -106,7 +106,7 @@ export const roleNameRule = z
       });
   });
 
-/** A role description: at most 255 code units, valid Unicode. */
+/** A role description: at most ROLE_DESCRIPTION_MAX code units, valid Unicode. */
 export const roleDescriptionRule = z
   .string({ error: (i) => `must be a string, got ${describeTyped(i.input)}` })
   .refine((s) => s.length <= ROLE_DESCRIPTION_MAX, {
