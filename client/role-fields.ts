@@ -15,7 +15,7 @@
  * of which a program manages only the keys it lists (provider/shared/settings.ts).
  */
 import type { z } from "zod";
-import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX, roleDescriptionRule, roleNameRule } from "./rules";
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX, roleNameRule, roleTextRule } from "./rules";
 
 interface FieldDocs {
   /** What the program declares: the input's documentation. */
@@ -60,15 +60,10 @@ export const SETTING_KEY_MAX = 100;
 export const SETTINGS_MAX = 200;
 
 /** An optional text field: its absence, `null` and `""` are one value, "not set" (see {@link textOf}). */
-function text(
-  labels: { input: string; output: string },
-  rule: z.ZodType<string>,
-  limit: number,
-  listed: boolean,
-): TextField {
+function text(labels: { input: string; output: string }, limit: number, listed: boolean): TextField {
   return {
     kind: "text",
-    rule,
+    rule: roleTextRule(limit),
     max: limit,
     listed,
     docs: {
@@ -96,12 +91,7 @@ export const ROLE_FIELDS = {
       state: "Display name.",
     },
   } satisfies NameField,
-  description: text(
-    { input: "Text describing the role", output: "Description" },
-    roleDescriptionRule,
-    ROLE_DESCRIPTION_MAX,
-    true,
-  ),
+  description: text({ input: "Text describing the role", output: "Description" }, ROLE_DESCRIPTION_MAX, true),
   settings: {
     kind: "settings",
     docs: {

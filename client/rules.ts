@@ -106,14 +106,18 @@ export const roleNameRule = z
       });
   });
 
-/** A role description: at most ROLE_DESCRIPTION_MAX code units, valid Unicode. */
-export const roleDescriptionRule = z
-  .string({ error: (i) => `must be a string, got ${describeTyped(i.input)}` })
-  .refine((s) => s.length <= ROLE_DESCRIPTION_MAX, {
-    error: (i) => `must be at most ${ROLE_DESCRIPTION_MAX} characters, got ${lengthOf(i.input as string)}`,
-    abort: true,
-  })
-  .refine((s) => !hasLoneSurrogate(s), { error: UNICODE });
+/** An optional text field of a role (client/role-fields.ts): at most `max` code units, valid Unicode. */
+export const roleTextRule = (max: number) =>
+  z
+    .string({ error: (i) => `must be a string, got ${describeTyped(i.input)}` })
+    .refine((s) => s.length <= max, {
+      error: (i) => `must be at most ${max} characters, got ${lengthOf(i.input as string)}`,
+      abort: true,
+    })
+    .refine((s) => !hasLoneSurrogate(s), { error: UNICODE });
+
+/** A role description. */
+export const roleDescriptionRule = roleTextRule(ROLE_DESCRIPTION_MAX);
 
 /** A visitor ID. */
 const VISITOR_ID_RULE = (i: { input: unknown }) =>
