@@ -4,6 +4,7 @@
  * it, which a plugin's preview shows. Pure: no request.
  */
 import { describe, expect, it } from "vitest";
+import { heldTextFields } from "../../client/role-fields";
 import { propertyPath, reportChanges } from "../../provider/group-roles/changed-keys";
 import type { EntryState, GroupRolesState } from "../../provider/group-roles/types";
 import { UNKNOWN } from "../../provider/role/inputs";
@@ -11,7 +12,7 @@ import { UNKNOWN } from "../../provider/role/inputs";
 const entry = (roleId: number, name: string, extra: Partial<EntryState> = {}): EntryState => ({
   roleId,
   name,
-  description: "",
+  ...heldTextFields({}),
   settings: {},
   inUse: false,
   userCount: 0,

@@ -5,6 +5,7 @@
  * other resource touches the group (`NO_OTHERS`, the default).
  */
 import { describe, expect, it } from "vitest";
+import { heldTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { otherResources } from "../../provider/group-roles/others";
 import { NO_OTHERS, planApply, type Holder, type OtherResources } from "../../provider/group-roles/plan";
@@ -15,7 +16,7 @@ const role = (roleId: number, name: string): RoleSummary => ({ roleId, name, inU
 const entry = (roleId: number, name: string): EntryState => ({
   roleId,
   name,
-  description: "",
+  ...heldTextFields({}),
   settings: {},
   inUse: false,
   userCount: 0,
