@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Checks that every mutant surviving in the core paths is explained one by one (docs/mutation.md).
-//   node scripts/mutation-explained.js              list what is unexplained or stale; exit 1 if any
-//   node scripts/mutation-explained.js --rows FILE  print table rows to fill in for FILE's unexplained mutants
-//   node scripts/mutation-explained.js --prune      remove the stale rows (mutants a later run killed)
-//   node scripts/mutation-explained.js --kinds      a table of the explanations by kind, per file
-// The survivors come from the kept records (docs/mutation/<part>.json, written by mutation-table.js);
-// the explanations from docs/mutation/core/<file>.md, one table row per mutant:
-//   | line | status | mutator | `replacement` | why it survives |
-// A mutant is matched by line, mutator and replacement, so a row goes stale when the code moves.
+// Checks the notes on the mutants that survive in the core paths (docs/mutation.md): each core file's
+// docs/mutation/core/<file>.md counts its survivors by kind, and those counts must add up to the
+// survivors the file has in the kept record (docs/mutation/<part>.json, written by mutation-table.js).
+//   node scripts/mutation-explained.js                    check; exit 1 if a file's notes and record differ
+//   node scripts/mutation-explained.js --kinds            the counts by kind, per file (docs/mutation.md)
+//   node scripts/mutation-explained.js --survivors FILE   the record's survivors of FILE, to write its notes from
+// A note's table has one row per kind: | kind | count | why they survive |. The reasons name code
+// (functions, conditions), never line numbers, so that they survive edits: a line number in a note
+// ("line 12", "diff.ts:12") fails the check.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -49,112 +49,87 @@ const CORE = {
   },
 };
 
-const slug = (file) => file.replace(/\.ts$/, "").replace(/\//g, "-");
-const docFor = (file) => path.join(root, "docs", "mutation", "core", `${slug(file)}.md`);
-const norm = (s) =>
-  String(s ?? "")
-    .replace(/\\\|/g, "|")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, 60);
-const keyOf = (line, mutator, replacement) => `${line}|${mutator}|${norm(replacement)}`;
-
-/** A part's kept record (docs/mutation/<part>.json): per file, its survivors. */
-const recordOf = (part) => JSON.parse(fs.readFileSync(path.join(root, "docs", "mutation", `${part}.json`), "utf8"));
-
-/** Rows of the explanation file: line, status, mutator, replacement (in backticks), why. */
-function explained(file) {
-  if (!fs.existsSync(docFor(file))) return [];
-  const rows = [];
-  for (const [index, text] of fs.readFileSync(docFor(file), "utf8").split("\n").entries()) {
-    const cells = text
-      .split(/(?<!\\)\|/)
-      .slice(1, -1)
-      .map((c) => c.trim());
-    if (cells.length < 5 || !/^\d+$/.test(cells[0])) continue;
-    const replacement = cells[3].replace(/^`+ ?|\s?`+$/g, "");
-    rows.push({ key: keyOf(cells[0], cells[2], replacement), why: cells[4], index });
-  }
-  return rows;
-}
-
-const cell = (s) => String(s).replace(/\|/g, "\\|").replace(/\s+/g, " ");
-const row = (m) => `| ${m.line} | ${m.status} | ${m.mutator} | \`\` ${cell(m.replacement)} \`\` | |`;
-
-const rowsFor = process.argv[2] === "--rows" ? process.argv[3] : undefined;
-const prune = process.argv[2] === "--prune";
-const kinds = process.argv[2] === "--kinds";
-/** The kinds an explanation starts with (docs/mutation/core/README.md). */
+/** The kinds a note counts (docs/mutation/core/README.md). */
 const KINDS = [
-  "killed by",
   "equivalent",
+  "killed by a later test",
   "end to end only",
   "message wording",
   "timing only",
   "not killed",
   "gone since the run",
+  "mixed",
 ];
-// A row for one of several alike mutants of one condition (the record keeps no column) says which of
-// them are killed and which equivalent: "one of the ...".
-const kindOf = (why) =>
-  KINDS.find((k) => why.toLowerCase().startsWith(k)) ?? (why.startsWith("one of the") ? "mixed" : "other");
+/** A line number in prose: `line 12`, `lines 3-5`, `diff.ts:12`. */
+const LINE_NUMBER = /\blines? \d+|\.(?:ts|js|mts|mjs):\d+/;
+
+const slug = (file) => file.replace(/\.ts$/, "").replace(/\//g, "-");
+const notesFor = (file) => path.join(root, "docs", "mutation", "core", `${slug(file)}.md`);
+const recordOf = (part) => JSON.parse(fs.readFileSync(path.join(root, "docs", "mutation", `${part}.json`), "utf8"));
+
+/** A note's counts by kind, and what is wrong with it (an unknown kind, a row without a reason, a line number). */
+function notesOf(file) {
+  const at = path.relative(root, notesFor(file));
+  if (!fs.existsSync(notesFor(file))) return { exists: false, counts: {}, problems: [] };
+  const counts = {};
+  const problems = [];
+  for (const [index, text] of fs.readFileSync(notesFor(file), "utf8").split("\n").entries()) {
+    if (LINE_NUMBER.test(text)) problems.push(`${at}:${index + 1}: a line number ("${LINE_NUMBER.exec(text)[0]}")`);
+    const cells = text
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
+    if (cells.length < 3 || !/^\d+$/.test(cells[1])) continue;
+    if (!KINDS.includes(cells[0])) problems.push(`${at}:${index + 1}: unknown kind "${cells[0]}"`);
+    else if (!cells[2]) problems.push(`${at}:${index + 1}: ${cells[0]}: no reason given`);
+    else counts[cells[0]] = (counts[cells[0]] ?? 0) + Number(cells[1]);
+  }
+  return { exists: true, counts, problems };
+}
+
+const mode = process.argv[2];
 const table = [];
-let missingTotal = 0;
-let staleTotal = 0;
-let explainedTotal = 0;
+let toUpdate = 0;
 for (const [part, files] of Object.entries(CORE)) {
   const record = recordOf(part);
   for (const [file, corePath] of Object.entries(files)) {
-    if (rowsFor && rowsFor !== file) continue;
-    const wanted = record.files[file]?.survivors ?? [];
-    const have = new Map();
-    for (const r of explained(file)) have.set(r.key, [...(have.get(r.key) ?? []), r]);
-    // Alike mutants (one key) that a later run partly killed: the rows saying "killed by" go first.
-    for (const list of have.values())
-      list.sort((a, b) => Number(kindOf(a.why) === "killed by") - Number(kindOf(b.why) === "killed by"));
-    const missing = [];
-    const byKind = {};
-    for (const m of wanted) {
-      const list = have.get(keyOf(m.line, m.mutator, m.replacement));
-      const found = list?.shift();
-      if (!found?.why) missing.push(m);
-      else {
-        explainedTotal++;
-        const kind = kindOf(found.why);
-        byKind[kind] = (byKind[kind] ?? 0) + 1;
-      }
+    const survivors = record.files[file]?.survivors ?? [];
+    if (mode === "--survivors") {
+      if (process.argv[3] !== file) continue;
+      console.log(`${file} (${corePath}), part ${part}: ${survivors.length} survivors in docs/mutation/${part}.json`);
+      for (const m of [...survivors].sort((a, b) => a.line - b.line))
+        console.log(`  ${m.line}\t${m.status}\t${m.mutator}\t${m.replacement}`);
+      continue;
     }
-    table.push([file, wanted.length, byKind]);
-    const staleRows = [...have.values()].flat();
-    const stale = staleRows.length;
-    if (prune && stale) {
-      const drop = new Set(staleRows.map((r) => r.index));
-      const lines = fs.readFileSync(docFor(file), "utf8").split("\n");
-      fs.writeFileSync(docFor(file), lines.filter((_, i) => !drop.has(i)).join("\n"));
-      console.log(`${file}: ${stale} stale rows removed`);
-    }
-    missingTotal += missing.length;
-    if (!prune) staleTotal += stale;
-    if (rowsFor) {
-      console.log(`<!-- ${file} (${corePath}), part ${part}: ${missing.length} to explain -->`);
-      for (const m of missing) console.log(row(m));
-    } else if (!kinds && (missing.length || stale)) {
-      console.log(
-        `${file} (${corePath}): ${wanted.length} survivors, ${missing.length} unexplained, ${stale} stale rows`,
-      );
+    const notes = notesOf(file);
+    const counted = Object.values(notes.counts).reduce((n, c) => n + c, 0);
+    table.push([file, survivors.length, notes.counts]);
+    const problems = [...notes.problems];
+    if (!notes.exists && survivors.length) problems.push(`no notes (${path.relative(root, notesFor(file))})`);
+    else if (counted !== survivors.length)
+      problems.push(`the notes count ${counted} survivors, the record ${survivors.length}`);
+    if (problems.length && mode !== "--kinds") {
+      toUpdate++;
+      console.log(`${file} (${corePath}), part ${part}:\n  ${problems.join("\n  ")}`);
     }
   }
 }
-if (kinds) {
-  const columns = [...KINDS, "mixed", "other"];
-  console.log(`| file | survivors | ${columns.join(" | ")} |`);
-  console.log(`|---|${"---:|".repeat(columns.length + 1)}`);
-  const sum = (k) => table.reduce((n, [, , by]) => n + (by[k] ?? 0), 0);
+if (mode === "--kinds") {
+  console.log(`| file | survivors | ${KINDS.join(" | ")} |`);
+  console.log(`|---|${"---:|".repeat(KINDS.length + 1)}`);
   for (const [file, n, by] of table)
-    console.log(`| \`${file}\` | ${n} | ${columns.map((k) => by[k] ?? 0).join(" | ")} |`);
+    console.log(`| \`${file}\` | ${n} | ${KINDS.map((k) => by[k] ?? 0).join(" | ")} |`);
+  const sum = (k) => table.reduce((n, [, , by]) => n + (by[k] ?? 0), 0);
   const all = table.reduce((n, [, count]) => n + count, 0);
-  console.log(`| all | ${all} | ${columns.map(sum).join(" | ")} |`);
-} else if (!rowsFor) {
-  console.log(`core paths: ${explainedTotal} explained, ${missingTotal} unexplained, ${staleTotal} stale rows`);
-  process.exit(missingTotal || staleTotal ? 1 : 0);
+  console.log(`| all | ${all} | ${KINDS.map(sum).join(" | ")} |`);
+} else if (mode === "--survivors") {
+  if (!Object.values(CORE).some((files) => process.argv[3] in files)) {
+    console.error(`not a core file: ${process.argv[3]} (the list: CORE in scripts/mutation-explained.js)`);
+    process.exitCode = 1;
+  }
+} else {
+  const all = table.reduce((n, [, count]) => n + count, 0);
+  console.log(`core paths: ${all} survivors in ${table.length} files, ${toUpdate} file(s) whose notes need updating`);
+  if (toUpdate) console.log("the record's survivors of a file: node scripts/mutation-explained.js --survivors <file>");
+  process.exit(toUpdate ? 1 : 0);
 }
