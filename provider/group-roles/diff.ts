@@ -7,11 +7,11 @@
  * take. It also tells the deployment's ledger which roles this resource keeps, lets go and wants, so
  * that other resources neither delete nor duplicate them.
  */
-import { NotFoundError } from "../../client/errors";
+import { type NameTakenError, NotFoundError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
-import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
+import { allRefusals, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { isGroupGone, unprovenNotFound } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
@@ -97,9 +97,8 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
   // Once per diff: it sorts every role ID of the catalogue.
   const owner = catalogueOwner(state);
   const kept = new Set<string>();
-  const refuse = (refusal: Error | undefined) => {
-    if (refusal) throw refusal;
-  };
+  const refusals: Array<NameTakenError | undefined> = [];
+  const refuse = (refusal: NameTakenError | undefined) => void refusals.push(refusal);
   for (const [key, entry] of Object.entries(roles)) {
     const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
     const name = entry && typeof entry === "object" ? (entry as Props).name : undefined;
@@ -124,6 +123,8 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
         lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, `group ${groupId}: roles.${key}`),
       );
   }
+  const refused = allRefusals(refusals);
+  if (refused) throw refused;
 }
 
 /** A groupId change replaces the resource: roles are created in the new group and deleted from the old. */
@@ -150,15 +151,16 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
     if (refusal) throw refusal;
     return;
   }
+  const late: Array<NameTakenError | undefined> = [];
   for (const [key, entry] of Object.entries(roles as Props)) {
     const name = (entry as Props | undefined)?.name;
     if (typeof name !== "string") continue;
-    if (news.adoptExisting === true) {
-      const refusal = lateTakeover(ledger, newGroup, { name }, reg, `group ${newGroup}: roles.${key}`);
-      if (refusal) throw refusal;
-    }
+    if (news.adoptExisting === true)
+      late.push(lateTakeover(ledger, newGroup, { name }, reg, `group ${newGroup}: roles.${key}`));
     ledger.wantName(newGroup, name, reg, news.adoptExisting === true);
   }
+  const lateRefusal = allRefusals(late);
+  if (lateRefusal) throw lateRefusal;
   const listed = await listedForPreview(newGroup, `moving the roles to group ${newGroup}: listing it`);
   const inputs = toInputs({ ...news, groupId: newGroup });
   const refusal = refusalOf(

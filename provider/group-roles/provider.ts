@@ -10,7 +10,7 @@
 import type { dynamic } from "@pulumi/pulumi";
 import { checkCreateCredentials, previewListing } from "../shared/preview-listing";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
-import { lateTakeover } from "../shared/registration-order";
+import { allRefusals, lateTakeover } from "../shared/registration-order";
 import { isUnknown } from "../shared/fields";
 import {
   batchOptions,
@@ -79,13 +79,15 @@ async function checkCreateNames(news: Props, reg: Registration) {
   if (hasUnknowns(news.roles) || isUnknown(news.adoptExisting)) return [];
   const inputs = toInputs(news);
   ledger.bind(newCatalogue(inputs), reg);
-  for (const [key, entry] of Object.entries(inputs.roles)) {
+  const lateOnes = Object.entries(inputs.roles).map(([key, entry]) => {
     const late = inputs.adoptExisting
       ? lateTakeover(ledger, groupId, { name: entry.name }, reg, `group ${groupId}: roles.${key}`)
       : undefined;
-    if (late) return [{ property: "roles", reason: late.message }];
     ledger.wantName(groupId, entry.name, reg, inputs.adoptExisting);
-  }
+    return late;
+  });
+  const late = allRefusals(lateOnes);
+  if (late) return [{ property: "roles", reason: late.message }];
   const { roles } = await previewListing(groupId);
   if (!roles) return []; // not listed: the create meets it, with its retries and messages
   const plan = planApply({ groupId, roles: {} }, inputs, roles, otherResources(ledger, groupId, reg, "diff"));

@@ -15,6 +15,15 @@ export interface NamedRole {
 
 const roleText = (r: NamedRole) => `"${r.name}"${r.roleId === undefined ? "" : ` (roleId ${r.roleId})`}`;
 
+/**
+ * Said beside every `dependsOn` advice: this resource may itself depend on the other (that is why it
+ * registers later), and the advice would then make a cycle. Declaring a resource earlier in the code
+ * does not make it register earlier: a resource registers once its inputs resolve
+ * (docs/design/engine-order.md, point 5), so `dependsOn` is the only order a program can state.
+ */
+const REVERSE_DEPENDENCY =
+  "and remove this resource's own `dependsOn` on it, if it has one; the order of the code does not decide";
+
 const TWO_STEPS_MOVE =
   "Or move it in two steps: mark its entry `retain: true` and run `pulumi up`, then move it (the role is then " +
   "adopted by name or `import`).";
@@ -38,8 +47,8 @@ export function lateTakeover(
     `${what}: role ${roleText(release)} of group ${groupId} is removed from ` +
       `${release.reg.described}, which Pulumi registers before this resource and which deletes it in its own ` +
       "update, before this one could take it over. To move the role (keeping its ID and users), make this resource " +
-      `register first: give ${release.reg.described} the resource option \`dependsOn\` on this resource. ` +
-      TWO_STEPS_MOVE,
+      `register first: give ${release.reg.described} the resource option \`dependsOn\` on this resource ` +
+      `(${REVERSE_DEPENDENCY}). ${TWO_STEPS_MOVE}`,
   );
 }
 
@@ -56,8 +65,8 @@ export function lateKeep(
   return new NameTakenError(
     `${what}: this resource keeps role ${roleText(role)}, which ${release.reg.described} removes in this change ` +
       "(it registers before this resource, sees no resource declaring the role, and deletes it in its own update). " +
-      `Give ${release.reg.described} the resource option \`dependsOn\` on this resource, so that it registers after ` +
-      "it and leaves the role alone; or declare the role in one resource only.",
+      `Give ${release.reg.described} the resource option \`dependsOn\` on this resource (${REVERSE_DEPENDENCY}), so ` +
+      "that it registers after it and leaves the role alone; or declare the role in one resource only.",
   );
 }
 
@@ -81,9 +90,9 @@ export function lateFreeing(
       ? `deletes role ${roleText(role)}`
       : `renames role ${roleText(role)} to "${role.plannedName}"`;
   const head =
-    `${what}: this resource ${gives}, and ${taker.reg.described} gives the name ` +
-    `"${role.name}" to ${taker.create ? "a new role" : "another role"} in this change; Pulumi registers it before ` +
-    "this resource, so its write may run before this one has freed the name.";
+    `${what}: this resource ${gives}, and ${taker.reg.described} takes the name "${role.name}" for ` +
+    `${taker.create ? "a new role" : "another role"} in this change; Pulumi registers it before this resource, so ` +
+    `its write may run before this one has freed "${role.name}".`;
   if (role.plannedName !== undefined && taker.currentName === role.plannedName) {
     return new NameTakenError(
       `${head} The two swap names, which no order of two resources can apply in one \`pulumi up\`: apply it in two ` +
@@ -92,7 +101,21 @@ export function lateFreeing(
     );
   }
   return new NameTakenError(
-    `${head} Give ${taker.reg.described} the resource option \`dependsOn\` on this resource, so that it registers ` +
-      "after it and finds the name free; or apply the change in two steps.",
+    `${head} Give ${taker.reg.described} the resource option \`dependsOn\` on this resource ` +
+      `(${REVERSE_DEPENDENCY}), so that it registers after it and finds the name free; or apply the change in two ` +
+      "steps.",
+  );
+}
+
+/**
+ * Every refusal of one registration in one error, so that a catalogue that several others give roles
+ * to too late names them all (fixing the first and re-running would only reveal the next).
+ */
+export function allRefusals(refusals: ReadonlyArray<NameTakenError | undefined>): NameTakenError | undefined {
+  const found = refusals.filter((r): r is NameTakenError => r !== undefined);
+  if (found.length <= 1) return found[0];
+  return new NameTakenError(
+    `${found.length} roles cannot be applied in this registration order:\n` +
+      found.map((r, i) => `${i + 1}. ${r.message}`).join("\n"),
   );
 }

@@ -112,7 +112,8 @@ describe.each(PARALLELS)("moves whose outcome could depend on the schedule, --pa
     s.parallel = parallel;
     const taken = receiver({ c: { name: "C" }, a: { name: "A" }, b: { name: "B" } });
     const givers = [giver("g1", { x: { name: "X" } }), giver("g2", { y: { name: "Y" } })];
-    await expectRefused([...givers, taken], [], ["`dependsOn` on this resource"]);
+    // Both givers named in one refusal: fixing one and re-running would only reveal the other.
+    await expectRefused([...givers, taken], [], ["`dependsOn` on this resource", 'declaring "X"', 'declaring "Y"']);
     const ordered = [taken, ...givers.map((g) => ({ ...g, opts: { dependsOn: ["third"] } }))];
     await s.h.clearRequests();
     const r = await up(ordered);

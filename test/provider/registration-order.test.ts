@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
-import { lateFreeing, lateKeep, lateTakeover } from "../../provider/shared/registration-order";
+import { allRefusals, lateFreeing, lateKeep, lateTakeover } from "../../provider/shared/registration-order";
 
 const GIVER = 'the GroupRoles of group 42 declaring "Keep"';
 
@@ -21,7 +21,8 @@ describe("lateTakeover: taking over a role an earlier registration deletes in it
       `group 42: roles.m: role "Mover" (roleId 7) of group 42 is removed from ${GIVER}, which Pulumi registers ` +
         "before this resource and which deletes it in its own update, before this one could take it over. To move " +
         "the role (keeping its ID and users), make this resource register first: give " +
-        `${GIVER} the resource option \`dependsOn\` on this resource. Or move it in two steps: mark its entry ` +
+        `${GIVER} the resource option \`dependsOn\` on this resource (and remove this resource's own \`dependsOn\` ` +
+        "on it, if it has one; the order of the code does not decide). Or move it in two steps: mark its entry " +
         "`retain: true` and run `pulumi up`, then move it (the role is then adopted by name or `import`).",
     );
     // By ID (an import) the same.
@@ -52,7 +53,8 @@ describe("lateKeep: keeping a role an earlier registration deletes (an exclusive
       'updating role "Hand" (id 42/5): this resource keeps role "Hand" (roleId 5), which the GroupRoles of group 42 ' +
         'declaring "C" removes in this change (it registers before this resource, sees no resource declaring the ' +
         'role, and deletes it in its own update). Give the GroupRoles of group 42 declaring "C" the resource option ' +
-        "`dependsOn` on this resource, so that it registers after it and leaves the role alone; or declare the " +
+        "`dependsOn` on this resource (and remove this resource's own `dependsOn` on it, if it has one; the order " +
+        "of the code does not decide), so that it registers after it and leaves the role alone; or declare the " +
         "role in one resource only.",
     );
     expect(lateKeep(l, 42, { name: "Hand", roleId: 5 }, exclusive, "x")).toBeUndefined(); // its own
@@ -69,9 +71,10 @@ describe("lateFreeing: freeing a name an earlier registration gives to another r
     const err = lateFreeing(l, 42, { name: "B", roleId: 2, plannedName: "C" }, freer, 'updating role "B" (id 42/2)');
     expect(err?.message).toBe(
       'updating role "B" (id 42/2): this resource renames role "B" (roleId 2) to "C", and the Role "A" (id 42/1) ' +
-        'gives the name "B" to another role in this change; Pulumi registers it before this resource, so its write ' +
-        'may run before this one has freed the name. Give the Role "A" (id 42/1) the resource option `dependsOn` on ' +
-        "this resource, so that it registers after it and finds the name free; or apply the change in two steps.",
+        'takes the name "B" for another role in this change; Pulumi registers it before this resource, so its ' +
+        'write may run before this one has freed "B". Give the Role "A" (id 42/1) the resource option `dependsOn` ' +
+        "on this resource (and remove this resource's own `dependsOn` on it, if it has one; the order of the code " +
+        "does not decide), so that it registers after it and finds the name free; or apply the change in two steps.",
     );
   });
 
@@ -91,7 +94,7 @@ describe("lateFreeing: freeing a name an earlier registration gives to another r
     l.wantName(42, "N", creator, false);
     const giver = l.register("giver");
     expect(lateFreeing(l, 42, { name: "N", roleId: 3 }, giver, "roles.n")?.message).toContain(
-      'this resource deletes role "N" (roleId 3), and the Role "N" of group 42 gives the name "N" to a new role',
+      'this resource deletes role "N" (roleId 3), and the Role "N" of group 42 takes the name "N" for a new role',
     );
     const l2 = new DeploymentLedger();
     const first = l2.register("first");
@@ -99,5 +102,28 @@ describe("lateFreeing: freeing a name an earlier registration gives to another r
     l2.wantName(42, "N", l2.register("later"), false);
     // A later taker waits for this step, or is refused in its own Check: not this resource's refusal.
     expect(lateFreeing(l2, 42, { name: "N", roleId: 3 }, first, "x")).toBeUndefined();
+  });
+});
+
+describe("allRefusals: a registration refused for several roles names every one", () => {
+  it("two givers registered before one receiver: both named, numbered; one alone is itself", () => {
+    const l = new DeploymentLedger();
+    const g1 = l.register('the GroupRoles of group 42 declaring "X"');
+    l.release(42, 1, "A", g1, false);
+    const g2 = l.register('the GroupRoles of group 42 declaring "Y"');
+    l.release(42, 2, "B", g2, false);
+    const receiver = l.register("receiver");
+    const a = lateTakeover(l, 42, { name: "A" }, receiver, "roles.a");
+    const b = lateTakeover(l, 42, { name: "B" }, receiver, "roles.b");
+    const all = allRefusals([a, undefined, b])!.message;
+    expect(all.split("\n")[0]).toBe("2 roles cannot be applied in this registration order:");
+    expect(all).toContain(
+      '1. roles.a: role "A" (roleId 1) of group 42 is removed from the GroupRoles of group 42 declaring "X"',
+    );
+    expect(all).toContain(
+      '2. roles.b: role "B" (roleId 2) of group 42 is removed from the GroupRoles of group 42 declaring "Y"',
+    );
+    expect(allRefusals([undefined, a])).toBe(a);
+    expect(allRefusals([])).toBeUndefined();
   });
 });
