@@ -1,6 +1,6 @@
 /**
- * Plans and errors for people reading them (the demo, `npm run try`): URNs shortened to `Type name`,
- * and what a GroupRoles step does to each entry. The engine shows
+ * Plans and errors for people reading them: URNs shortened to `Type name` (the demo and `npm run try`),
+ * and, for the demo, what a GroupRoles step does to each entry. The engine shows
  * `~ update GroupRoles catalogue [roles]`; {@link catalogueChanges} says which roles are created,
  * renamed, changed, moved to another key, deleted or forgotten. Read from the stack's state before the
  * run and the inputs the step runs with, the same comparison the provider's plan makes.
@@ -62,11 +62,10 @@ export function catalogueChanges(step: PlanStep, old: StateResource | undefined,
 
 /** A plan line or an engine message with URNs and type tokens shortened: `GroupRoles catalogue: ...`. */
 export function readable(s: string): string {
-  // Type tokens first: `pulumi-nodejs:dynamic/grouproles:GroupRoles` holds colons a URN's parts cannot.
-  return s
-    .replaceAll("pulumi-nodejs:dynamic/grouproles:", "")
-    .replace(
-      /urn:pulumi:[^:]+::[^:]+::(?:[^:]+\$)?([^:]+)::([^:\s]+)/g,
-      (_m, type: string, name: string) => `${type} ${name}`,
-    );
+  // Type tokens first: `pulumi-nodejs:dynamic/grouproles:GroupRoles` becomes `GroupRoles`.
+  return s.replaceAll("pulumi-nodejs:dynamic/grouproles:", "").replace(
+    // <stack>::<project>::<parent types$><type>::<name>; a type holds single colons (`pulumi:providers:x`).
+    /urn:pulumi:[^:\s]+::[^:\s]+::(?:(?:(?!::)[^\s$])+\$)*((?:(?!::)\S)+)::([^:\s]+)/g,
+    (_m, type: string, name: string) => `${type} ${name}`,
+  );
 }

@@ -47,16 +47,21 @@ export function configSource(
 /** Problems of a provider configuration, as CheckConfig failures naming the property; none when valid. */
 export function configFailures(properties: Record<string, unknown>): Array<{ property: string; reason: string }> {
   const failures: Array<{ property: string; reason: string }> = [];
+  // A credential under a mistyped key: its failure says so, and a "no credentials" failure after it would
+  // send the user to the stack config instead of the key to fix.
+  let mistypedCredential = false;
   for (const key of Object.keys(properties)) {
     if (ENGINE_KEYS.has(key) || PROVIDER_KEYS.includes(key)) continue;
     const near = PROVIDER_KEYS.find((k) => editDistance(k.toLowerCase(), key.toLowerCase(), 3) <= 2);
+    if (near && (near in CREDENTIAL_KEYS || near === "authUrl" || near === "partnerUserId")) mistypedCredential = true;
     failures.push({
       property: key,
       reason: `unknown provider setting "${key}"${near ? `; did you mean "${near}"?` : ""} (settings: ${PROVIDER_KEYS.join(", ")})`,
     });
   }
   const source = configSource(properties);
-  for (const check of [() => resolveConfig(source), () => resolveCredentials(source)]) {
+  const checks = [() => resolveConfig(source), ...(mistypedCredential ? [] : [() => resolveCredentials(source)])];
+  for (const check of checks) {
     try {
       check();
     } catch (error) {

@@ -22,7 +22,7 @@ import {
   providerType,
 } from "./providers";
 import type { Checkpoint, StateResource, StateWriter } from "./state";
-import { type Journal, StepExecutor, type StepResult } from "./step-executor";
+import { type Journal, type PreviewPlanner, StepExecutor, type StepResult } from "./step-executor";
 import { type Goal, StepError, checkFailures, generateStep, markSecrets } from "./step-generator";
 import { type Props, UNKNOWN, changedKeys, containsSecret, secret, unwrapSecrets } from "./values";
 
@@ -58,6 +58,8 @@ export interface DeploymentOptions {
   parallel: number;
   /** `--continue-on-error`: a failed step stops only the steps that depend on it. */
   continueOnError?: boolean;
+  /** In a preview, the outputs of changing steps, as a planner says (`EngineOptions.plannedOutputs`). */
+  plannedOutputs?: PreviewPlanner;
 }
 
 export class Deployment implements Journal {
@@ -101,6 +103,10 @@ export class Deployment implements Journal {
 
   get preview(): boolean {
     return this.o.preview;
+  }
+
+  get plannedOutputs(): PreviewPlanner | undefined {
+    return this.o.plannedOutputs;
   }
 
   /**
@@ -384,7 +390,15 @@ export class Deployment implements Journal {
           : step.op === "replace"
             ? { changedProperties: step.changed, deleteBeforeReplace: step.deleteBeforeReplace }
             : {};
-      this.planStep(step.op, urn, { ...extra, ...(step.op === "same" ? {} : { inputs: step.plainInputs }) }, seq);
+      const report: Partial<PlanStep> =
+        step.op === "same"
+          ? {}
+          : {
+              inputs: step.plainInputs,
+              ...(step.secretKeys.length ? { secretInputs: step.secretKeys } : {}),
+              ...(old && step.op !== "create" ? { old: { inputs: old.inputs, outputs: old.outputs } } : {}),
+            };
+      this.planStep(step.op, urn, { ...extra, ...report }, seq);
       return { step, worker: await this.executor.workers.acquire() };
     });
     if (!this.o.continueOnError) return this.executor.execute(step, worker);

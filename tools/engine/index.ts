@@ -17,6 +17,7 @@ import { type PlanStep, planText } from "./plan";
 import { type ProviderHost, type ProviderMethod, noCalls } from "./provider-host";
 import { type ProjectPlugin, ProviderRegistry, isDynamic } from "./providers";
 import { type StateResource, StateWriter, loadState } from "./state";
+import type { PreviewPlanner } from "./step-executor";
 import { type Props, type Value, unwrapSecrets } from "./values";
 
 export { UNKNOWN } from "./values";
@@ -26,6 +27,7 @@ export type { PlanStep, StepOp } from "./plan";
 export type { Checkpoint, StateResource } from "./state";
 export type { Diagnostic } from "./deployment";
 export type { ProviderMethod } from "./provider-host";
+export type { PreviewPlanner } from "./step-executor";
 export { InlineProgramHost } from "./inline-host";
 
 export interface EngineOptions {
@@ -59,6 +61,16 @@ export interface EngineOptions {
   refresh?: boolean;
   /** `--expect-no-changes`: any step other than same or read fails the operation (engine.HasChanges). */
   expectNoChanges?: boolean;
+  /**
+   * NOT WHAT THE ENGINE DOES, for `npm run try` alone: in a preview, what a create, update or
+   * replacement tells the program it will produce (undefined from the planner: the engine's answer).
+   * The Go engine answers a provider that cannot plan (no `supportsPreview`: the dynamic-provider host,
+   * this package's plugin) with the step's new inputs as its outputs (plugin/provider_plugin.go Update,
+   * `req.Preview && !pcfg.supportsPreview`), so an output the provider computes, such as a role's ID,
+   * is unknown in every preview of an update, and a computed field inside an input map (`roles.<key>.roleId`)
+   * is simply missing, so a stack output built from it reads `null`.
+   */
+  plannedOutputs?: PreviewPlanner;
   /** Kill the program if it runs longer. @default 120000 */
   timeoutMs?: number;
   /**
@@ -229,6 +241,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     secretKeys: new Set(secretKeys),
     parallel,
     ...(o.continueOnError ? { continueOnError: true } : {}),
+    ...(o.plannedOutputs ? { plannedOutputs: o.plannedOutputs } : {}),
   });
   const monitor = await startMonitor(d, { project, stack: o.stack, dryRun: preview, parallel, secretKeys });
   engineAddr = monitor.addr;

@@ -19,6 +19,10 @@ export interface PlanStep {
   deleteBeforeReplace?: boolean;
   /** The checked inputs a create, update or replacement runs with (secrets unwrapped), for reports. */
   inputs?: Props;
+  /** Top-level keys of {@link inputs} the program marked secret (a report shows `[secret]`). */
+  secretInputs?: string[];
+  /** What state held before an update or replacement (secrets still marked), for reports. */
+  old?: { inputs: Props; outputs: Props };
 }
 
 const SYMBOL: Record<StepOp, string> = {

@@ -66,3 +66,22 @@ function copyAt(dst: Value | undefined, src: Value | undefined, segments: readon
     }
   }
 }
+
+/**
+ * The value at `path` in `props` (`settings.remoteAsist`, `roles.support.name`, `a[0]`), undefined when
+ * there is none; a path that does not parse is taken as one top-level key.
+ */
+export function valueAt(props: Props, path: string): Value | undefined {
+  let segments: PathSegment[];
+  try {
+    segments = parsePropertyPath(path);
+  } catch {
+    segments = [path];
+  }
+  let v: Value | undefined = props;
+  for (const s of segments) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, Value>)[String(s)];
+  }
+  return v;
+}

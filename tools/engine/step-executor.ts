@@ -22,8 +22,22 @@ export interface StepResult {
 }
 
 /** What the executor records a step's outcome in: the deployment's snapshot, plan and errors. */
+/**
+ * What a preview tells the program a create, update or replacement will produce: the resource's type,
+ * its checked inputs and, for an update, what state holds (secrets unwrapped). Undefined keeps the
+ * engine's answer (the new inputs). See {@link import("./index").EngineOptions.plannedOutputs}.
+ */
+export type PreviewPlanner = (step: {
+  type: string;
+  op: "create" | "update" | "replace";
+  inputs: Props;
+  old?: { inputs: Props; outputs: Props };
+}) => Props | undefined;
+
 export interface Journal {
   readonly preview: boolean;
+  /** In a preview, the outputs of steps that would change something, when the caller plans them. */
+  readonly plannedOutputs?: PreviewPlanner | undefined;
   readonly failed: boolean;
   /** The provider process serving `r` (its type, and its provider reference if a plugin's). */
   hostFor(r: { type: string; provider?: string }): Promise<ProviderHost>;
@@ -75,19 +89,31 @@ export class StepExecutor {
       for (const k of Object.keys(old?.outputs ?? {})) if (!(k in out)) out[k] = UNKNOWN;
       return out;
     };
+    const planned = (engines: Props): Props => {
+      if (step.op === "same") return engines;
+      const before =
+        step.op === "update" && old ? { inputs: plain(old.inputs), outputs: plain(old.outputs) } : undefined;
+      const p = this.j.plannedOutputs?.({
+        type: t.type,
+        op: step.op,
+        inputs: step.plainInputs,
+        ...(before ? { old: before } : {}),
+      });
+      return p ? seal(p) : engines;
+    };
     return this.workers.runOn(worker, async () => {
       switch (step.op) {
         case "same":
           this.j.put(old, this.j.entry(goal, t.urn, inputs, old!.outputs, id));
           return { urn: t.urn, id, outputs: old!.outputs };
         case "create":
-          if (this.j.preview) return { urn: t.urn, id: "", outputs: inputs };
+          if (this.j.preview) return { urn: t.urn, id: "", outputs: planned(inputs) };
           return this.create(goal, t, inputs, step.plainInputs, seal);
         case "update":
-          if (this.j.preview) return { urn: t.urn, id, outputs: previewOutputs() };
+          if (this.j.preview) return { urn: t.urn, id, outputs: planned(previewOutputs()) };
           return this.update(step, inputs, seal);
         case "replace":
-          if (this.j.preview) return { urn: t.urn, id: "", outputs: previewOutputs() };
+          if (this.j.preview) return { urn: t.urn, id: "", outputs: planned(previewOutputs()) };
           if (step.deleteBeforeReplace) {
             if (!old!.retainOnDelete)
               await (await this.j.hostFor(old!)).delete(t, id, plain(old!.outputs), plain(old!.inputs));

@@ -5,7 +5,7 @@
 // the old state, and decide the step (same, create, update, replace). Nothing is executed here; the
 // executor (./step-executor) runs the step under `--parallel`.
 
-import { ignoreChange, parsePropertyPath } from "./property-path";
+import { ignoreChange, parsePropertyPath, valueAt } from "./property-path";
 import type { ProviderHost, Target } from "./provider-host";
 import type { StateResource } from "./state";
 import { type Props, changedKeys, containsSecret, isSecret, secret, unwrapSecrets } from "./values";
@@ -167,17 +167,41 @@ export function applyIgnoreChanges(news: Props, olds: Props, paths: string[]): P
   return paths.reduce((acc, p) => ignoreChange(acc, olds, p), news);
 }
 
-/** The CLI's wording for CheckFailures (diag.GetResourcePropertyInvalidValueError). */
+/**
+ * The CLI's wording for CheckFailures (step_generator.go issueCheckFailures,
+ * diag.GetResourcePropertyInvalidValueError: `%v resource '%v': property %v value %v has a problem: %v`),
+ * with two departures so that the line is true and leaks nothing:
+ *
+ * - the value is the one at the failure's property path. The engine looks the path up as one top-level
+ *   key (`inputs[failure.Property]`), so for `settings.remoteAsist` it prints `{<nil>}` whatever the value;
+ * - a secret prints as `[secret]`, and a provider's value not at all: a provider's settings hold
+ *   credentials, and a mistyped key (`accesToken`) is neither marked secret nor known to be one.
+ */
 export function checkFailures(
   goal: Goal,
   failures: Array<{ property: string; reason: string }>,
   inputs: Props,
 ): string {
+  const provider = goal.type.startsWith("pulumi:providers:");
+  const shown = (property: string): string => {
+    let top = property;
+    try {
+      top = String(parsePropertyPath(property)[0]);
+    } catch {
+      // Not a path: the property is one key.
+    }
+    const declared = valueAt(goal.inputs, property);
+    const value = valueAt(inputs, property) ?? declared;
+    if (containsSecret(goal.inputs[top]) || containsSecret(declared) || containsSecret(value)) return "[secret]";
+    return JSON.stringify(value === undefined ? null : unwrapSecrets(value));
+  };
   return failures
     .map((f) =>
-      f.property
-        ? `${goal.type} resource '${goal.name}': property ${f.property} value {${JSON.stringify(inputs[f.property] ?? null)}} has a problem: ${f.reason}`
-        : `${goal.type} resource '${goal.name}' has a problem: ${f.reason}`,
+      !f.property
+        ? `${goal.type} resource '${goal.name}' has a problem: ${f.reason}`
+        : provider
+          ? `${goal.type} resource '${goal.name}': property ${f.property} has a problem: ${f.reason}`
+          : `${goal.type} resource '${goal.name}': property ${f.property} value {${shown(f.property)}} has a problem: ${f.reason}`,
     )
     .join("\n");
 }

@@ -1,5 +1,7 @@
 /**
- * `npm run try -- <program-dir> [preview|up|refresh|destroy] [--config ns:key=value]... [--secret ns:key=value]...`
+ * `npm run try -- <program-dir> [preview|up|refresh|destroy] [--skip-preview] [--config ns:key=value]...
+ * [--secret ns:key=value]... [--parallel N] [--refresh] [--expect-no-changes]`, and
+ * `npm run try -- <program-dir> users <roleName> <count> [--group N]`.
  *
  * A LOCAL TRIAL of your own Pulumi program, for people without the Pulumi CLI: it runs the program
  * through this repository's engine stand-in (tools/engine: the real Pulumi Node runtime and
@@ -11,23 +13,26 @@
  * The stack's state and the emulator's roles live in `<program-dir>/.grouproles-try/`, so successive
  * runs (preview, up, a change, up, destroy) behave like one stack. `grouproles:baseUrl`,
  * `grouproles:presenceUrl` and `grouproles:accessToken` are set to the emulator's; programs that
- * have no `node_modules` of their own use this repository's.
+ * have no `node_modules` of their own use this repository's. `up` previews first and stops when the
+ * preview fails, as `pulumi up` does (pkg/backend/apply.go PreviewThenPromptThenExecute);
+ * `--skip-preview` goes straight to the update. `users` gives a role of the trial's emulator users
+ * (the emulator lives for one run, so this is how a trial gets a role "in use").
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../../emulator";
-import { catalogueChanges, readable } from "../plan-report";
-import {
-  type EngineOptions,
-  type EngineResult,
-  type StateResource,
-  UNKNOWN,
-  readCheckpoint,
-  runEngine,
-} from "../engine";
+import { readable } from "../plan-report";
+import { type EngineOptions, type EngineResult, type StateResource, readCheckpoint, runEngine } from "../engine";
+import { plannedOutputs } from "./planned-outputs";
+import { runLines } from "./report";
+import { setUsers } from "./users";
 
-const OPERATIONS = ["preview", "up", "refresh", "destroy"] as const;
+const OPERATIONS = ["preview", "up", "refresh", "destroy", "users"] as const;
+const USAGE =
+  "usage: npm run try -- <program-dir> [preview|up|refresh|destroy] [--skip-preview] [--config ns:key=value] " +
+  "[--secret ns:key=value] [--parallel N] [--refresh] [--expect-no-changes]\n" +
+  "       npm run try -- <program-dir> users <roleName> <count> [--group N]";
 /** This checkout: the nearest directory above this file with a package.json (compiled to .tmp/tools/...). */
 function findRepoRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
@@ -36,8 +41,9 @@ function findRepoRoot(from: string): string {
   }
 }
 const repoRoot = findRepoRoot(__dirname);
-/** Where the trial writes its report (stdout for the command; a test collects it). */
-let say: (s?: string) => void = (s = "") => void process.stdout.write(`${s}\n`);
+/** Where a trial writes its report, a line at a time (stdout for the command; a test collects it). */
+type Say = (line: string) => void;
+const toStdout: Say = (line) => void process.stdout.write(`${line}\n`);
 
 /** `ns:key=value` flags as a map; a bad one fails naming the flag. */
 function pairs(values: string[] | undefined, flag: string): Record<string, string> {
@@ -50,44 +56,66 @@ function pairs(values: string[] | undefined, flag: string): Record<string, strin
   return out;
 }
 
-function report(r: EngineResult, operation: string, before: readonly StateResource[]): void {
-  const plan = r.planText;
-  say(plan ? `Plan (${operation}):` : `Plan (${operation}): no changes`);
-  // Each changing step, and under a GroupRoles step what it does to each entry.
-  for (const [i, line] of plan.split("\n").filter(Boolean).entries()) {
-    say(readable(line));
-    const step = r.plan.filter((p) => p.op !== "same")[i];
-    if (step)
-      for (const l of catalogueChanges(
-        step,
-        before.find((b) => b.urn === step.urn),
-      ))
-        say(l);
-  }
-  for (const d of r.diagnostics.filter((x) => x.severity !== "error")) say(`${d.severity}: ${readable(d.message)}`);
-  for (const e of r.errors) say(readable(e));
-  if (r.ok && Object.keys(r.outputs).length) {
-    say("Outputs:");
-    for (const [k, v] of Object.entries(r.outputs))
-      say(`  ${k}: ${JSON.stringify(v).includes(UNKNOWN) ? "(known after up)" : JSON.stringify(v)}`);
-  }
-  if (r.stderr.trim() && !r.ok) say(`Program output:\n${r.stderr.trim()}`);
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+const trimmed = (url: unknown) => (typeof url === "string" ? url.replace(/\/+$/, "") : undefined);
+
+/**
+ * The service address each resource of the run talks to: its explicit provider's `baseUrl`, else the
+ * stack config's (dynamic resources and default providers).
+ */
+function serviceOf(
+  res: StateResource,
+  all: readonly StateResource[],
+  config: Record<string, string>,
+): string | undefined {
+  const ref = res.provider;
+  const providerUrn = ref?.slice(0, ref.lastIndexOf("::"));
+  const explicit =
+    providerUrn && !/::default(_[0-9_]+)?$/.test(providerUrn) ? all.find((p) => p.urn === providerUrn) : undefined;
+  return trimmed(explicit ? explicit.inputs["baseUrl"] : config["grouproles:baseUrl"]);
 }
 
-/** What the emulator holds now in the groups the stack's resources use: what `up` did, seen from the service. */
-async function showService(baseUrl: string, token: string, r: EngineResult): Promise<void> {
+/**
+ * What the trial's emulator holds now in the groups of the stack's resources that use it (before and
+ * after the run): what `up` did, seen from the service. Resources whose provider talks to another
+ * address are named instead: the trial's emulator says nothing about them.
+ */
+async function showService(
+  say: Say,
+  emu: Emulator,
+  r: EngineResult,
+  before: readonly StateResource[],
+  config: Record<string, string>,
+): Promise<void> {
   const groups = new Set<number>();
-  for (const res of r.resources) if (typeof res.outputs["groupId"] === "number") groups.add(res.outputs["groupId"]);
+  const elsewhere = new Map<string, string[]>();
+  for (const set of [before, r.resources])
+    for (const res of set) {
+      const g = res.outputs["groupId"] ?? res.inputs["groupId"];
+      if (typeof g !== "number") continue;
+      const url = serviceOf(res, set, config);
+      if (url === trimmed(emu.baseUrl)) groups.add(g);
+      else {
+        const name = readable(res.urn).replace(/^urn:pulumi:.*::/, "");
+        const names = elsewhere.get(url ?? "(no baseUrl)") ?? [];
+        if (!names.includes(name)) names.push(name);
+        elsewhere.set(url ?? "(no baseUrl)", names);
+      }
+    }
   for (const g of [...groups].sort((a, b) => a - b)) {
-    const reply = await fetch(`${baseUrl}/api/v0/groups/${g}/roles`, { headers: { authorization: `Bearer ${token}` } });
-    const roles = (await reply.json()) as Array<{ roleId: number; name: string }>;
-    say(`The emulator holds, group ${g}: ${roles.map((x) => `${x.name} (${x.roleId})`).join(", ") || "no roles"}`);
+    const reply = await fetch(`${emu.baseUrl}/api/v0/groups/${g}/roles`, {
+      headers: { authorization: `Bearer ${emu.token}` },
+    });
+    const roles = (await reply.json()) as Array<{ roleId: number; name: string; userCount?: number }>;
+    const shown = roles.map((x) => `${x.name} (${x.roleId}${x.userCount ? `, ${x.userCount} users` : ""})`);
+    say(`The emulator holds, group ${g}: ${shown.join(", ") || "no roles"}`);
   }
+  for (const [url, names] of elsewhere)
+    say(`Not on the trial's emulator: ${names.join(", ")} (their provider's baseUrl is ${url})`);
 }
 
 /** Runs the trial for command-line `args`; resolves with the exit code. */
-export async function tryProgram(args: string[], write: (line: string) => void = say): Promise<number> {
-  say = (s = "") => write(s);
+export async function tryProgram(args: string[], say: Say = toStdout): Promise<number> {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
@@ -97,14 +125,13 @@ export async function tryProgram(args: string[], write: (line: string) => void =
       parallel: { type: "string" },
       refresh: { type: "boolean" },
       "expect-no-changes": { type: "boolean" },
+      "skip-preview": { type: "boolean" },
+      group: { type: "string" },
     },
   });
-  const [dir, op = "preview"] = positionals;
-  if (!dir || !(OPERATIONS as readonly string[]).includes(op)) {
-    say(
-      `usage: npm run try -- <program-dir> [${OPERATIONS.join("|")}] [--config ns:key=value] [--secret ns:key=value] ` +
-        "[--parallel N] [--refresh] [--expect-no-changes]",
-    );
+  const [dir, op = "preview", ...rest] = positionals;
+  if (!dir || !(OPERATIONS as readonly string[]).includes(op) || (op === "users" ? rest.length !== 2 : rest.length)) {
+    say(USAGE);
     return 2;
   }
   const programDir = path.resolve(process.env.INIT_CWD ?? process.cwd(), dir);
@@ -113,11 +140,25 @@ export async function tryProgram(args: string[], write: (line: string) => void =
     return 2;
   }
   const work = path.join(programDir, ".grouproles-try");
+  if (op === "users") {
+    const [roleName, count] = rest as [string, string];
+    if (!existsSync(path.join(work, "service.json"))) {
+      say(`${programDir} has no trial yet: run \`npm run try -- ${dir} up\` first`);
+      return 2;
+    }
+    // Any free port: the address the next run uses is the one the last up recorded (see emulatorFor).
+    const emu = await startEmulator({ stateFile: path.join(work, "service.json") });
+    try {
+      return await setUsers(emu, { roleName, count, group: values.group, dir }, say);
+    } finally {
+      await emu.close();
+    }
+  }
   mkdirSync(work, { recursive: true });
   say("LOCAL TRIAL: your program runs through this repository's engine stand-in (the real Pulumi Node runtime and");
   say("dynamic-provider host, a small test engine instead of the Pulumi CLI) against a local emulator of the service.");
   say(`Not a Pulumi replacement. Stack state and the emulator's roles: ${work}`);
-  const emu = await emulatorFor(work);
+  const emu = await emulatorFor(work, say);
   try {
     const ownModules = existsSync(path.join(programDir, "node_modules", "pulumi-grouproles"));
     const env: Record<string, string> = ownModules
@@ -133,6 +174,11 @@ export async function tryProgram(args: string[], write: (line: string) => void =
       say(`--parallel must be a positive integer, got ${values.parallel}`);
       return 2;
     }
+    const config = {
+      "grouproles:baseUrl": emu.baseUrl,
+      "grouproles:presenceUrl": emu.presenceUrl,
+      ...pairs(values.config, "--config"),
+    };
     const options: EngineOptions = {
       operation: op as EngineOptions["operation"],
       ...(parallel ? { parallel } : {}),
@@ -141,11 +187,7 @@ export async function tryProgram(args: string[], write: (line: string) => void =
       programDir,
       stack: "try",
       stateFile: path.join(work, "stack.json"),
-      config: {
-        "grouproles:baseUrl": emu.baseUrl,
-        "grouproles:presenceUrl": emu.presenceUrl,
-        ...pairs(values.config, "--config"),
-      },
+      config,
       secretConfig: { "grouproles:accessToken": emu.token, ...pairs(values.secret, "--secret") },
       // The resource plugin (pulumi-grouproles/package) is found on the PATH, as the CLI finds it.
       env: {
@@ -157,13 +199,35 @@ export async function tryProgram(args: string[], write: (line: string) => void =
     };
     const started = Date.now();
     const before = (await readCheckpoint(options.stateFile, "", "try")).resources;
-    say(`Running ${op}...`);
+    const stack = "try";
+    const lines = (r: EngineResult, heading: string, details: boolean, preview: boolean) => {
+      for (const l of runLines(r, before, { heading, details, preview, programDir })) say(l);
+    };
+    const done = async (r: EngineResult, touched: boolean): Promise<number> => {
+      // After a failed run too: what it changed before failing is what the user needs to see.
+      if (touched) await showService(say, emu, r, before, config);
+      say(`${r.ok ? "Done" : "Failed"} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      return r.ok ? 0 : 1;
+    };
+    if (op === "preview" || (op === "up" && !values["skip-preview"])) {
+      // A trial's preview tells the program what each step of this package will produce (planned-outputs.ts).
+      const preview = await runEngine({ ...options, operation: "preview", plannedOutputs });
+      lines(preview, `Previewing update (${stack}):`, true, true);
+      if (op === "preview") return await done(preview, false);
+      if (!preview.ok) {
+        say("The preview failed, so the update did not run (as `pulumi up` stops after a failed preview).");
+        return await done(preview, false);
+      }
+      const up = await runEngine(options);
+      lines(up, `Updating (${stack}):`, false, false);
+      return await done(up, true);
+    }
+    const heading = { up: "Updating", refresh: "Refreshing", destroy: "Destroying" }[
+      op as "up" | "refresh" | "destroy"
+    ];
     const r = await runEngine(options);
-    report(r, op, before);
-    // After a failed run too: what it changed before failing is what the user needs to see.
-    if (op !== "preview") await showService(emu.baseUrl, emu.token, r);
-    say(`${r.ok ? "Done" : "Failed"} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-    return r.ok ? 0 : 1;
+    lines(r, `${heading} (${stack}):`, true, false);
+    return await done(r, true);
   } finally {
     await emu.close();
   }
@@ -174,7 +238,7 @@ export async function tryProgram(args: string[], write: (line: string) => void =
  * configure the provider from the settings the last `up` recorded in state (docs/configuration.md
  * "Rotating"), so the address must stay the same from one run to the next, as a real service's does.
  */
-async function emulatorFor(work: string): Promise<Awaited<ReturnType<typeof startEmulator>>> {
+async function emulatorFor(work: string, say: Say): Promise<Emulator> {
   const portFile = path.join(work, "port");
   const options = { stateFile: path.join(work, "service.json"), presenceServers: 2 };
   const saved = existsSync(portFile) ? Number(readFileSync(portFile, "utf8")) : undefined;
