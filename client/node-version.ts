@@ -1,22 +1,13 @@
 /**
- * The Node.js this package needs, checked when an entry point is loaded: on an older Node, undici
- * fails deep inside with `Cannot read properties of undefined (reading 'bind')`, which says nothing
- * about the cause. Pulumi's Node SDK 3.270 and undici 8 need Node 22; the package is tested on 22.19+.
+ * Imported first by every library entry point: on a Node.js too old for this package, loading it fails
+ * with one message that says so (./node-version-rule), not with undici's failure deep inside.
  */
-
-/** The oldest Node.js supported, as [major, minor]. */
-export const MIN_NODE: readonly [number, number] = [22, 19];
-
-/** Why `version` (e.g. `process.versions.node`) cannot run this package, or undefined when it can. */
-export function nodeVersionProblem(version: string): string | undefined {
-  const [major = 0, minor = 0] = version.split(".").map(Number);
-  if (major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1])) return undefined;
-  return (
-    `pulumi-grouproles needs Node.js ${MIN_NODE.join(".")} or newer; this is Node.js ${version}. ` +
-    "Pulumi's Node SDK and undici, which it uses, need Node 22 too: install Node 22 (for example with nvm or " +
-    "your package manager) and run again."
-  );
-}
+import { nodeVersionProblem } from "./node-version-rule";
 
 const problem = nodeVersionProblem(process.versions.node);
-if (problem) throw new Error(problem);
+if (problem) {
+  const error = new Error(problem);
+  // The message is the whole story: frames of the module loader would only bury it.
+  error.stack = `Error: ${problem}`;
+  throw error;
+}

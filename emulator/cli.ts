@@ -4,8 +4,8 @@
  * `{"baseUrl":…,"presenceUrl":…,"directServers":[…],"authUrl":…}` on stdout when ready, so scripts can read it;
  * everything for humans (the token to use) goes to stderr.
  */
-// First: on an older Node, fail naming the version needed (../client/node-version), not deep inside undici.
-import "../client/node-version";
+// First: on an older Node, fail naming the version needed (../client/node-version-command): the message alone.
+import "../client/node-version-command";
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
 

@@ -4,8 +4,8 @@
  * with its own gRPC address (for diagnostics) and reads the port it serves on from the first line of
  * stdout, as for every provider plugin.
  */
-// First: on an older Node, fail naming the version needed (../../client/node-version).
-import "../../client/node-version";
+// First: on an older Node, fail naming the version needed (../../client/node-version-command): the message alone.
+import "../../client/node-version-command";
 import { setEngineAddress } from "../shared/engine-log";
 import { serve } from "./server";
 

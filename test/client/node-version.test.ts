@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { nodeVersionProblem } from "../../client/node-version";
+import { nodeVersionProblem } from "../../client/node-version-rule";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -47,5 +47,15 @@ describe("the Node.js version", () => {
       expect(r.stderr, entry).not.toContain("reading 'bind'");
     }
     expect(execFileSync(old!, ["--version"], { encoding: "utf8" })).toMatch(/^v(1\d|2[01])\./);
+  });
+
+  it.skipIf(!old)("an older Node running a command gets the message alone: no stack trace, status 1", () => {
+    for (const command of ["dist/emulator/cli.js", "bin/pulumi-resource-grouproles"]) {
+      const r = spawnSync(old!, [path.join(root, command)], { encoding: "utf8" });
+      expect(r.status, command).toBe(1);
+      expect(r.stderr, command).toMatch(
+        /^pulumi-grouproles needs Node\.js 22\.19 or newer; this is Node\.js [\d.]+\. .*run again\.\n$/,
+      );
+    }
   });
 });
