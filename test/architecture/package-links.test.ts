@@ -60,7 +60,11 @@ describe("the package's documents", () => {
         const [target = "", anchor] = link.split("#");
         const resolved = target ? path.posix.normalize(path.posix.join(path.posix.dirname(doc), target)) : doc;
         if (!holds(resolved)) broken.push(`${doc}: ${link} (not in the tarball)`);
-        else if (anchor && resolved.endsWith(".md") && !anchorsOf(readFileSync(path.join(root, resolved), "utf8")).has(anchor))
+        else if (
+          anchor &&
+          resolved.endsWith(".md") &&
+          !anchorsOf(readFileSync(path.join(root, resolved), "utf8")).has(anchor)
+        )
           broken.push(`${doc}: ${link} (no such heading)`);
       }
     }

@@ -44,7 +44,9 @@ describe("check: a Role to be created declares the role it makes or imports", ()
     resetDeploymentLedger();
     expect((await provider.check({}, { groupId: 42, name: "X" })).failures).toEqual([]);
     const err = await rejection(dropX(state));
-    expect(err.message).toContain(`this resource deletes role "X" (roleId ${x}), and the Role "X" of group 42 takes the name`);
+    expect(err.message).toContain(
+      `this resource deletes role "X" (roleId ${x}), and the Role "X" of group 42 takes the name`,
+    );
   });
 
   it("by import ID: the same, whatever name the Role gives it", async () => {
