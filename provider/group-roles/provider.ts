@@ -9,6 +9,7 @@
  */
 import type { dynamic } from "@pulumi/pulumi";
 import { checkCreateCredentials, previewListing } from "../shared/preview-listing";
+import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { lateTakeover } from "../shared/registration-order";
 import { isUnknown } from "../shared/fields";
@@ -45,7 +46,7 @@ import {
 
 /** Receives the stack config (`grouproles:*`); nothing is captured or copied into state. */
 export async function configure(req: { config: ConfigSource }): Promise<void> {
-  setStackConfig(req.config);
+  setStackConfig(dynamicConfigSource(req.config));
 }
 
 /** The name a create's Check binds its registration to, for the create to find (see the ledger's `stepOf`). */
@@ -60,6 +61,9 @@ export async function check(olds: Props, news: Props) {
     "check of a GroupRoles",
     reg,
     async () => {
+      // Settings that cannot work fail every preview, a no-op one too, before any request (../shared/config-check).
+      const config = configCheckFailures();
+      if (config.length) return { inputs: news, failures: config };
       let failures = await checkCreateCredentials(olds, news, checkGroupRolesInputs(news));
       if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number")
         failures = await checkCreateNames(news, reg);

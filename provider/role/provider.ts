@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError, RoleInUseError } from "../../client/error
 import type { RoleSummary } from "../../client/types";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
 import { checkCreateCredentials, credentialRefusal } from "../shared/preview-listing";
+import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
 import { deploymentLedger, type Registration, type Release } from "../shared/deployment-ledger";
 import type { CheckFailure } from "../shared/fields";
 import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
@@ -37,7 +38,7 @@ type Props = Record<string, unknown>;
 
 /** Receives the stack config (`grouproles:*`); nothing is captured or copied into state. */
 export async function configure(req: { config: ConfigSource }): Promise<void> {
-  setStackConfig(req.config);
+  setStackConfig(dynamicConfigSource(req.config));
 }
 
 export async function check(olds: Props, news: Props) {
@@ -48,6 +49,9 @@ export async function check(olds: Props, news: Props) {
     "check of a Role",
     reg,
     async () => {
+      // Settings that cannot work fail every preview, a no-op one too, before any request (../shared/config-check).
+      const config = configCheckFailures();
+      if (config.length) return { inputs: news, failures: config };
       let failures = await checkCreateCredentials(olds, news, checkRoleInputs(news));
       if (!failures.length && Object.keys(olds).length === 0) failures = declareCreate(news, reg);
       return { inputs: news, failures };
