@@ -15,6 +15,7 @@ import type { CheckFailure } from "../shared/fields";
 import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
+import { heldNameFailures } from "./held-names";
 import { inContext } from "../shared/errors";
 import { inUseDeleteMessage, inUseReplaceMessage } from "./errors";
 import {
@@ -53,7 +54,7 @@ export async function check(olds: Props, news: Props) {
       const config = configCheckFailures();
       if (config.length) return { inputs: news, failures: config };
       let failures = await checkCreateCredentials(olds, news, checkRoleInputs(news));
-      if (!failures.length && Object.keys(olds).length === 0) failures = declareCreate(news, reg);
+      if (!failures.length && Object.keys(olds).length === 0) failures = await declareCreate(news, reg);
       return { inputs: news, failures };
     },
     (result) => result.failures.length > 0,
@@ -66,9 +67,11 @@ const newRole = (groupId: unknown, name: unknown) => `new role:${String(groupId)
 /**
  * A create declares the role it makes (by name) or imports (by ID), so that a resource letting that
  * role go later in the deployment leaves it here, and an exclusive catalogue leaves the role it makes.
- * A move that only another order of registrations could keep is refused (../shared/registration-order).
+ * A move that only another order of registrations could keep is refused (../shared/registration-order),
+ * and so is a name a role of the group holds that nothing frees in time (./held-names). A refused
+ * create declares nothing.
  */
-function declareCreate(news: Props, reg: Registration): CheckFailure[] {
+async function declareCreate(news: Props, reg: Registration): Promise<CheckFailure[]> {
   const { groupId, name } = news;
   if (typeof groupId !== "number" || typeof name !== "string") return [];
   const ledger = deploymentLedger();
@@ -85,6 +88,9 @@ function declareCreate(news: Props, reg: Registration): CheckFailure[] {
   const release = ledger.releaseNamed(groupId, name);
   if (release && release.reg !== reg)
     return [{ property: "name", reason: createsReleasedName(what, groupId, release) }];
+  // A name a role of the group holds: `up` would meet a 409 (./held-names, e.g. a Role renamed in code).
+  const held = await heldNameFailures(news, reg);
+  if (held.length) return held;
   ledger.wantName(groupId, name, reg, false);
   return [];
 }

@@ -256,6 +256,11 @@ export class DeploymentLedger {
     this.unconfirmed.set(nameKey(groupId, name), evidence);
   }
 
+  /** True when a create of `name` in `groupId` replaces an unconfirmed create (see {@link takeUnconfirmed}). */
+  hasUnconfirmed(groupId: number, name: string): boolean {
+    return this.unconfirmed.has(nameKey(groupId, name));
+  }
+
   /** The unconfirmed create that a create of `name` in `groupId` replaces, if any (taken once). */
   takeUnconfirmed(groupId: number, name: string): UnconfirmedCreate | undefined {
     const k = nameKey(groupId, name);
