@@ -10,6 +10,7 @@
 import type { dynamic } from "@pulumi/pulumi";
 import { checkCreateCredentials, previewListing } from "../shared/preview-listing";
 import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
+import { explainedDelete } from "../shared/deletions";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { lateTakeover } from "../shared/registration-order";
 import { isUnknown } from "../shared/fields";
@@ -57,6 +58,7 @@ export async function check(olds: Props, news: Props) {
   const ledger = deploymentLedger();
   // The engine checks one registration at a time, in order: this one comes after every one checked so far.
   const reg = ledger.register(describeCatalogue(news.groupId, news.roles));
+  ledger.noteProgramCheck();
   return ledger.observe(
     "check of a GroupRoles",
     reg,
@@ -185,7 +187,8 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
 }
 
 async function deleteRoles(id: string, props: Props): Promise<void> {
-  await deploymentLedger().track(undefined, () => deleteGroupRoles(id, props, maxBatchSize()));
+  // In a destroy, a failure says what the destroy did and what to do next (../shared/deletions).
+  await deploymentLedger().track(undefined, () => explainedDelete(() => deleteGroupRoles(id, props, maxBatchSize())));
 }
 
 /**

@@ -10,6 +10,7 @@ import type { RoleSummary } from "../../client/types";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
 import { checkCreateCredentials, credentialRefusal } from "../shared/preview-listing";
 import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
+import { explainedDelete } from "../shared/deletions";
 import { deploymentLedger, type Registration, type Release } from "../shared/deployment-ledger";
 import type { CheckFailure } from "../shared/fields";
 import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
@@ -46,6 +47,7 @@ export async function check(olds: Props, news: Props) {
   const ledger = deploymentLedger();
   // The engine checks one registration at a time, in order: this one comes after every one checked so far.
   const reg = ledger.register(`the Role "${String(news.name)}" of group ${String(news.groupId)}`);
+  ledger.noteProgramCheck();
   return ledger.observe(
     "check of a Role",
     reg,
@@ -268,20 +270,21 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
     `deleting role "${String(props.name)}" (id ${id}): checking whether it is in use`,
   );
   if (!entry) return; // already gone: nothing to do
-  if (entry.inUse) throw new RoleInUseError(inUseDeleteMessage({ ...entry, groupId }));
+  if (entry.inUse) throw new RoleInUseError(inUseDeleteMessage({ ...entry, groupId }, ledger.operation));
   try {
     await services().writer.delete(groupId, roleId);
   } catch (error) {
     if (error instanceof NotFoundError) return;
     if (error instanceof ConflictError) {
       // Assigned between our check and the delete (the only conflict a delete can meet).
-      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }), {
+      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }, ledger.operation), {
         cause: error,
         status: 409,
       });
     }
     throw inContext(error, `deleting role "${entry.name}" (id ${id})`);
   }
+  ledger.noteDeleted({ by: `the Role of group ${groupId}, id ${id}`, groupId, names: [entry.name] });
 }
 
 /**
@@ -318,6 +321,8 @@ export const roleProvider = {
     const reg = ledger.stepOf(`role:${id}`, `the Role "${String(olds.name)}" (id ${id})`);
     return ledger.track(reg, () => update(id, olds, news, reg));
   },
-  // Deletes run after every other step: no registration waits for them.
-  delete: (id: string, props: Props) => deploymentLedger().track(undefined, () => deleteRole(id, props)),
+  // Deletes run after every other step: no registration waits for them. In a destroy, a failure says
+  // what the destroy did and what to do next (../shared/deletions).
+  delete: (id: string, props: Props) =>
+    deploymentLedger().track(undefined, () => explainedDelete(() => deleteRole(id, props))),
 } satisfies dynamic.ResourceProvider<Props, Props>;
