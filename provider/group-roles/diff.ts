@@ -7,12 +7,11 @@
  * take. It also tells the deployment's ledger which roles this resource keeps, lets go and wants, so
  * that other resources neither delete nor duplicate them.
  */
-import { NotFoundError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
-import { isGroupGone, unprovenNotFound } from "../shared/gone";
+import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
 import { engineLog } from "../shared/engine-log";
@@ -51,12 +50,12 @@ export interface GroupRolesDiff {
 
 /** The group's roles as the preview sees them ([] when the service says the group is gone). */
 async function listedForPreview(groupId: number, what: string): Promise<RoleSummary[]> {
-  const refusal = await credentialRefusal(groupId);
+  // A refused credential, or an address that cannot work (a 404 that proves nothing among them).
+  const refusal = await credentialRefusal(groupId, what);
   if (refusal) throw refusal;
   const { roles, error } = await previewListing(groupId);
   if (roles) return roles;
   if (isGroupGone(error)) return [];
-  if (error instanceof NotFoundError) throw unprovenNotFound(error, groupId, what);
   throw inContext(error, what);
 }
 
