@@ -9,7 +9,6 @@ import type { EntryState } from "../provider/group-roles/types";
 import { checkoutGroupRolesShim, isInstalled } from "./checkout-shim";
 import { refuseDroppedKeys } from "./dropped-keys";
 import { perRun } from "./per-run";
-import type { RoleSettings } from "./settings";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? groupRolesProvider : checkoutGroupRolesShim;
@@ -22,10 +21,9 @@ export interface GroupRoleEntry {
   description?: pulumi.Input<string>;
   /**
    * Permission settings: setting name to enabled. Only the keys listed here are managed; removing a
-   * key resets that setting. Key order never matters. The documented settings are typed keys; another
-   * one needs a cast ({@link RoleSettings}).
+   * key resets that setting. Key order never matters.
    */
-  settings?: pulumi.Input<RoleSettings>;
+  settings?: pulumi.Input<import("./settings").RoleSettings>;
   /**
    * Keep the role in the service when the entry is removed from `roles` (or the resource is
    * destroyed): Pulumi forgets it instead of deleting it, as the `retainOnDelete` option does for a

@@ -9,7 +9,6 @@ import { refuseDroppedKeys } from "./dropped-keys";
 import * as roleProvider from "../provider";
 import { checkoutProviderShim, isInstalled } from "./checkout-shim";
 import { perRun } from "./per-run";
-import type { RoleSettings } from "./settings";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? roleProvider : checkoutProviderShim;
@@ -43,10 +42,9 @@ export interface RoleArgs {
   /**
    * Permission settings: setting name to enabled, e.g. `{ viewVideo: true, remoteAssist: false }`.
    * Only the keys listed here are managed; removing a key resets that setting in the service. Key
-   * order never matters. A key that looks like a typo of a known setting is refused in preview. The
-   * documented settings are typed keys; another one needs a cast ({@link RoleSettings}).
+   * order never matters. A key that looks like a typo of a known setting is refused in preview.
    */
-  settings?: pulumi.Input<RoleSettings>;
+  settings?: pulumi.Input<import("./settings").RoleSettings>;
 }
 
 /**
