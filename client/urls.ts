@@ -26,6 +26,13 @@ export interface ServiceUrl {
  * @throws ConfigurationError naming the field and the rule.
  */
 export function parseServiceUrl(value: string, field: string, allowInsecureHttp = false): ServiceUrl {
+  // `localhost:8080` parses as the scheme "localhost:"; say what is missing instead.
+  if (!/^[a-z][a-z\d+.-]*:\/\//i.test(value.trim())) {
+    throw new ConfigurationError(
+      `${field}: "${value}" is not an absolute URL: it has no scheme (expected e.g. https://api.example.com, or ` +
+        "http://localhost:8080 for a loopback emulator)",
+    );
+  }
   let url: URL;
   try {
     url = new URL(value);

@@ -47,7 +47,23 @@ export interface ResolvedCredentials {
   fingerprint: string;
 }
 
-const nonEmpty = (v: string | undefined) => (v === undefined || v === "" ? undefined : v);
+/** A value, or undefined when unset, empty or blank: an empty CI secret (`${{ secrets.X }}`) counts as unset. */
+const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v);
+
+/** Set, but empty or blank: named in the "no credentials" error, which would otherwise puzzle. */
+const blank = (v: string | undefined) => v !== undefined && v.trim() === "";
+
+/**
+ * A bearer token goes into the Authorization header as it is: one with a space, a line break or a
+ * control character (a token file's trailing newline) can never be accepted, so it fails here, named.
+ */
+function checkToken(token: string, where: string): void {
+  if (/[\s\u0000-\u001f\u007f]/.test(token))
+    throw new ConfigurationError(
+      `${where} must not contain spaces, line breaks or control characters (no access token holds one; look ` +
+        "for a trailing newline copied with it)",
+    );
+}
 
 /** A JSON map of group ID to a secret; messages never show the value. */
 function groupMap(text: string, name: string): Record<string, string> {
@@ -110,8 +126,14 @@ export function resolveCredentials(
   }
   const kind = [...kinds][0];
   if (kind === undefined) {
+    const empty = (Object.keys(CREDENTIAL_KEYS) as CredentialKey[]).flatMap((k) => [
+      ...(blank(config?.get(CREDENTIAL_KEYS[k][0])) ? [CREDENTIAL_KEYS[k][0]] : []),
+      ...(blank(env[CREDENTIAL_KEYS[k][1]]) ? [CREDENTIAL_KEYS[k][1]] : []),
+    ]);
+    const emptyNote = empty.length ? `${empty.join(", ")} ${empty.length === 1 ? "is" : "are"} set but empty; ` : "";
     throw new ConfigurationError(
-      "no credentials: set `pulumi config set --secret grouproles:accessToken <token>` (one token), " +
+      `no credentials: ${emptyNote}set ` +
+        "`pulumi config set --secret grouproles:accessToken <token>` (one token), " +
         "grouproles:accessTokens (a token per group), grouproles:apiKey or grouproles:apiKeys with " +
         "grouproles:partnerUserId and grouproles:authUrl (tokens fetched and renewed), or grouproles:username and " +
         "grouproles:password with grouproles:authUrl; or the same in the environment (GROUPROLES_ACCESS_TOKEN, " +
@@ -120,10 +142,14 @@ export function resolveCredentials(
   }
   if (kind === "tokens") {
     const single = get("accessToken");
+    if (single !== undefined) checkToken(single, name("accessToken"));
     const one = single !== undefined ? staticToken(single, name("accessToken")) : undefined;
     const mapText = get("accessTokens");
     if (mapText === undefined) return { kind, fingerprint, client: { tokens: one as TokenSource } };
-    const byGroup = new Map(Object.entries(groupMap(mapText, name("accessTokens"))).map(([g, t]) => [Number(g), t]));
+    const map = groupMap(mapText, name("accessTokens"));
+    for (const [group, token] of Object.entries(map))
+      checkToken(token, `${name("accessTokens")}: the token of group ${group}`);
+    const byGroup = new Map(Object.entries(map).map(([g, t]) => [Number(g), t]));
     return { kind, fingerprint, client: { tokens: tokensByGroup(byGroup, name("accessTokens"), one) } };
   }
   const authUrl = setting("authUrl");

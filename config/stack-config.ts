@@ -46,6 +46,11 @@ export function setStackConfig(config: ConfigSource | undefined): void {
   stackConfig = config;
 }
 
+/** The stack config `configure` recorded, if any. */
+export function stackConfigSource(): ConfigSource | undefined {
+  return stackConfig;
+}
+
 /** The resolved settings. */
 export interface ResolvedConfig {
   baseUrl?: string;
@@ -110,9 +115,36 @@ function domainsSetting(source: ConfigSource | undefined): string[] | undefined 
 }
 
 function pick(key: keyof typeof CONFIG_KEYS, source?: ConfigSource): string | undefined {
+  return setting(key, source).value;
+}
+
+/**
+ * A setting's value (config first, then environment; empty counts as unset) and the name of the place
+ * it came from, `grouproles:<key>` or `GROUPROLES_<KEY>`, for messages about it.
+ */
+export function setting(
+  key: keyof typeof CONFIG_KEYS,
+  source?: ConfigSource,
+): { value: string | undefined; name: string } {
   const fromConfig = (source ?? stackConfig)?.get(CONFIG_KEYS[key]);
-  const value = fromConfig !== undefined && fromConfig !== "" ? fromConfig : process.env[ENV_KEYS[key]];
-  return value === "" ? undefined : value;
+  if (fromConfig !== undefined && fromConfig !== "") return { value: fromConfig, name: CONFIG_KEYS[key] };
+  const fromEnv = process.env[ENV_KEYS[key]];
+  return fromEnv !== undefined && fromEnv !== ""
+    ? { value: fromEnv, name: ENV_KEYS[key] }
+    : { value: undefined, name: CONFIG_KEYS[key] };
+}
+
+/**
+ * `allowInsecureHttp`: true for `true`, `yes`, `1`, false for `false`, `no`, `0` (any case). Anything
+ * else fails loudly: a typo (`ture`) silently read as false would only surface as a refused address.
+ */
+function booleanSetting(key: keyof typeof CONFIG_KEYS, source: ConfigSource | undefined): boolean {
+  const text = pick(key, source)?.trim();
+  if (text === undefined || /^(0|false|no)$/i.test(text)) return false;
+  if (/^(1|true|yes)$/i.test(text)) return true;
+  throw new ConfigurationError(
+    `${CONFIG_KEYS[key]} (or ${ENV_KEYS[key]}) must be true or false (also yes/no, 1/0), got ${JSON.stringify(text)}`,
+  );
 }
 
 /** Reads the settings now (config first, then environment). */
@@ -120,7 +152,7 @@ export function resolveConfig(source?: ConfigSource): ResolvedConfig {
   return {
     baseUrl: pick("baseUrl", source),
     presenceUrl: pick("presenceUrl", source),
-    allowInsecureHttp: /^(1|true|yes)$/i.test(pick("allowInsecureHttp", source) ?? ""),
+    allowInsecureHttp: booleanSetting("allowInsecureHttp", source),
     presenceServerDomains: domainsSetting(source),
     maxBatchSize: numberSetting("maxBatchSize", source, "positive integer"),
     batchWindowMs: numberSetting("batchWindowMs", source, "non-negative number"),

@@ -8,6 +8,7 @@
 // First: on an older Node, fail naming the version needed (../client/node-version), not deep inside undici.
 import "../client/node-version";
 export { Role, type RoleArgs } from "./role";
+export type { KnownSettingName, RoleSettings } from "./settings";
 export { GroupRoles, type GroupRolesArgs, type GroupRoleEntry, type GroupRoleState } from "./group-roles";
 export {
   getRole,

@@ -3,6 +3,7 @@
  * not edit (test/architecture/role-fields.test.ts fails when this file differs from what it writes).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { RoleSettings } from "./settings";
 
 /** A role's fields as a program declares them: a `Role`'s arguments, an entry of a `GroupRoles`. */
 export interface RoleFieldArgs {
@@ -15,7 +16,7 @@ export interface RoleFieldArgs {
    * are managed; removing a key resets that setting in the service. Key order never matters. A key that looks like a
    * typo of a known setting is refused in preview.
    */
-  settings?: pulumi.Input<Record<string, pulumi.Input<boolean>>>;
+  settings?: pulumi.Input<RoleSettings>;
 }
 
 /** A `Role`'s outputs of its fields. */

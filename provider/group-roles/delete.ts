@@ -9,6 +9,7 @@ import { clientFromConfig } from "../../config/stack-config";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { inContext } from "../shared/errors";
 import { chunksOf, deleteChunk, entries } from "./apply";
+import { describeCatalogue } from "./diff";
 import { destroyInUse, heldRole } from "./errors";
 import { listGroup } from "./listing";
 import { catalogueOwner, parseGroupId, toState, type Props } from "./types";
@@ -48,10 +49,16 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
       groupId,
       held.map(({ key, role }) => heldRole(key, role)),
     );
+  const by = describeCatalogue(groupId, state.roles);
+  const done: string[] = [];
   for (const chunk of chunksOf(targets, max)) {
     const ids = chunk.map((t) => t.role.roleId);
     await deleteChunk(client, groupId, ids).catch((e) => {
-      throw inContext(e, `${what}: deleting ${entries(chunk.map((t) => t.key))}`);
+      // Say what went before: a delete that fails half-way leaves the rest for the next attempt.
+      const before = done.length ? `deleted ${entries(done)}, then ` : "";
+      throw inContext(e, `${what}: ${before}deleting ${entries(chunk.map((t) => t.key))}`);
     });
+    done.push(...chunk.map((t) => t.key));
+    ledger.noteDeleted({ by, groupId, names: chunk.map((t) => t.role.name) });
   }
 }

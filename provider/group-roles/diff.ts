@@ -51,12 +51,12 @@ export interface GroupRolesDiff {
 
 /** The group's roles as the preview sees them ([] when the service says the group is gone). */
 async function listedForPreview(groupId: number, what: string): Promise<RoleSummary[]> {
-  const refusal = await credentialRefusal(groupId);
+  // A refused credential, or an address that cannot work (a 404 that proves nothing among them).
+  const refusal = await credentialRefusal(groupId, what);
   if (refusal) throw refusal;
   const { roles, error } = await previewListing(groupId);
   if (roles) return roles;
   if (isGroupGone(error)) return [];
-  if (error instanceof NotFoundError) throw unprovenNotFound(error, groupId, what);
   throw inContext(error, what);
 }
 

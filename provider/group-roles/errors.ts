@@ -94,7 +94,7 @@ export function twoExclusive(groupId: number, other: string): NameTakenError {
 export function destroyInUse(groupId: number, held: HeldRole[]): RoleInUseError {
   return new RoleInUseError(
     `deleting the roles of group ${groupId}: ${roleCount(held.length)} ${held.length === 1 ? "is" : "are"} in use and ` +
-      `cannot be deleted; nothing was deleted:\n${someLines(held, line)}\n` +
+      `cannot be deleted; none of its roles was deleted:\n${someLines(held, line)}\n` +
       `To proceed: unassign their users in the service first; or, to keep them in the service, declare those ` +
       `entries with \`retain: true\` (or the resource with the option \`retainOnDelete: true\`), run \`pulumi up\`, ` +
       `then destroy.`,

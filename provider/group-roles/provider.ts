@@ -9,6 +9,8 @@
  */
 import type { dynamic } from "@pulumi/pulumi";
 import { checkCreateCredentials, previewListing } from "../shared/preview-listing";
+import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
+import { explainedDelete } from "../shared/deletions";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { allRefusals, lateTakeover } from "../shared/registration-order";
 import { isUnknown } from "../shared/fields";
@@ -45,7 +47,7 @@ import {
 
 /** Receives the stack config (`grouproles:*`); nothing is captured or copied into state. */
 export async function configure(req: { config: ConfigSource }): Promise<void> {
-  setStackConfig(req.config);
+  setStackConfig(dynamicConfigSource(req.config));
 }
 
 /** The name a create's Check binds its registration to, for the create to find (see the ledger's `stepOf`). */
@@ -56,10 +58,14 @@ export async function check(olds: Props, news: Props) {
   const ledger = deploymentLedger();
   // The engine checks one registration at a time, in order: this one comes after every one checked so far.
   const reg = ledger.register(describeCatalogue(news.groupId, news.roles));
+  ledger.noteProgramCheck();
   return ledger.observe(
     "check of a GroupRoles",
     reg,
     async () => {
+      // Settings that cannot work fail every preview, a no-op one too, before any request (../shared/config-check).
+      const config = configCheckFailures();
+      if (config.length) return { inputs: news, failures: config };
       let failures = await checkCreateCredentials(olds, news, checkGroupRolesInputs(news));
       if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number")
         failures = await checkCreateNames(news, reg);
@@ -183,7 +189,8 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
 }
 
 async function deleteRoles(id: string, props: Props): Promise<void> {
-  await deploymentLedger().track(undefined, () => deleteGroupRoles(id, props, maxBatchSize()));
+  // In a destroy, a failure says what the destroy did and what to do next (../shared/deletions).
+  await deploymentLedger().track(undefined, () => explainedDelete(() => deleteGroupRoles(id, props, maxBatchSize())));
 }
 
 /**

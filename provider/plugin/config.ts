@@ -7,21 +7,19 @@
  * (provider_plugin.go Configure). The layer sees `grouproles:<key>`, with the environment fallbacks
  * (`GROUPROLES_*`) it always had.
  */
-import { ConfigurationError } from "../../client/errors";
-import { AUTHORIZATION_KEYS, CREDENTIAL_KEYS, resolveCredentials } from "../../config/credentials";
 import type { ConfigSource } from "../../config/source";
-import { CONFIG_KEYS, resolveConfig } from "../../config/stack-config";
-import { editDistance } from "../shared/settings-keys";
+import {
+  configFailures as settingFailures,
+  nearestSetting,
+  PROVIDER_KEYS,
+  shownProperty,
+} from "../shared/config-check";
 import { reveal } from "./values";
 
 const NAMESPACE = "grouproles:";
 
 /** Every configuration key the provider reads (its schema's `config.variables`). */
-export const PROVIDER_KEYS: readonly string[] = [
-  ...Object.keys(CONFIG_KEYS),
-  ...Object.keys(CREDENTIAL_KEYS),
-  ...Object.keys(AUTHORIZATION_KEYS),
-];
+export { PROVIDER_KEYS };
 
 /** Inputs the engine adds to every provider resource (providers.SetProviderVersion and the like). */
 const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
@@ -44,32 +42,26 @@ export function configSource(
   };
 }
 
-/** Problems of a provider configuration, as CheckConfig failures naming the property; none when valid. */
+/**
+ * Problems of a provider configuration, as CheckConfig failures naming the property; none when valid.
+ * CheckConfig runs for the provider in every deployment, a no-op preview too (registry.go `Check`), so
+ * what ../shared/config-check knows without a request fails every preview, as for the dynamic providers.
+ */
 export function configFailures(properties: Record<string, unknown>): Array<{ property: string; reason: string }> {
   const failures: Array<{ property: string; reason: string }> = [];
   // A credential under a mistyped key: its failure says so, and a "no credentials" failure after it would
   // send the user to the stack config instead of the key to fix.
-  let mistypedCredential = false;
+  const mistypedCredential = false;
   for (const key of Object.keys(properties)) {
     if (ENGINE_KEYS.has(key) || PROVIDER_KEYS.includes(key)) continue;
-    const near = PROVIDER_KEYS.find((k) => editDistance(k.toLowerCase(), key.toLowerCase(), 3) <= 2);
-    if (near && (near in CREDENTIAL_KEYS || near === "authUrl" || near === "partnerUserId")) mistypedCredential = true;
+    const near = nearestSetting(key);
     failures.push({
-      property: key,
+      property: shownProperty(key),
       reason: `unknown provider setting "${key}"${near ? `; did you mean "${near}"?` : ""} (settings: ${PROVIDER_KEYS.join(", ")})`,
     });
   }
-  const source = configSource(properties);
-  const checks = [() => resolveConfig(source), ...(mistypedCredential ? [] : [() => resolveCredentials(source)])];
-  for (const check of checks) {
-    try {
-      check();
-    } catch (error) {
-      if (!(error instanceof ConfigurationError)) throw error;
-      // The messages name the config key (`grouproles:<key>`): the property is that key, bare.
-      const key = /grouproles:([A-Za-z]+)/.exec(error.message)?.[1] ?? "";
-      failures.push({ property: key, reason: error.message });
-    }
-  }
+  // The messages name the config key (`grouproles:<key>`): the property is that key, bare (none for a credential).
+  const settings = settingFailures(configSource(properties), "provider");
+  failures.push(...settings.map((f) => ({ ...f, property: shownProperty(f.property) })));
   return failures;
 }

@@ -34,15 +34,24 @@ const usersOf = (role: InUseRole) =>
   role.userCount === undefined ? "users" : `${role.userCount} user${role.userCount === 1 ? "" : "s"}`;
 
 /**
- * The message for a role that cannot be deleted because users hold it. The ways out are the ones that
- * work once the resource has left the program: `retainOnDelete` applies only to a declared resource.
+ * The message for a role that cannot be deleted because users hold it. In an `up` the resource has left
+ * the program, so the ways out are the ones that work from there: `retainOnDelete` applies only to a
+ * declared resource, hence "declare it again". In a destroy (../shared/deletions) the program still
+ * declares it: the option goes on it as it is, or Pulumi forgets it with `pulumi state delete`.
  */
-export function inUseDeleteMessage(role: InUseRole): string {
-  return (
+export function inUseDeleteMessage(role: InUseRole, operation: "up" | "destroy" = "up"): string {
+  const head =
     `role "${role.name}" (id ${formatRoleId(role.groupId, role.roleId)}) is in use by ${usersOf(role)} and cannot be ` +
-    `deleted; nothing was changed. To proceed, unassign its users in the service first. To stop managing the role ` +
-    `and keep it, declare it again with the resource option \`retainOnDelete: true\`, run \`pulumi up\`, then remove ` +
-    `it: Pulumi forgets it and the service keeps it.`
+    "deleted; it was not deleted. To proceed, unassign its users in the service first.";
+  if (operation === "destroy")
+    return (
+      `${head} To keep the role in the service instead, give its resource the option \`retainOnDelete: true\` and run ` +
+      "`pulumi up` before destroying, or make Pulumi forget it now: `pulumi state delete` with the URN this error " +
+      "starts with."
+    );
+  return (
+    `${head} To stop managing the role and keep it, declare it again with the resource option ` +
+    "`retainOnDelete: true`, run `pulumi up`, then remove it: Pulumi forgets it and the service keeps it."
   );
 }
 

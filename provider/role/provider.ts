@@ -10,11 +10,14 @@ import { changedTextFields, setTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
 import { checkCreateCredentials, credentialRefusal } from "../shared/preview-listing";
+import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
+import { explainedDelete } from "../shared/deletions";
 import { deploymentLedger, type Registration, type Release } from "../shared/deployment-ledger";
 import type { CheckFailure } from "../shared/fields";
 import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
+import { heldNameFailures } from "./held-names";
 import { inContext } from "../shared/errors";
 import { inUseDeleteMessage, inUseReplaceMessage } from "./errors";
 import {
@@ -38,19 +41,23 @@ type Props = Record<string, unknown>;
 
 /** Receives the stack config (`grouproles:*`); nothing is captured or copied into state. */
 export async function configure(req: { config: ConfigSource }): Promise<void> {
-  setStackConfig(req.config);
+  setStackConfig(dynamicConfigSource(req.config));
 }
 
 export async function check(olds: Props, news: Props) {
   const ledger = deploymentLedger();
   // The engine checks one registration at a time, in order: this one comes after every one checked so far.
   const reg = ledger.register(`the Role "${String(news.name)}" of group ${String(news.groupId)}`);
+  ledger.noteProgramCheck();
   return ledger.observe(
     "check of a Role",
     reg,
     async () => {
+      // Settings that cannot work fail every preview, a no-op one too, before any request (../shared/config-check).
+      const config = configCheckFailures();
+      if (config.length) return { inputs: news, failures: config };
       let failures = await checkCreateCredentials(olds, news, checkRoleInputs(news));
-      if (!failures.length && Object.keys(olds).length === 0) failures = declareCreate(news, reg);
+      if (!failures.length && Object.keys(olds).length === 0) failures = await declareCreate(news, reg);
       return { inputs: news, failures };
     },
     (result) => result.failures.length > 0,
@@ -63,9 +70,11 @@ const newRole = (groupId: unknown, name: unknown) => `new role:${String(groupId)
 /**
  * A create declares the role it makes (by name) or imports (by ID), so that a resource letting that
  * role go later in the deployment leaves it here, and an exclusive catalogue leaves the role it makes.
- * A move that only another order of registrations could keep is refused (../shared/registration-order).
+ * A move that only another order of registrations could keep is refused (../shared/registration-order),
+ * and so is a name a role of the group holds that nothing frees in time (./held-names). A refused
+ * create declares nothing.
  */
-function declareCreate(news: Props, reg: Registration): CheckFailure[] {
+async function declareCreate(news: Props, reg: Registration): Promise<CheckFailure[]> {
   const { groupId, name } = news;
   if (typeof groupId !== "number" || typeof name !== "string") return [];
   const ledger = deploymentLedger();
@@ -82,6 +91,9 @@ function declareCreate(news: Props, reg: Registration): CheckFailure[] {
   const release = ledger.releaseNamed(groupId, name);
   if (release && release.reg !== reg)
     return [{ property: "name", reason: createsReleasedName(what, groupId, release) }];
+  // A name a role of the group holds: `up` would meet a 409 (./held-names, e.g. a Role renamed in code).
+  const held = await heldNameFailures(news, reg);
+  if (held.length) return held;
   ledger.wantName(groupId, name, reg, false);
   return [];
 }
@@ -258,20 +270,21 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
     `deleting role "${String(props.name)}" (id ${id}): checking whether it is in use`,
   );
   if (!entry) return; // already gone: nothing to do
-  if (entry.inUse) throw new RoleInUseError(inUseDeleteMessage({ ...entry, groupId }));
+  if (entry.inUse) throw new RoleInUseError(inUseDeleteMessage({ ...entry, groupId }, ledger.operation));
   try {
     await services().writer.delete(groupId, roleId);
   } catch (error) {
     if (error instanceof NotFoundError) return;
     if (error instanceof ConflictError) {
       // Assigned between our check and the delete (the only conflict a delete can meet).
-      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }), {
+      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }, ledger.operation), {
         cause: error,
         status: 409,
       });
     }
     throw inContext(error, `deleting role "${entry.name}" (id ${id})`);
   }
+  ledger.noteDeleted({ by: `the Role of group ${groupId}, id ${id}`, groupId, names: [entry.name] });
 }
 
 /**
@@ -308,6 +321,8 @@ export const roleProvider = {
     const reg = ledger.stepOf(`role:${id}`, `the Role "${String(olds.name)}" (id ${id})`);
     return ledger.track(reg, () => update(id, olds, news, reg));
   },
-  // Deletes run after every other step: no registration waits for them.
-  delete: (id: string, props: Props) => deploymentLedger().track(undefined, () => deleteRole(id, props)),
+  // Deletes run after every other step: no registration waits for them. In a destroy, a failure says
+  // what the destroy did and what to do next (../shared/deletions).
+  delete: (id: string, props: Props) =>
+    deploymentLedger().track(undefined, () => explainedDelete(() => deleteRole(id, props))),
 } satisfies dynamic.ResourceProvider<Props, Props>;

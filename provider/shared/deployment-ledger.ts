@@ -75,6 +75,13 @@ export interface Want {
 const key = (groupId: number, roleId: number) => `${groupId}/${roleId}`;
 const nameKey = (groupId: number, name: string) => `${groupId}\u0000${name}`;
 
+/** Roles one delete deleted: which resource (in words), its group, the roles' names. */
+export interface Deletion {
+  by: string;
+  groupId: number;
+  names: readonly string[];
+}
+
 /** A create of an earlier run whose outcome is unknown: the group and name it sent. */
 export interface UnconfirmedCreate {
   groupId: number;
@@ -139,6 +146,12 @@ export class DeploymentLedger {
   private readonly exclusives = new Map<number, { owner: string; described: string }>();
   /** Values computed once per deployment and owner (e.g. a client's list of a group), see {@link once}. */
   private readonly memos = new WeakMap<object, Map<string, unknown>>();
+  /** A Role's or GroupRoles' Check ran in this deployment: the program runs (see {@link operation}). */
+  private programChecked = false;
+  /** Roles the deletes of this deployment deleted, by the resource that deleted them. */
+  private readonly deleted: Deletion[] = [];
+  /** Deletes of this deployment that are running (their requests, not their messages). */
+  private readonly deletesRunning = new Set<Promise<unknown>>();
 
   // ---- registrations -----------------------------------------------------------------------------
 
@@ -230,6 +243,53 @@ export class DeploymentLedger {
     return this.failures[0];
   }
 
+  // ---- what the deletes of this deployment did ---------------------------------------------------
+
+  /** A Role's or GroupRoles' Check arrived: the program runs in this deployment. */
+  noteProgramCheck(): void {
+    this.programChecked = true;
+  }
+
+  /**
+   * `"up"` when a Check of this deployment ran (a preview or up runs the program, and every Check comes
+   * before any delete: deployment_executor.go `performPostSteps`), else `"destroy"`: `pulumi destroy`
+   * runs no program (nor does `--run-program` check custom resources: step_generator.go skips them in
+   * destroy mode), and neither does an `up` whose program declares none of these resources any more,
+   * which the messages name as the exception.
+   */
+  get operation(): "up" | "destroy" {
+    return this.programChecked ? "up" : "destroy";
+  }
+
+  /** A delete of this deployment deleted these roles. */
+  noteDeleted(deletion: Deletion): void {
+    if (deletion.names.length) this.deleted.push(deletion);
+  }
+
+  /** What the deletes of this deployment deleted so far, in the order they did it. */
+  get deletions(): readonly Deletion[] {
+    return this.deleted;
+  }
+
+  /** Runs a delete's requests, known as running until they end (see {@link otherDeletesEnded}). */
+  async runDelete<T>(op: () => Promise<T>): Promise<T> {
+    const running = op();
+    this.deletesRunning.add(running);
+    try {
+      return await running;
+    } finally {
+      this.deletesRunning.delete(running);
+    }
+  }
+
+  /**
+   * Waits until no other delete of this deployment is running (their outcomes, not a clock): what a
+   * failed delete reports of the deployment is then all that the deletes the engine started did.
+   */
+  async otherDeletesEnded(): Promise<void> {
+    while (this.deletesRunning.size) await Promise.allSettled([...this.deletesRunning]);
+  }
+
   // ---- roles made and taken over -------------------------------------------------------------------
 
   /** A create adopted this role: it belongs to that resource now. */
@@ -254,6 +314,11 @@ export class DeploymentLedger {
   /** Diff saw a resource whose create was never confirmed; its replacement's create looks here. */
   noteUnconfirmed(groupId: number, name: string, evidence: UnconfirmedCreate): void {
     this.unconfirmed.set(nameKey(groupId, name), evidence);
+  }
+
+  /** True when a create of `name` in `groupId` replaces an unconfirmed create (see {@link takeUnconfirmed}). */
+  hasUnconfirmed(groupId: number, name: string): boolean {
+    return this.unconfirmed.has(nameKey(groupId, name));
   }
 
   /** The unconfirmed create that a create of `name` in `groupId` replaces, if any (taken once). */

@@ -23,8 +23,16 @@ export function isGroupGone(error: unknown): boolean {
   return error instanceof NotFoundError && error.serviceCode === GROUP_GONE_CODE;
 }
 
-/** A 404 that proves nothing: the error says so, names the URL and how to check it. */
-export function unprovenNotFound(error: NotFoundError, groupId: number, what: string): NotFoundError {
+/**
+ * A 404 that proves nothing: the error says so, names the URL and how to check it. `consequence` says
+ * what the operation did about it (a refresh or delete: nothing; a preview: the change cannot apply).
+ */
+export function unprovenNotFound(
+  error: NotFoundError,
+  groupId: number,
+  what: string,
+  consequence = "so nothing was removed from the state and nothing counts as deleted",
+): NotFoundError {
   const url = error.request
     ? `${error.request.method} ${error.request.origin ?? ""}${error.request.path}`
     : "a request";
@@ -36,8 +44,8 @@ export function unprovenNotFound(error: NotFoundError, groupId: number, what: st
     // the URL of the request says enough
   }
   return error.rephrase(
-    `${what}: ${url} answered 404${said} without saying that group ${groupId} or its role is gone, so ` +
-      `nothing was removed from the state and nothing counts as deleted. Check grouproles:baseUrl${baseUrl}: it ` +
+    `${what}: ${url} answered 404${said} without saying that group ${groupId} or its role is gone, ` +
+      `${consequence}. Check grouproles:baseUrl${baseUrl}: it ` +
       `must be the service's root, under which /api/v0/groups/${groupId}/roles lists the group's roles. If the ` +
       `group was deleted in the service, remove its resources from the stack with \`pulumi state delete <urn>\`.`,
   );

@@ -5,15 +5,26 @@
  *
  * Credentials fail in the preview, not half-way through `up`: before the first write to a group is
  * planned (a create's Check, an update's or a replacement's Diff), that list confirms that the
- * configured credential is accepted there. Only a refusal fails the check (401, 403, no credential
- * for the group); any other failure is left to the operation itself, with its retries.
+ * configured credential is accepted there. A refusal fails the check (401, 403, no credential for the
+ * group), and so does an address that cannot work, which every request of the `up` would meet too: no
+ * connection could be made at all (refused, no such host: `requestSent` false, after the client's
+ * retries), or a 404 that does not say the group is gone (a wrong path in `grouproles:baseUrl`). Any
+ * other failure (a 5xx, a timeout, a dropped reply) is left to the operation itself, with its retries.
  */
 import type { GroupRolesClient } from "../../client";
-import { AuthenticationError, ConfigurationError, ForbiddenError, type GroupRolesError } from "../../client/errors";
+import {
+  AuthenticationError,
+  ConfigurationError,
+  ConnectionError,
+  ForbiddenError,
+  type GroupRolesError,
+  NotFoundError,
+} from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { clientFromConfig } from "../../config/stack-config";
 import { deploymentLedger } from "./deployment-ledger";
 import type { CheckFailure } from "./fields";
+import { isGroupGone, unprovenNotFound } from "./gone";
 
 /** The group's list, or the error listing it met. */
 export type GroupListing = { roles: RoleSummary[]; error?: undefined } | { roles?: undefined; error: unknown };
@@ -28,12 +39,25 @@ export function previewListing(groupId: number, client: GroupRolesClient = clien
   );
 }
 
-/** The refusal of the credentials for `groupId` (its class kept), or undefined when not refused. */
-export async function credentialRefusal(groupId: number): Promise<GroupRolesError | undefined> {
+/**
+ * The refusal of the credentials for `groupId`, or of the address (its class kept), or undefined when
+ * the list gave no reason to think the planned write cannot apply. `what` leads a 404's message.
+ */
+export async function credentialRefusal(
+  groupId: number,
+  what = `listing group ${groupId}`,
+): Promise<GroupRolesError | undefined> {
   const { error } = await previewListing(groupId);
-  return error instanceof AuthenticationError || error instanceof ForbiddenError || error instanceof ConfigurationError
-    ? error.rephrase(`the credentials are not accepted for group ${groupId}: ${error.message}`)
-    : undefined;
+  if (error instanceof AuthenticationError || error instanceof ForbiddenError || error instanceof ConfigurationError)
+    return error.rephrase(`the credentials are not accepted for group ${groupId}: ${error.message}`);
+  if (error instanceof ConnectionError && !error.requestSent)
+    return error.rephrase(
+      `group ${groupId} cannot be reached, so the planned change cannot apply: ${error.message}. Check ` +
+        "grouproles:baseUrl: it must be the address of the service, reachable from where Pulumi runs",
+    );
+  if (error instanceof NotFoundError && !isGroupGone(error))
+    return unprovenNotFound(error, groupId, what, "so the planned change cannot apply");
+  return undefined;
 }
 
 /**

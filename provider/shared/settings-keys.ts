@@ -2,7 +2,7 @@
  * Setting names the service documents (spec appendix A). The list is open (new features add keys), so
  * unknown keys pass; a key that is a near miss of a known one is almost certainly a typo and is refused.
  */
-export const KNOWN_SETTINGS: readonly string[] = [
+export const KNOWN_SETTINGS = [
   "editAddress",
   "joinCobrowseSessions",
   "startScreenShareSessions",
@@ -38,9 +38,12 @@ export const KNOWN_SETTINGS: readonly string[] = [
   "inviteGuestShareVideo",
   "keylessSessions",
   "dataCapture",
-];
+] as const;
 
-const known = new Set(KNOWN_SETTINGS);
+/** A setting name the service documents: the keys `RoleSettings` (sdk/settings.ts) types. */
+export type KnownSettingName = (typeof KNOWN_SETTINGS)[number];
+
+const known = new Set<string>(KNOWN_SETTINGS);
 
 /** Levenshtein distance, stopping early once it exceeds `max`. */
 export function editDistance(a: string, b: string, max = Infinity): number {

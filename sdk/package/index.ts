@@ -10,5 +10,6 @@
 import "../../client/node-version";
 export { Provider, type ProviderArgs } from "./provider";
 export { Role, type RoleArgs } from "./role";
+export type { KnownSettingName, RoleSettings } from "../settings";
 export { GroupRoles, type GroupRolesArgs, type GroupRoleEntry, type GroupRoleState } from "./group-roles";
 export * from "./functions";

@@ -61,6 +61,30 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       expect(state.map((r) => [r.urn.split("::").pop(), r.id])).toEqual([["z", `42/${before!.roleId}`]]);
     });
 
+    it("without aliases the preview refuses it, with the advice `up` gives; only the group's list is sent", async () => {
+      await up([role("y2", "Y")]);
+      const before = await s.h.listRoles(42);
+      await s.h.clearRequests();
+      // To Pulumi: `+ create z` and `- delete y2`, and the delete runs after the create: `up` would meet a 409.
+      const preview = await runSpec(s, "preview", [role("z", "Y")]);
+      expect(preview.ok).toBe(false);
+      const message = preview.errors.join("\n");
+      expect(message).toContain("Role::z: ");
+      expect(message).toContain(
+        `creating role "Y" in group 42: group 42 already has a role named "Y" (id 42/${before[0]!.roleId}), and no ` +
+          "resource registered before this Role renames it away, so this create would fail at `pulumi up`",
+      );
+      expect(message).toContain('keep the role with the resource option `aliases: [{ name: "<old resource name>" }]`');
+      expect(message.indexOf("aliases:")).toBeLessThan(message.indexOf(`import: "42/${before[0]!.roleId}"`));
+      // The credential check's list of the group, which a create's Check sends anyway: nothing else.
+      expect((await s.h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 1 });
+      expect(await s.h.listRoles(42)).toEqual(before);
+      // Following the advice: the preview is green, and plans nothing.
+      const aliased = await runSpec(s, "preview", [role("z", "Y", { aliases: [{ name: "y2" }] })]);
+      expect(aliased.ok, aliased.errors.join("\n")).toBe(true);
+      expect(rolePlan(aliased)).toEqual([]);
+    });
+
     it("with aliases the rename is no change at all: no create, no delete, the same role", async () => {
       await up([role("y2", "Y")]);
       const [before] = await s.h.listRoles(42);

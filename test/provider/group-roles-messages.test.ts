@@ -84,7 +84,7 @@ describe("in-use refusals: the group, the count, each role as the service holds 
     const two = await rejection(groupRoles.delete("42", stateOf(outs)));
     expect(two.code).toBe("ERR_ROLE_IN_USE");
     expect(two.message).toContain(
-      "deleting the roles of group 42: 2 roles are in use and cannot be deleted; nothing was deleted:\n" +
+      "deleting the roles of group 42: 2 roles are in use and cannot be deleted; none of its roles was deleted:\n" +
         `  roles.a: "Agents" (roleId ${ids.Agents}) is held by 2 users\n` +
         `  roles.c: "Care" (roleId ${ids.Care}) is held by 5 users\n`,
     );

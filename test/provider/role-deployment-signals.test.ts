@@ -38,15 +38,20 @@ const dropX = async (state: State) => {
 };
 
 describe("check: a Role to be created declares the role it makes or imports", () => {
-  it("by name: a catalogue registered after it, dropping the role of that name, is refused (a move needs import)", async () => {
+  it("by name: a create of the name a role holds is refused in its own check (a move needs import); it declares nothing", async () => {
     const { state, x } = await catalogueXY();
     expect((await rejection(dropX(state)))?.code).toBe("ERR_ROLE_IN_USE"); // nobody takes X
     resetDeploymentLedger();
-    expect((await provider.check({}, { groupId: 42, name: "X" })).failures).toEqual([]);
-    const err = await rejection(dropX(state));
-    expect(err.message).toContain(
-      `this resource deletes role "X" (roleId ${x}), and the Role "X" of group 42 takes the name`,
-    );
+    // The catalogue registers later: the Role cannot know yet that it drops X; `up` would meet a 409.
+    const { failures } = await provider.check({}, { groupId: 42, name: "X" });
+    expect(failures).toEqual([
+      {
+        property: "name",
+        reason: expect.stringContaining(`group 42 already has a role named "X" (id 42/${x}), and no resource`),
+      },
+    ]);
+    expect(failures[0]!.reason).toContain(`\`import: "42/${x}"\``);
+    expect((await rejection(dropX(state)))?.code).toBe("ERR_ROLE_IN_USE"); // still nobody takes X
   });
 
   it("by import ID: the same, whatever name the Role gives it", async () => {

@@ -7,6 +7,8 @@ describe("in-use roles are never deleted", () => {
   it("delete is refused with the role's name, id, user count and the way out; nothing is deleted", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
     await h.setUsers(42, outs.roleId, 3);
+    // An `up` (the program runs: a Check of this deployment) whose program no longer declares the role.
+    await provider.check({}, { groupId: 42, name: "Other" });
     const err = await provider.delete(id, outs).catch((e) => e);
     expect(err.code).toBe("ERR_ROLE_IN_USE");
     expect(err.message).toContain(`role "Agents" (id ${id}) is in use by 3 users`);
@@ -17,6 +19,27 @@ describe("in-use roles are never deleted", () => {
     expect(err.message).not.toContain("protect");
     expect(await h.listRoles(42)).toHaveLength(1);
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"]).toBeUndefined();
+  });
+
+  it("in a destroy (no Check in the deployment) the way out is a destroy's, and the message says what else went", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
+    const other = await provider.create({ groupId: 42, name: "Other" });
+    await h.setUsers(42, outs.roleId, 3);
+    await provider.delete(other.id, other.outs);
+    const err = await provider.delete(id, outs).catch((e) => e);
+    expect(err.code).toBe("ERR_ROLE_IN_USE");
+    expect(err.message).toContain(
+      `role "Agents" (id ${id}) is in use by 3 users and cannot be deleted; it was not deleted`,
+    );
+    expect(err.message).toContain(
+      "give its resource the option `retainOnDelete: true` and run `pulumi up` before destroying",
+    );
+    expect(err.message).not.toContain("declare it again");
+    expect(err.message).toContain(
+      `This destroy deleted 1 role so far: "Other" (the Role of group 42, id ${other.id}).`,
+    );
+    expect(err.message).toContain("run `pulumi destroy` again: it deletes only what is left");
+    expect((await h.listRoles(42)).map((r) => r.name)).toEqual(["Agents"]);
   });
 
   it("a list that says a role is in use but not by how many counts one user, never zero", async () => {

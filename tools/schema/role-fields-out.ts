@@ -104,7 +104,7 @@ const TS_TYPES: Record<Kind, { input: string; output: string; plain: string }> =
   name: { input: "pulumi.Input<string>", output: "pulumi.Output<string>", plain: "string" },
   text: { input: "pulumi.Input<string>", output: "pulumi.Output<string | undefined>", plain: "string" },
   settings: {
-    input: "pulumi.Input<Record<string, pulumi.Input<boolean>>>",
+    input: "pulumi.Input<RoleSettings>",
     output: "pulumi.Output<Record<string, boolean> | undefined>",
     plain: "Record<string, boolean>",
   },
@@ -122,6 +122,7 @@ export function sdkRoleFields(): string {
  * not edit (test/architecture/role-fields.test.ts fails when this file differs from what it writes).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { RoleSettings } from "./settings";
 
 /** A role's fields as a program declares them: a \`Role\`'s arguments, an entry of a \`GroupRoles\`. */
 export interface RoleFieldArgs {

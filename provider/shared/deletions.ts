@@ -1,0 +1,51 @@
+/**
+ * What a failed delete says in a `pulumi destroy`: what this destroy did (the roles every delete of
+ * it deleted, by resource), what was not deleted and why (the error itself), and what to do next for
+ * a destroy (fix that, run `pulumi destroy` again: it deletes only what is left), instead of advice
+ * for an `up` ("declare it again, run `pulumi up`") and a "nothing was changed" that the roles deleted
+ * beside it contradict.
+ *
+ * A destroy's deletes run in waves, the independent ones side by side (deployment_executor.go
+ * `performPostSteps`, one antichain at a time), so a delete that fails first waits for the other
+ * deletes already running in this process to end (their outcomes, never a clock) before it reports:
+ * the report then holds everything the deletes the engine started did. In an `up` (see the ledger's
+ * `operation`) the error is left as it is: its deletes come after the program's changes, which the
+ * `up`'s own output lists.
+ */
+import { GroupRolesError } from "../../client/errors";
+import { type Deletion, deploymentLedger } from "./deployment-ledger";
+
+/** Runs a resource's delete; in a destroy, a failure reports what the destroy did and what to do next. */
+export async function explainedDelete<T>(op: () => Promise<T>): Promise<T> {
+  const ledger = deploymentLedger();
+  try {
+    return await ledger.runDelete(op);
+  } catch (error) {
+    if (ledger.operation !== "destroy") throw error;
+    await ledger.otherDeletesEnded();
+    const report = destroyReport(ledger.deletions);
+    const message = `${(error as Error)?.message ?? String(error)}\n${report}`;
+    if (error instanceof GroupRolesError) throw error.rephrase(message);
+    throw new Error(message, { cause: error });
+  }
+}
+
+const quoted = (names: readonly string[], max = 5) => {
+  const shown = names.slice(0, max).map((n) => JSON.stringify(n));
+  const list = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}` : (shown[0] ?? "");
+  return names.length > max ? `${shown.join(", ")} and ${names.length - max} more` : list;
+};
+const roles = (n: number) => `${n} role${n === 1 ? "" : "s"}`;
+
+/** The lines a failed delete of a destroy ends with. */
+export function destroyReport(deletions: readonly Deletion[]): string {
+  const total = deletions.reduce((n, d) => n + d.names.length, 0);
+  const done = total
+    ? `This destroy deleted ${roles(total)} so far: ${deletions.map((d) => `${quoted(d.names)} (${d.by})`).join("; ")}.`
+    : "This destroy deleted no role so far.";
+  return (
+    `${done} The resource whose delete failed stays in the stack. Fix what the error says, then run ` +
+    "`pulumi destroy` again: it deletes only what is left (a role already gone is simply dropped). After a " +
+    "`pulumi up` whose program no longer declares these resources, run that `pulumi up` again instead."
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * Settings that cannot work fail every preview, a no-op one included, before any request: through the
+ * engine stand-in (the real Node runtime, dynamic-provider host and resource plugin), with the stack
+ * config a user sets. Pulumi's engine runs Check for every resource in every preview, changed or not
+ * (step_generator.go `continueStepsFromImport`), and CheckConfig for the plugin's provider
+ * (providers/registry.go `Check`); both now check what can be known without a request
+ * (provider/shared/config-check.ts). Outcomes are read from the service: its request log (empty) and
+ * its roles (unchanged); a valid no-op preview still sends nothing.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  rolePlan,
+  runMixed,
+  SDK_KINDS,
+  specStackPerFile,
+  type GroupRolesSpec,
+  type RoleSpec,
+  type Stack,
+} from "./harness";
+
+let s: Stack;
+const roles: RoleSpec[] = [{ name: "support", args: { groupId: 42, name: "Support", settings: { viewVideo: true } } }];
+const catalogues: GroupRolesSpec[] = [{ name: "catalogue", args: { groupId: 42, roles: { a: { name: "Agents" } } } }];
+
+describe.each(SDK_KINDS)("%s resources: a no-op preview with settings that cannot work", (sdk) => {
+  specStackPerFile((stack) => (s = stack), sdk);
+
+  /** Stack config over the harness's (the emulator's address and token), secrets apart. */
+  const cases: Array<[string, Record<string, string>, Record<string, string> | undefined, string[]]> = [
+    [
+      "a baseUrl without a scheme",
+      { "grouproles:baseUrl": "127.0.0.1:8080" },
+      undefined,
+      ['grouproles:baseUrl: "127.0.0.1:8080" is not an absolute URL: it has no scheme'],
+    ],
+    [
+      "a plain http:// baseUrl of a host that is not loopback",
+      { "grouproles:baseUrl": "http://roles.example.com" },
+      undefined,
+      ["grouproles:baseUrl: plain http is refused for non-loopback host roles.example.com"],
+    ],
+    [
+      "an empty token",
+      {},
+      { "grouproles:accessToken": "" },
+      ["no credentials: grouproles:accessToken is set but empty"],
+    ],
+    [
+      "a token copied with its trailing newline",
+      {},
+      { "grouproles:accessToken": "dev-token\n" },
+      ["grouproles:accessToken must not contain spaces, line breaks or control characters"],
+    ],
+    [
+      "an unknown key (a typo of a setting)",
+      { "grouproles:allowInsecureHTTP": "true" },
+      undefined,
+      ["allowInsecureHTTP", 'did you mean "', 'allowInsecureHttp"?'],
+    ],
+    [
+      "a flag that is not true or false",
+      { "grouproles:allowInsecureHttp": "ture" },
+      undefined,
+      ["grouproles:allowInsecureHttp (or GROUPROLES_ALLOW_INSECURE_HTTP) must be true or false", 'got "ture"'],
+    ],
+  ];
+
+  // Every other case registers the GroupRoles first: each kind of resource must fail on its own.
+  it.each(cases.map((c, i) => [...c, i % 2 === 1] as const))(
+    "%s: fails naming the key and the rule; nothing is sent, nothing changes",
+    async (_what, config, secrets, parts, cataloguesFirst) => {
+      await s.baseline("catalogue and role", async () => {
+        const up = await runMixed(s, "up", catalogues, roles);
+        expect(up.ok, up.errors.join("\n")).toBe(true);
+      });
+      const before = await s.h.listRoles(42);
+      await s.h.clearRequests();
+      const order: Record<string, string> = cataloguesFirst ? { "roles-spec:order": "catalogues-first" } : {};
+      const preview = await runMixed(s, "preview", catalogues, roles, { ...config, ...order }, secrets);
+      expect(preview.ok).toBe(false);
+      const message = preview.errors.join("\n");
+      expect(message).toContain(cataloguesFirst ? "GroupRoles::catalogue: " : "Role::support: ");
+      // The plugin refuses in CheckConfig, for its provider (each resource's Check would too, after it).
+      if (sdk === "package") expect(message).toContain("pulumi:providers:grouproles resource 'default_");
+      for (const part of parts) expect(message).toContain(part);
+      // A credential never reaches a message (the engine prints a named property's value: none is named).
+      expect(message).not.toContain("dev-token");
+      expect((await s.h.requests()).total).toBe(0);
+      expect(await s.h.listRoles(42)).toEqual(before);
+    },
+  );
+
+  it("an address that cannot work: a no-op preview cannot know it (nothing sent); a change's preview fails", async () => {
+    await s.baseline("catalogue and role", async () => {
+      expect((await runMixed(s, "up", catalogues, roles)).ok).toBe(true);
+    });
+    const renamed: RoleSpec[] = [{ ...roles[0]!, args: { ...roles[0]!.args, name: "Support team" } }];
+    // Nothing listens on port 1; the emulator answers 404 under a path it does not serve.
+    for (const [baseUrl, says] of [
+      [
+        "http://127.0.0.1:1",
+        ["group 42 cannot be reached, so the planned change cannot apply: ", "could not connect to http://127.0.0.1:1"],
+      ],
+      [
+        `${s.h.emu.baseUrl}/typo`,
+        [
+          "/typo/api/v0/groups/42/roles answered 404",
+          "without saying that group 42 or its role is gone, so the planned change cannot apply",
+        ],
+      ],
+    ] as const) {
+      const config = { "grouproles:baseUrl": baseUrl };
+      await s.h.clearRequests();
+      const noop = await runMixed(s, "preview", catalogues, roles, config);
+      expect(noop.ok, noop.errors.join("\n")).toBe(true);
+      expect((await s.h.requests()).total).toBe(0);
+      const change = await runMixed(s, "preview", catalogues, renamed, config);
+      expect(change.ok).toBe(false);
+      for (const part of says) expect(change.errors.join("\n")).toContain(part);
+      expect(change.errors.join("\n")).toContain("Check grouproles:baseUrl");
+      expect((await s.h.requests()).entries.filter((e) => e.method !== "GET")).toEqual([]);
+    }
+    expect((await s.h.listRoles(42)).map((r) => r.name).sort()).toEqual(["Agents", "Support"]);
+  });
+
+  it("the same program with working settings: a no-op preview passes and still sends nothing", async () => {
+    await s.baseline("catalogue and role", async () => {
+      expect((await runMixed(s, "up", catalogues, roles)).ok).toBe(true);
+    });
+    const preview = await runMixed(s, "preview", catalogues, roles);
+    expect(preview.ok, preview.errors.join("\n")).toBe(true);
+    expect(rolePlan(preview)).toEqual([]);
+    expect((await s.h.requests()).total).toBe(0);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * A new Role whose name a role of the group holds (provider/role/held-names.ts), at the provider level,
+ * called in the engine's order (a registration's Check, then its Diff); each test is one deployment
+ * (a fresh ledger) starting from roles an earlier one made. Refused in the create's Check unless a
+ * registration before it renames the holder away (the create then waits for that step); the message
+ * names the holder and, when a resource of the program declares it, says so. Outcomes: the failures,
+ * the service's roles and its request log.
+ */
+import { describe, expect, it } from "vitest";
+import * as groupRoles from "../../provider/group-roles";
+import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
+import { inputs, stateOf } from "./group-roles-harness";
+import { provider, providerSuite } from "./provider-harness";
+
+const h = providerSuite();
+const make = (name: string) => provider.create({ groupId: 42, name });
+const reasons = async (news: Record<string, unknown>) =>
+  (await provider.check({}, news)).failures.map((f) => `${f.property}: ${f.reason}`);
+
+describe("a create of a name a role of the group holds", () => {
+  it("nothing frees it (e.g. a Role renamed in code): refused, naming the holder, aliases, import; one list, no write", async () => {
+    const held = await make("Y");
+    resetDeploymentLedger();
+    await h.clearRequests();
+    const [reason] = await reasons({ groupId: 42, name: "Y" });
+    expect(reason).toMatch(
+      /^name: creating role "Y" in group 42: group 42 already has a role named "Y" \(id 42\/\d+\)/,
+    );
+    expect(reason).toContain(`(id ${held.id})`);
+    expect(reason).toContain('`aliases: [{ name: "<old resource name>" }]`');
+    expect(reason).toContain(`\`import: "${held.id}"\``);
+    expect((await h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 1 });
+    // Another group, or another name, is free; the list is taken once per group and deployment.
+    expect(await reasons({ groupId: 42, name: "Z" })).toEqual([]);
+    expect(await reasons({ groupId: 43, name: "Y" })).toEqual([]);
+    expect((await h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 2 });
+  });
+
+  it("a Role registered before it renames the holder away: no failure (the create waits for that step)", async () => {
+    const held = await make("Y");
+    resetDeploymentLedger();
+    const news = { groupId: 42, name: "Y2" };
+    await provider.check(held.outs, news);
+    await provider.diff(held.id, held.outs, news);
+    expect(await reasons({ groupId: 42, name: "Other" })).toEqual([]); // any registration between
+    expect(await reasons({ groupId: 42, name: "Y" })).toEqual([]);
+    await provider.update(held.id, held.outs, news);
+    await provider.create({ groupId: 42, name: "Y" });
+    expect((await h.listRoles(42)).map((r) => r.name).sort()).toEqual(["Y", "Y2"]);
+  });
+
+  it("a catalogue registered before it keeps the holder: refused as declared twice, never advising an import", async () => {
+    const { outs } = await groupRoles.create(inputs({ a: { name: "A" } }));
+    resetDeploymentLedger();
+    const kept = inputs({ a: { name: "A" } });
+    await groupRoles.check(stateOf(outs), kept);
+    await groupRoles.diff("42", stateOf(outs), kept);
+    const [reason] = await reasons({ groupId: 42, name: "A" });
+    expect(reason).toContain("Another resource of this program (a GroupRoles entry or a Role) declares that role");
+    expect(reason).not.toContain("aliases");
+  });
+
+  it("the engine's Check of a replacement right after the resource's own Diff: the holder is the role replaced", async () => {
+    const held = await make("Y");
+    resetDeploymentLedger();
+    // The plugin with `replaceOnChanges: ["description"]`: Check, Diff (a change), then Check again without olds.
+    const news = { groupId: 42, name: "Y", description: "now" };
+    await provider.check(held.outs, news);
+    expect(await provider.diff(held.id, held.outs, news)).toMatchObject({ changes: true, replaces: [] });
+    expect(await reasons(news)).toEqual([]);
+  });
+
+  it("the import option, or a create replacing an unconfirmed one, takes the holder over: no failure", async () => {
+    const held = await make("Y");
+    resetDeploymentLedger();
+    expect(await reasons({ groupId: 42, name: "Y", importId: held.id })).toEqual([]);
+    resetDeploymentLedger();
+    // An earlier create never confirmed (ID 42/unconfirmed): its Diff is a replacement whose create
+    // adopts the role that create made (provider/role/adoption.ts findUnconfirmed).
+    const record = { groupId: 42, name: "Y", roleId: 0, inUse: false, userCount: 0 };
+    await provider.check(record, { groupId: 42, name: "Y" });
+    await provider.diff("42/unconfirmed", record, { groupId: 42, name: "Y" });
+    expect(await reasons({ groupId: 42, name: "Y" })).toEqual([]);
+  });
+});
