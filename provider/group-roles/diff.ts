@@ -7,12 +7,12 @@
  * take. It also tells the deployment's ledger which roles this resource keeps, lets go and wants, so
  * that other resources neither delete nor duplicate them.
  */
-import { type NameTakenError, NotFoundError } from "../../client/errors";
+import type { NameTakenError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { allRefusals, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
-import { isGroupGone, unprovenNotFound } from "../shared/gone";
+import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
 import { engineLog } from "../shared/engine-log";

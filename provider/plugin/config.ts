@@ -49,9 +49,6 @@ export function configSource(
  */
 export function configFailures(properties: Record<string, unknown>): Array<{ property: string; reason: string }> {
   const failures: Array<{ property: string; reason: string }> = [];
-  // A credential under a mistyped key: its failure says so, and a "no credentials" failure after it would
-  // send the user to the stack config instead of the key to fix.
-  const mistypedCredential = false;
   for (const key of Object.keys(properties)) {
     if (ENGINE_KEYS.has(key) || PROVIDER_KEYS.includes(key)) continue;
     const near = nearestSetting(key);
