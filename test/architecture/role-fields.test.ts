@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTED_TEXT_FIELDS, ROLE_FIELDS, SETTING_KEY_MAX, SETTINGS_MAX, TEXT_FIELDS } from "../../client/role-fields";
 import { ROLE_NAME_MAX } from "../../client/rules";
 import * as groupRoles from "../../provider/group-roles";
-import { provider as role } from "../provider/provider-harness";
-import { type EmulatorHarness, startHarness } from "../support/emulator";
+import { provider as role, providerAgainstEmulator } from "../provider/provider-harness";
+import type { EmulatorHarness } from "../support/emulator";
 import { http } from "../support/http";
 import { FIELD_ROWS_MARKER, roleFieldOutputs } from "../../tools/schema/role-fields-out";
 
@@ -28,7 +28,8 @@ describe("each text field, by the table and by the running emulator", () => {
   let h: EmulatorHarness;
   let group = 900;
   beforeAll(async () => {
-    h = await startHarness();
+    // The provider configured against it: a Role's check starts with its settings' check.
+    h = await providerAgainstEmulator();
   });
   afterAll(() => h.close());
 

@@ -99,10 +99,22 @@ describe("what is published", () => {
         "dist/emulator/cli.js",
       ])
         expect(packed, f).toContain(f);
-      // Besides dist/: the README and the docs/ pages it links, the licence, the manifest, the resource
-      // plugin's executable and the package schema it serves.
-      const others = packed.filter((f) => !f.startsWith("dist/") && !f.startsWith("docs/")).sort();
-      expect(others).toEqual(["LICENSE", "README.md", "bin/pulumi-resource-grouproles", "package.json", "schema.json"]);
+      // Besides dist/: the README and the pages it links (docs/, the changelog, the contributing guide, the
+      // emulator's and the engine stand-in's READMEs, the examples), the licence, the manifest, the
+      // resource plugin's executable and the package schema it serves; no source, test or tool code.
+      const others = packed.filter((f) => !/^(dist|docs|examples)\//.test(f)).sort();
+      expect(others).toEqual([
+        "CHANGELOG.md",
+        "CONTRIBUTING.md",
+        "LICENSE",
+        "README.md",
+        "bin/pulumi-resource-grouproles",
+        "emulator/README.md",
+        "package.json",
+        "schema.json",
+        "tools/engine/README.md",
+      ]);
+      expect(packed.filter((f) => f.startsWith("examples/") && !/\.(ts|json|yaml|yml|md)$/.test(f))).toEqual([]);
       expect(packed).toContain("docs/group-roles.md");
     } finally {
       rmSync(work, { recursive: true, force: true });
