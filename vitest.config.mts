@@ -24,8 +24,9 @@ const WORKERS = availableParallelism() + 2;
 process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "pulumi-grouproles-node-compile-cache");
 
 // Two projects: every suite builds dist/ first; only the packaged ones also pack and install the
-// tarball, so running one unit test file never packs. The JSON report is what .ci/run counts; the
-// default reporter is what people read.
+// tarball, so running one unit test file never packs. Their files run in one queue, longest first
+// (vitest.sequencer.mts), while the install goes on in the background (test/support/pack.ts). The
+// JSON report is what .ci/run counts; the default reporter is what people read.
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
@@ -48,7 +49,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "packaged", include: PACKAGED, globalSetup: ["test/support/build.ts", "test/support/pack.ts"] },
+        test: {
+          name: "packaged",
+          include: PACKAGED,
+          globalSetup: ["test/support/build.ts", "test/support/pack.ts"],
+          // The install pack.ts starts runs in the background; each packaged file waits for it here.
+          setupFiles: ["test/support/packed-ready.ts"],
+        },
       },
     ],
   },

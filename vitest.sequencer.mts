@@ -7,6 +7,11 @@
  * a minute of engine operations). So the durations of a whole run are kept in test/durations.json
  * (`node scripts/test-durations.js` after `npm test` updates it) and used first; a file it does not
  * list runs first (it may be long), then vitest's own order breaks ties.
+ *
+ * Both projects' files are one queue (they share `groupOrder` and `maxWorkers`, so vitest runs them
+ * side by side): a long packaged file must not wait for every other file to start. The packaged ones
+ * wait for the tarball's install before their first test (test/support/packed-ready.ts), which by
+ * their turn has usually ended.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -29,10 +34,6 @@ export class LongestFirst extends BaseSequencer {
     const cachedOrder = await super.sort(files);
     const rank = new Map(cachedOrder.map((f, i) => [f, i]));
     const weight = (f: TestSpecification) => seconds.get(path.relative(root, f.moduleId)) ?? Number.POSITIVE_INFINITY;
-    return [...files].sort((a, b) => {
-      // Projects still run one after the other, as vitest's own sequencer keeps them.
-      if (a.project.name !== b.project.name) return rank.get(a)! - rank.get(b)!;
-      return weight(b) - weight(a) || rank.get(a)! - rank.get(b)!;
-    });
+    return [...files].sort((a, b) => weight(b) - weight(a) || rank.get(a)! - rank.get(b)!);
   }
 }

@@ -4,16 +4,20 @@
  * plugin's SDK (`pulumi-grouproles/package`) run through the engine stand-in (tools/engine: default
  * and explicit provider resources, CheckConfig/Configure, Invoke, the import step). Two emulators
  * stand for two sites with different credentials. Outcomes are read from the emulators (their
- * request logs, GETs) and from the state file.
+ * request logs, GETs) and from the state file. The program runs inline (an Automation API program in
+ * the file's one process, test/support/program-runner.ts): the plugin, not the program's process, is
+ * what this suite is about, and the engine's environment (the PATH it finds the plugin on) reaches the
+ * provider processes as a workspace's `envVars` reach the CLI.
  */
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { type EngineResult, runEngine } from "../../tools/engine";
+import { type EngineResult, type InlineProgramHost, runEngine } from "../../tools/engine";
 import { ProviderHost } from "../../tools/engine/provider-host";
 import { type EmulatorHarness, startHarness } from "../support/emulator";
+import { defaultRunner, inlineHostFor } from "../support/program-runner";
 import { credentialFingerprint } from "../../emulator";
 
 /** An `Authorization` header as the emulator's request log records it. */
@@ -31,6 +35,8 @@ let eu: EmulatorHarness;
 let dir: string;
 let bin: string;
 let stateFile: string;
+/** The program's process, unless `E2E_PROGRAM=process` runs it through `cmd/run` for every operation. */
+let inlineHost: InlineProgramHost | undefined;
 
 interface Spec {
   /** A Role declared first; a provider with `afterAnchor: true` gets its baseUrl once its roleId is known. */
@@ -65,7 +71,7 @@ function run(
       "package-spec:providers": JSON.stringify(spec.providers ?? {}),
     },
     // By default the installed package's bin first: the engine finds `pulumi-resource-grouproles` on the PATH.
-    env,
+    ...(inlineHost ? { inlineHost, providerEnv: env } : { env }),
   });
 }
 
@@ -86,9 +92,11 @@ beforeAll(async () => {
   cpSync(path.join(__dirname, "programs", "package-spec"), dir, { recursive: true });
   bin = path.join(project, "node_modules", ".bin", "pulumi-resource-grouproles");
   stateFile = path.join(project, "package-spec-state.json");
+  if (defaultRunner() === "inline") inlineHost = inlineHostFor(dir);
   [us, eu] = await Promise.all([startHarness(), startHarness({ tokens: ["eu-token", "eu-token-2"] })]);
 });
 afterAll(async () => {
+  await inlineHost?.close();
   await us?.close();
   await eu?.close();
 });

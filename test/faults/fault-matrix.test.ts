@@ -14,7 +14,8 @@
  *     persistent one (every matching request until cleared). The provider's methods are called
  *     concurrently for every resource, as the dynamic-provider host calls them, so writes go through
  *     the same batcher and client code (see ./stack-model.ts).
- *   - Engine stand-in, one pair per fault on the batched create path (examples/roles-from-file):
+ *   - Engine stand-in, one pair per fault on the batched create path (three Roles of the spec program,
+ *     test/e2e/programs/roles-spec, run inline):
  *     serialization, `configure` with `grouproles:timeoutMs`, the gRPC wire and the state file.
  * The table is printed after the run and written to test-results/fault-matrix.md.
  */
@@ -25,6 +26,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as provider from "../../provider";
 import { setStackConfig } from "../../config/stack-config";
 import { runEngine } from "../../tools/engine";
+import { specProgram } from "../e2e/harness";
+import { defaultRunner, fileInlineHost } from "../support/program-runner";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import {
   FAULTS,
@@ -247,7 +250,7 @@ afterAll(async () => {
     `Every cell runs at the provider level twice (a transient fault: one faulty reply; a persistent one: every matching request until ` +
     `cleared), calling the provider's methods concurrently for every resource, as the dynamic-provider host does, so writes go through ` +
     `the same batcher and client. The batched create column also runs once per fault through the engine stand-in ` +
-    `(examples/roles-from-file: serialized provider, \`configure\`, gRPC, state file). Reply timeout ${TIMEOUT_MS} ms ` +
+    `(three Roles of one program: serialized provider, \`configure\`, gRPC, state file). Reply timeout ${TIMEOUT_MS} ms ` +
     `(\`grouproles:timeoutMs\`), slow replies ${LATENCY_MS} ms.\n\n` +
     table.markdown();
   console.log(`\n${text}`);
@@ -318,8 +321,12 @@ describe.concurrent("fault matrix, provider level (every fault × operation × b
   );
 });
 
-describe("fault matrix, engine stand-in (batched create of examples/roles-from-file, one pair per fault)", () => {
+describe("fault matrix, engine stand-in (batched create of three Roles, one pair per fault)", () => {
   let work: string;
+  // The spec program (test/e2e/programs/roles-spec), inline in one process for the file: what is tested
+  // is the provider behind the engine (serialized provider, configure, gRPC, state file), not the
+  // program's own process, which costs a second or more of CPU per run through cmd/run.
+  const inlineHost = defaultRunner() === "inline" ? fileInlineHost(specProgram) : undefined;
   beforeAll(() => {
     work = mkdtempSync(path.join(os.tmpdir(), "fault-matrix-"));
   });
@@ -344,9 +351,8 @@ describe("fault matrix, engine stand-in (batched create of examples/roles-from-f
   for (const fault of [...FAULTS, ...PARTIAL_CREATE_FAULTS]) {
     it(`${fault}: up with the fault, then up again`, async () => {
       const g = nextGroup++;
-      const dir = path.join(work, `g${g}`);
-      mkdirSync(dir);
-      const catalogue = path.join(dir, "roles.json");
+      const stateFile = path.join(work, `g${g}.json`);
+      // Three Roles of one group in one program, registered together: the batched create path.
       const declared: Array<Omit<Decl, "groupId"> & { key: string }> = [
         {
           key: "support",
@@ -357,20 +363,20 @@ describe("fault matrix, engine stand-in (batched create of examples/roles-from-f
         { key: "billing", name: "Billing", settings: { visitorDocumentShare: true } },
         { key: "sales", name: "Sales", description: "Sales team" },
       ];
-      writeFileSync(catalogue, JSON.stringify({ groupId: g, roles: declared }));
-      const stateFile = path.join(dir, "state.json");
+      const spec = declared.map(({ key, ...args }) => ({ name: key, args: { groupId: g, ...args } }));
       const run = () =>
         runEngine({
           operation: "up",
-          programDir: path.join(repoRoot, "examples/roles-from-file"),
+          programDir: specProgram,
           stack: "dev",
           stateFile,
           config: {
             "grouproles:baseUrl": h.emu.baseUrl,
-            "roles-from-file:catalogue": catalogue,
+            "roles-spec:spec": JSON.stringify(spec),
             "grouproles:timeoutMs": String(TIMEOUT_MS),
           },
           secretConfig: { "grouproles:accessToken": h.emu.token },
+          ...(inlineHost ? { inlineHost } : {}),
         });
       const clearFaults = await Promise.all(rulesOf(fault, g).map(inject));
       const first = await run();

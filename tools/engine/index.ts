@@ -48,6 +48,13 @@ export interface EngineOptions {
   /** Extra environment for the program and the provider host (both inherit this process's env). */
   env?: Record<string, string>;
   /**
+   * Extra environment for the provider processes only (the dynamic-provider host, resource plugins),
+   * after `env`: the CLI's environment, which its plugins inherit, as an Automation API workspace's
+   * `envVars` set it; an inline program never sees it (it runs in the caller's process). Allowed with
+   * `inlineHost`.
+   */
+  providerEnv?: Record<string, string>;
+  /**
    * `--parallel`: the engine's workers. @default `PULUMI_PARALLEL`, else 4 per CPU, as the CLI
    * (pkg/cmd/pulumi/operations/up.go `defaultParallel`: `GOMAXPROCS(0) * 4`)
    */
@@ -212,6 +219,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     // Plugins get the CLI's environment; only the program gets PULUMI_CONFIG.
     env: {
       ...baseEnv,
+      ...o.providerEnv,
       PULUMI_NODEJS_PROJECT: project,
       PULUMI_NODEJS_STACK: o.stack,
       PULUMI_NODEJS_ORGANIZATION: "organization",
