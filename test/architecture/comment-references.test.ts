@@ -45,7 +45,11 @@ describe("comments name files that exist", () => {
             if (!resolves(path.resolve(path.dirname(file), ref))) stale.push(`${path.relative(root, file)}: ${ref}`);
           }
           for (const [ref] of line.matchAll(/(?<![\w@/.-])(?:[\w-]+\/)+[\w.-]+\.(?:ts|js|md|json)\b/g)) {
-            if (!written(ref) && !existsSync(path.join(root, ref)) && !existsSync(path.resolve(path.dirname(file), ref)))
+            if (
+              !written(ref) &&
+              !existsSync(path.join(root, ref)) &&
+              !existsSync(path.resolve(path.dirname(file), ref))
+            )
               stale.push(`${path.relative(root, file)}: ${ref}`);
           }
         }
