@@ -11,7 +11,7 @@ import { NotFoundError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
-import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
+import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { isGroupGone, unprovenNotFound } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
@@ -112,6 +112,7 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
         refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId, plannedName: name }, reg, what));
       ledger.declare(groupId, old.roleId, { currentName: old.name, plannedName: name, by: "catalogue", owner, reg });
     } else if (typeof name === "string") {
+      refuse(lateDeclare(ledger, groupId, name, reg, what));
       if (adopts) refuse(lateTakeover(ledger, groupId, { name }, reg, what));
       ledger.wantName(groupId, name, reg, adopts);
     }
@@ -204,7 +205,7 @@ async function diffOf(
   const ledger = deploymentLedger();
   if (news.exclusive === true) {
     // First: a second exclusive catalogue's roles are all "removed" by the first, which says less.
-    const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared));
+    const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared), reg);
     if (other) throw twoExclusive(groupId, other);
   }
   record(groupId, state, declared, news.adoptExisting === true, reg);

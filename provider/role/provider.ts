@@ -11,7 +11,7 @@ import { setStackConfig, type ConfigSource } from "../../config/stack-config";
 import { checkCreateCredentials, credentialRefusal } from "../shared/preview-listing";
 import { deploymentLedger, type Registration, type Release } from "../shared/deployment-ledger";
 import type { CheckFailure } from "../shared/fields";
-import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
+import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { inContext } from "../shared/errors";
@@ -70,6 +70,8 @@ function declareCreate(news: Props, reg: Registration): CheckFailure[] {
   const ledger = deploymentLedger();
   ledger.bind(newRole(groupId, name), reg);
   const what = `creating role "${name}" in group ${groupId}`;
+  const unseen = lateDeclare(ledger, groupId, name, reg, what);
+  if (unseen) return [{ property: "name", reason: unseen.message }];
   const imported = typeof news.importId === "string" ? /^\d+\/(\d+)$/.exec(news.importId) : null;
   if (imported) {
     const roleId = Number(imported[1]);
