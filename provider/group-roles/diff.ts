@@ -119,6 +119,7 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
   }
   for (const [key, old] of Object.entries(state.roles)) {
     if (kept.has(key) || old.retain) continue; // kept, or forgotten (never deleted)
+    ledger.undeclare(groupId, old.roleId, owner, reg);
     const release = ledger.release(groupId, old.roleId, old.name, reg, false);
     if (!release.handedTo)
       refuse(

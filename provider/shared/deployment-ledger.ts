@@ -304,6 +304,19 @@ export class DeploymentLedger {
     return want && want.reg.seq < reg.seq && !want.reg.settled ? { reg: want.reg, create: !want.adopts } : undefined;
   }
 
+  /**
+   * A catalogue (`owner`) lets this role go: what it declared of the role in another Diff of this
+   * deployment (the Diff the engine runs for a refresh, before the program's registrations, in
+   * `up --refresh`) no longer holds, and must not read as another resource keeping the role.
+   */
+  undeclare(groupId: number, roleId: number, owner: string, reg: Registration): void {
+    const k = key(groupId, roleId);
+    const d = this.declared.get(k);
+    if (!d || d.by !== "catalogue" || d.owner !== owner || d.reg === reg) return;
+    this.byPlannedName.get(nameKey(groupId, d.plannedName))?.delete(k);
+    this.declared.delete(k);
+  }
+
   declaration(groupId: number, roleId: number): DeclaredRole | undefined {
     return this.declared.get(key(groupId, roleId));
   }
