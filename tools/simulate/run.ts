@@ -120,6 +120,9 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
             : ""
         }`,
     );
+    // SIMULATE_REQUESTS=1: every request of the operation in the trace (to read a failing history).
+    if (process.env.SIMULATE_REQUESTS)
+      for (const e of rec.requests) trace.push(`      ${e.method} ${e.path} -> ${e.status} ${e.body.slice(0, 160)}`);
     for (const id of released(rec)) unmanaged.add(id);
     const recorded = new Set(
       rec.postState.flatMap((s) => {
