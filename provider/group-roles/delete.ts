@@ -6,6 +6,7 @@
  * leaves the resource in state; the next attempt lists again and deletes what is left.
  */
 import { clientFromConfig } from "../../config/stack-config";
+import { confirmAbsentRoleGone } from "../shared/absent-role";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { inContext } from "../shared/errors";
 import { chunksOf, deleteChunk, entries } from "./apply";
@@ -24,6 +25,11 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
   if (!listed) return; // the group is gone, and its roles with it
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const byName = new Map(listed.map((r) => [r.name, r]));
+  // A role the list leaves out is gone only if its own read says so: a short list must not make
+  // destroy forget a role it never deleted (../shared/absent-role).
+  for (const [key, role] of Object.entries(state.roles))
+    if (!role.retain && !byId.has(role.roleId))
+      await confirmAbsentRoleGone(client, groupId, role.roleId, `${what}: roles.${key}`);
   const ledger = deploymentLedger();
   const own = catalogueOwner(state);
   /** Declared by a Role, or by another catalogue (a refresh of this one declares it too, as its own). */

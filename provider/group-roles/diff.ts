@@ -11,7 +11,7 @@ import type { NameTakenError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
-import { allRefusals, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
+import { allRefusals, lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
@@ -111,12 +111,14 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
         refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId, plannedName: name }, reg, what));
       ledger.declare(groupId, old.roleId, { currentName: old.name, plannedName: name, by: "catalogue", owner, reg });
     } else if (typeof name === "string") {
+      refuse(lateDeclare(ledger, groupId, name, reg, what));
       if (adopts) refuse(lateTakeover(ledger, groupId, { name }, reg, what));
       ledger.wantName(groupId, name, reg, adopts);
     }
   }
   for (const [key, old] of Object.entries(state.roles)) {
     if (kept.has(key) || old.retain) continue; // kept, or forgotten (never deleted)
+    ledger.undeclare(groupId, old.roleId, owner, reg);
     const release = ledger.release(groupId, old.roleId, old.name, reg, false);
     if (!release.handedTo)
       refuse(
@@ -206,7 +208,7 @@ async function diffOf(
   const ledger = deploymentLedger();
   if (news.exclusive === true) {
     // First: a second exclusive catalogue's roles are all "removed" by the first, which says less.
-    const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared));
+    const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared), reg);
     if (other) throw twoExclusive(groupId, other);
   }
   record(groupId, state, declared, news.adoptExisting === true, reg);

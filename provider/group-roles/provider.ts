@@ -12,7 +12,7 @@ import { checkCreateCredentials, previewListing } from "../shared/preview-listin
 import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
 import { explainedDelete } from "../shared/deletions";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
-import { allRefusals, lateTakeover } from "../shared/registration-order";
+import { allRefusals, lateDeclare, lateTakeover } from "../shared/registration-order";
 import { isUnknown } from "../shared/fields";
 import {
   batchOptions,
@@ -99,11 +99,19 @@ async function checkCreateNames(news: Props, reg: Registration) {
   const plan = planApply({ groupId, roles: {} }, inputs, roles, otherResources(ledger, groupId, reg, "diff"));
   const taken = plan.conflicts.filter((c) => c.kind !== "wait");
   if (taken.length) return [{ property: "roles", reason: namesTaken(groupId, taken).message }];
-  if (!inputs.exclusive || isUnknown(news.exclusive)) return [];
+  if (!inputs.exclusive || isUnknown(news.exclusive)) {
+    // Not the group's exclusive catalogue: one registered before it cannot see these entries.
+    for (const [key, entry] of Object.entries(inputs.roles)) {
+      const unseen = lateDeclare(ledger, groupId, entry.name, reg, `group ${groupId}: roles.${key}`);
+      if (unseen) return [{ property: "roles", reason: unseen.message }];
+    }
+    return [];
+  }
   const other = ledger.claimExclusive(
     groupId,
     `new:${Object.keys(inputs.roles).join(",")}`,
     describeEntries(news.roles as Props),
+    reg,
   );
   if (other) return [{ property: "exclusive", reason: twoExclusive(groupId, other).message }];
   const held = plan.unmanaged.filter((r) => r.inUse);

@@ -14,7 +14,7 @@ import { configCheckFailures, dynamicConfigSource } from "../shared/config-check
 import { explainedDelete } from "../shared/deletions";
 import { deploymentLedger, type Registration, type Release } from "../shared/deployment-ledger";
 import type { CheckFailure } from "../shared/fields";
-import { lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
+import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { heldNameFailures } from "./held-names";
@@ -80,6 +80,8 @@ async function declareCreate(news: Props, reg: Registration): Promise<CheckFailu
   const ledger = deploymentLedger();
   ledger.bind(newRole(groupId, name), reg);
   const what = `creating role "${name}" in group ${groupId}`;
+  const unseen = lateDeclare(ledger, groupId, name, reg, what);
+  if (unseen) return [{ property: "name", reason: unseen.message }];
   const imported = typeof news.importId === "string" ? /^\d+\/(\d+)$/.exec(news.importId) : null;
   if (imported) {
     const roleId = Number(imported[1]);

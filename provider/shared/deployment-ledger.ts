@@ -143,7 +143,7 @@ export class DeploymentLedger {
     this.onFailure = resolve;
   });
   /** The exclusive catalogue of each group: its identity and how to name it in a message. */
-  private readonly exclusives = new Map<number, { owner: string; described: string }>();
+  private readonly exclusives = new Map<number, { owner: string; described: string; reg?: Registration }>();
   /** Values computed once per deployment and owner (e.g. a client's list of a group), see {@link once}. */
   private readonly memos = new WeakMap<object, Map<string, unknown>>();
   /** A Role's or GroupRoles' Check ran in this deployment: the program runs (see {@link operation}). */
@@ -369,6 +369,19 @@ export class DeploymentLedger {
     return want && want.reg.seq < reg.seq && !want.reg.settled ? { reg: want.reg, create: !want.adopts } : undefined;
   }
 
+  /**
+   * A catalogue (`owner`) lets this role go: what it declared of the role in another Diff of this
+   * deployment (the Diff the engine runs for a refresh, before the program's registrations, in
+   * `up --refresh`) no longer holds, and must not read as another resource keeping the role.
+   */
+  undeclare(groupId: number, roleId: number, owner: string, reg: Registration): void {
+    const k = key(groupId, roleId);
+    const d = this.declared.get(k);
+    if (!d || d.by !== "catalogue" || d.owner !== owner || d.reg === reg) return;
+    this.byPlannedName.get(nameKey(groupId, d.plannedName))?.delete(k);
+    this.declared.delete(k);
+  }
+
   declaration(groupId: number, roleId: number): DeclaredRole | undefined {
     return this.declared.get(key(groupId, roleId));
   }
@@ -384,11 +397,20 @@ export class DeploymentLedger {
    * A catalogue with `exclusive: true` claims its group; returns how the other one is described when
    * another catalogue (another `owner`) claimed it first in this deployment.
    */
-  claimExclusive(groupId: number, owner: string, described: string): string | undefined {
+  claimExclusive(groupId: number, owner: string, described: string, reg?: Registration): string | undefined {
     const first = this.exclusives.get(groupId);
     if (first && first.owner !== owner) return first.described;
-    this.exclusives.set(groupId, { owner, described });
+    this.exclusives.set(groupId, { owner, described, ...(reg ? { reg } : {}) });
     return undefined;
+  }
+
+  /**
+   * The registration of the group's exclusive catalogue when it came before `reg` (and is not `reg`):
+   * its Check or Diff could not see what `reg` declares.
+   */
+  exclusiveBefore(groupId: number, reg: Registration): Registration | undefined {
+    const claim = this.exclusives.get(groupId)?.reg;
+    return claim && claim !== reg && claim.seq < reg.seq ? claim : undefined;
   }
 
   /** `make()` once per deployment, `owner` and `name`: later calls get the first call's value. */

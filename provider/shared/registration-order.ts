@@ -71,6 +71,29 @@ export function lateKeep(
 }
 
 /**
+ * `reg` declares a role it does not hold yet (a Role created or imported, an entry added) in a group
+ * whose exclusive catalogue registered before it. That catalogue's Check or Diff could not see the
+ * declaration, and it never will: from the next run on it would remove the role as undeclared (and
+ * every preview would refuse, see {@link lateKeep}). Refused now, so in the preview that adds it.
+ */
+export function lateDeclare(
+  ledger: DeploymentLedger,
+  groupId: number,
+  name: string,
+  reg: Registration,
+  what: string,
+): NameTakenError | undefined {
+  const catalogue = ledger.exclusiveBefore(groupId, reg);
+  if (!catalogue) return undefined;
+  return new NameTakenError(
+    `${what}: ${catalogue.described} has \`exclusive: true\` and registers before this resource, so it cannot see ` +
+      `that this resource declares role "${name}": the next \`pulumi up\` would remove that role as one the program ` +
+      `does not declare. Give ${catalogue.described} the resource option \`dependsOn\` on this resource, so that it ` +
+      "registers after it and sees the role declared; or declare the role in that catalogue.",
+  );
+}
+
+/**
  * `reg` frees the name `role.name` in its step (renames the role to `plannedName`, or deletes it),
  * while an earlier registration gives that name to another role (a create, or a rename onto it): that
  * write may run before this step and meet the name still held. Its advice depends on whether the two

@@ -84,7 +84,12 @@ describe("GroupRoles with exclusive: true", () => {
 
   it("keeps roles a Role or another catalogue of the program keeps, or takes over in the same change", async () => {
     const standalone: RoleSpec = { name: "standalone", args: { groupId: 42, name: "Standalone" } };
-    await up([cat({ ...AB, c: { name: "C" } }, { exclusive: true })], [standalone]);
+    // The catalogue registers after the Role (`dependsOn`), so it sees the Role's role declared; registered
+    // before it, it would refuse the Role's create (it could never see that role kept, and would remove it).
+    await up(
+      [{ ...cat({ ...AB, c: { name: "C" } }, { exclusive: true }), opts: { dependsOn: ["standalone"] } }],
+      [standalone],
+    );
     const before = await held();
     await s.h.clearRequests();
     // b moves to a Role (by `import`), c to another catalogue, and a new Role is made beside them. Each
@@ -105,6 +110,32 @@ describe("GroupRoles with exclusive: true", () => {
     expect(after.Extra).toBeDefined();
     expect(await routes()).not.toContain("POST /delete-roles");
     expect(infos(r).join("\n")).not.toContain("were removed");
+  });
+
+  it("refuses in the preview a role created beside it when it registers first, naming the dependsOn", async () => {
+    // Found by the simulation (docs/simulation.md): this preview was green, the up made both, and from
+    // then on the catalogue (registered first, blind to the Role) removed the Role's role or refused.
+    // The Role's `dependsOn` makes the order sure (without it, it follows how inputs resolve).
+    const after: RoleSpec = {
+      name: "standalone",
+      args: { groupId: 42, name: "Standalone" },
+      opts: { dependsOn: ["catalogue"] },
+    };
+    const first = { "roles-spec:order": "catalogues-first" };
+    const r = await runMixed(s, "preview", [cat(AB, { exclusive: true })], [after], first);
+    expect(r.ok).toBe(false);
+    expect(r.errors.join("\n")).toContain(
+      'creating role "Standalone" in group 42: the GroupRoles of group 42 declaring "A", "B" has `exclusive: true` and registers before this resource',
+    );
+    expect(r.errors.join("\n")).toContain("the resource option `dependsOn` on this resource");
+    expect((await routes()).filter((x) => !x.startsWith("GET"))).toEqual([]);
+    // The order it names: the catalogue after the Role.
+    const standalone: RoleSpec = { name: "standalone", args: { groupId: 42, name: "Standalone" } };
+    const catalogue = { ...cat(AB, { exclusive: true }), opts: { dependsOn: ["standalone"] } };
+    await up([catalogue], [standalone]);
+    const again = await runMixed(s, "preview", [catalogue], [standalone]);
+    expect(again.ok, again.errors.join("\n")).toBe(true);
+    expect(catalogPlan(again)).toEqual([]);
   });
 
   it("refuses two exclusive catalogues of one group, naming both", async () => {

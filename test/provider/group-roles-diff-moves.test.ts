@@ -73,6 +73,24 @@ describe("diff: names an entry added with adoptExisting declares", () => {
 });
 
 describe("diff: roles it keeps and roles it lets go", () => {
+  it("up --refresh: an entry removed is deleted, though the refresh's Diff declared it kept", async () => {
+    // Found by the simulation (docs/simulation.md, history 1071): the engine diffs every resource during
+    // the refresh of `up --refresh`, with no Check before (refreshed state against recorded inputs). That
+    // Diff's declaration of the entry's role outlived it, read as another resource keeping the role: the
+    // update dropped the entry from state without deleting its role (an orphan).
+    const made = await created({ a: { name: "A" }, b: { name: "B" } });
+    const before = await h.held(42);
+    await inNewDeployment(async () => {
+      const recorded = inputs({ a: { name: "A" }, b: { name: "B" } });
+      expect((await provider.diff("42", stateOf(made), recorded)).changes).toBe(false);
+      const removed = inputs({ b: { name: "B" } });
+      expect((await registerCatalogue("42", stateOf(made), removed)).changes).toBe(true);
+      const after = await provider.update("42", stateOf(made), removed);
+      expect(Object.keys(after.outs.roles)).toEqual(["b"]);
+    });
+    expect(await h.held(42)).toEqual({ B: before.B });
+  });
+
   it("a Role created with a name the catalogue keeps is refused as a name the program declares twice", async () => {
     const outs = await created({ k: { name: "K" } });
     await inNewDeployment(async () => {

@@ -72,6 +72,20 @@ describe("partial applies", () => {
   });
 });
 
+describe("short lists", () => {
+  it("destroy whose list leaves out a role fails and deletes nothing; the next one deletes every role", async () => {
+    // Found by the simulation (docs/simulation.md, history 1059): a list reply that lost its last item
+    // made destroy forget that role without deleting it (an orphan in the service).
+    const { id, outs } = await groupRoles.create(inputs(catalogue(3)));
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape" });
+    const err = await failure(groupRoles.delete(id, stateOf(outs)));
+    expect(err.message).toContain("is missing from the list of group 42, but the service still has it");
+    expect(Object.keys(await h.held(42))).toHaveLength(3);
+    await groupRoles.delete(id, stateOf(outs));
+    expect(await h.held(42)).toEqual({});
+  });
+});
+
 describe("lost replies", () => {
   it("a create applied but unanswered is found by name: no duplicate, no failure", async () => {
     await h.fault({ ...POSTS, action: "drop-after" });

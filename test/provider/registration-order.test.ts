@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
-import { allRefusals, lateFreeing, lateKeep, lateTakeover } from "../../provider/shared/registration-order";
+import {
+  allRefusals,
+  lateDeclare,
+  lateFreeing,
+  lateKeep,
+  lateTakeover,
+} from "../../provider/shared/registration-order";
 
 const GIVER = 'the GroupRoles of group 42 declaring "Keep"';
 
@@ -40,6 +46,34 @@ describe("lateTakeover: taking over a role an earlier registration deletes in it
     l.release(42, 8, "Moved", replaced, true);
     expect(lateTakeover(l, 42, { name: "Moved" }, l.register("later"), "x")).toBeUndefined();
     expect(lateTakeover(l, 42, { name: "Free" }, l.register("any"), "x")).toBeUndefined();
+  });
+});
+
+describe("lateDeclare: declaring a role an exclusive catalogue registered before cannot see", () => {
+  // Found by the simulation (docs/simulation.md, history 113): a Role created beside an exclusive
+  // catalogue registered first passed its preview and up, and from then on every preview refused it.
+  it("refused in the group of an exclusive catalogue registered before, naming the dependsOn", () => {
+    const l = new DeploymentLedger();
+    const exclusive = l.register('the GroupRoles of group 42 declaring "C"');
+    expect(l.claimExclusive(42, "c", 'the one declaring "C"', exclusive)).toBeUndefined();
+    const role = l.register("role");
+    expect(lateDeclare(l, 42, "New", role, 'creating role "New" in group 42')?.message).toBe(
+      'creating role "New" in group 42: the GroupRoles of group 42 declaring "C" has `exclusive: true` and ' +
+        'registers before this resource, so it cannot see that this resource declares role "New": the next ' +
+        "`pulumi up` would remove that role as one the program does not declare. Give the GroupRoles of group 42 " +
+        'declaring "C" the resource option `dependsOn` on this resource, so that it registers after it and sees the ' +
+        "role declared; or declare the role in that catalogue.",
+    );
+    expect(lateDeclare(l, 42, "New", exclusive, "x")).toBeUndefined(); // its own entries
+    expect(lateDeclare(l, 43, "New", role, "x")).toBeUndefined(); // another group
+  });
+
+  it("passes when the catalogue registers after the resource (it then sees the declaration)", () => {
+    const l = new DeploymentLedger();
+    const role = l.register("role");
+    const exclusive = l.register("catalogue");
+    l.claimExclusive(42, "c", "catalogue", exclusive);
+    expect(lateDeclare(l, 42, "New", role, "x")).toBeUndefined();
   });
 });
 

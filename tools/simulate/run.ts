@@ -1,0 +1,329 @@
+// TEST INFRASTRUCTURE (simulation): runs one history on a lane and checks every operation.
+//
+// A deploy step is a team's change: `preview`, and when it is green, `up` (with the step's faults);
+// after a failed `up` that met a fault, a fault-free `up` must finish the job and a following preview
+// must show no changes. A refused preview is fine when its message is a clear refusal: the team then
+// keeps its program as it was. Hand edits and user assignments go through the service's API and the
+// emulator's admin API, as people and the service's users would make them.
+
+import {
+  type Violation,
+  deletes,
+  desiredState,
+  documented,
+  noCrash,
+  noCredentials,
+  noOrphans,
+  readOnly,
+  released,
+  stateMatchesService,
+  writes,
+} from "./checks";
+import { GROUPS, type Lane, type OpOptions, type OpRecord } from "./lane";
+import { type FaultKind, type FaultSpec, type History, type Program, type Step, describeProgram } from "./model";
+
+export interface StepViolation extends Violation {
+  step: number;
+}
+
+export interface RunStats {
+  histories: number;
+  steps: number;
+  operations: number;
+  /** Faults injected, and how many of them hit a request, by kind. */
+  injected: Record<string, number>;
+  fired: Record<string, number>;
+  /** Previews refused with a documented message, by which; and `up`s after a green preview that were. */
+  previewRefusals: Record<string, number>;
+  upRefusals: Record<string, number>;
+  /** Ups that failed having met a fault, and the fault-free re-runs that converged after them. */
+  faultedUps: number;
+  converged: number;
+  ms: number;
+  /** Of which in the engine stand-in's operations. */
+  engineMs: number;
+}
+
+export const emptyStats = (): RunStats => ({
+  histories: 0,
+  steps: 0,
+  operations: 0,
+  injected: {},
+  fired: {},
+  previewRefusals: {},
+  upRefusals: {},
+  faultedUps: 0,
+  converged: 0,
+  ms: 0,
+  engineMs: 0,
+});
+
+export function addStats(into: RunStats, s: RunStats): void {
+  for (const k of ["histories", "steps", "operations", "faultedUps", "converged", "ms", "engineMs"] as const)
+    into[k] += s[k];
+  for (const k of ["injected", "fired", "previewRefusals", "upRefusals"] as const)
+    for (const [name, n] of Object.entries(s[k])) into[k][name] = (into[k][name] ?? 0) + n;
+}
+
+export interface HistoryResult {
+  violations: StepViolation[];
+  stats: RunStats;
+  /** One line per operation, for a report of a failing history. */
+  trace: string[];
+}
+
+const EMPTY: Program = { roles: [], catalogues: [] };
+const bump = (m: Record<string, number>, k: string, n = 1) => {
+  m[k] = (m[k] ?? 0) + n;
+};
+
+/** Runs `history` on a fresh stack of `lane`; stops at the first step with a violation. */
+export async function runHistory(lane: Lane, history: History): Promise<HistoryResult> {
+  const started = Date.now();
+  await lane.fresh();
+  const stats = emptyStats();
+  stats.histories = 1;
+  const trace: string[] = [];
+  const violations: StepViolation[] = [];
+  /** Roles the stack does not manage: made by hand, or forgotten with retain. */
+  const unmanaged = new Set<number>();
+  /** Roles edited by hand (or given users) since the last refresh: the state learns it at refresh. */
+  const drifted = new Set<number>();
+  let tokenIx: 0 | 1 = 0;
+  /** The program of the last `up` (what refresh and destroy run against). */
+  let applied: Program = EMPTY;
+  let stepIx = 0;
+
+  const fail = (found: Violation[]) => {
+    for (const x of found) violations.push({ ...x, step: stepIx });
+  };
+
+  const op = async (operation: OpRecord["operation"], program: Program, o: OpOptions = {}): Promise<OpRecord> => {
+    const rec = await lane.op(operation, program, tokenIx, o);
+    stats.operations++;
+    stats.engineMs += rec.engineMs;
+    for (const f of rec.faults) {
+      bump(stats.injected, f.spec.kind);
+      if (f.hits > 0) bump(stats.fired, f.spec.kind);
+    }
+    const r = rec.result;
+    trace.push(
+      `  ${operation}${o.parallel ? ` --parallel ${o.parallel}` : ""}${o.refresh ? " --refresh" : ""}${o.expectNoChanges ? " --expect-no-changes" : ""}${o.batch ? ` (maxBatchSize ${o.batch})` : ""}` +
+        `${rec.faults.length ? ` faults ${rec.faults.map((f) => `${f.spec.kind}@${f.spec.route}/g${f.spec.group}${f.spec.skip ? `+${f.spec.skip}` : ""}${f.spec.persistent ? "*" : ""}(${f.hits})`).join(" ")}` : ""}: ` +
+        `${r.ok ? "ok" : `FAILED ${r.errors.join(" | ").replace(/\s+/g, " ").slice(0, 300)}`}` +
+        `${
+          r.planText
+            ? `\n${r.planText
+                .split("\n")
+                .map((l) => `      ${l}`)
+                .join("\n")}`
+            : ""
+        }`,
+    );
+    // SIMULATE_REQUESTS=1: every request of the operation in the trace (to read a failing history).
+    if (process.env.SIMULATE_REQUESTS)
+      for (const e of rec.requests) trace.push(`      ${e.method} ${e.path} -> ${e.status} ${e.body.slice(0, 160)}`);
+    for (const id of released(rec)) unmanaged.add(id);
+    const recorded = new Set(
+      rec.postState.flatMap((s) => {
+        const m = /^\d+\/(\d+)$/.exec(String(s.id ?? ""));
+        return m ? [Number(m[1])] : [];
+      }),
+    );
+    for (const id of [...unmanaged]) if (recorded.has(id)) unmanaged.delete(id);
+    fail(noCrash(rec));
+    fail(noCredentials(rec, lane.tokens));
+    fail(stateMatchesService(rec, drifted));
+    fail(noOrphans(rec, unmanaged));
+    fail(deletes(rec, program, unmanaged));
+    if (operation === "preview" || operation === "refresh") fail(readOnly(rec));
+    return rec;
+  };
+
+  /** A fault-free `up` after one that failed on a fault must reach the program, and a preview then shows nothing. */
+  const converge = async (program: Program, o: OpOptions) => {
+    const again = await op("up", program, { ...o, faults: [] });
+    if (!again.result.ok) {
+      const why = documented(again.result.errors);
+      if (why) bump(stats.upRefusals, `${why} (after a fault)`);
+      else
+        fail([
+          {
+            kind: "no-convergence",
+            message: `a fault-free up after a failed one failed: ${again.result.errors.join(" | ").slice(0, 500)}`,
+          },
+        ]);
+      return;
+    }
+    stats.converged++;
+    await verifyConverged(again, program, o);
+  };
+
+  const verifyConverged = async (up: OpRecord, program: Program, o: OpOptions) => {
+    fail(desiredState(up, program, drifted));
+    if (o.refresh) drifted.clear();
+    // A preview shows no changes, unless an exclusive catalogue has roles to remove (made by hand or forgotten).
+    const pending = program.catalogues.some(
+      (c) => c.exclusive && up.post[c.group].some((r) => unmanaged.has(r.roleId)),
+    );
+    if (pending) return;
+    const quiet = await op("preview", program, { ...o, faults: [], refresh: false, expectNoChanges: true });
+    if (!quiet.result.ok)
+      fail([
+        {
+          kind: "not-idempotent",
+          message: `a preview after a successful up is not empty: ${(quiet.result.planText || quiet.result.errors.join(" | ")).slice(0, 500)}`,
+        },
+      ]);
+  };
+
+  for (const step of history.steps) {
+    stats.steps++;
+    trace.push(`step ${stepIx}: ${describeStep(step)}`);
+    switch (step.op) {
+      case "deploy": {
+        const o: OpOptions = {
+          ...(step.parallel !== undefined ? { parallel: step.parallel } : {}),
+          ...(step.batch !== undefined ? { batch: step.batch } : {}),
+          ...(step.refresh ? { refresh: true } : {}),
+        };
+        trace.push(`  program: ${describeProgram(step.program)}`);
+        const preview = await op("preview", step.program, o);
+        if (!preview.result.ok) {
+          const why = documented(preview.result.errors);
+          bump(stats.previewRefusals, why ?? "other");
+          if (!why && !preview.result.errors.join("").trim())
+            fail([{ kind: "unclear-refusal", message: "the preview failed without an error message" }]);
+          break;
+        }
+        const up = await op("up", step.program, { ...o, faults: step.faults ?? [] });
+        applied = step.program;
+        const faulted = up.faults.some((f) => f.hits > 0);
+        if (up.result.ok) {
+          if (step.checkNoChanges || faulted) await verifyConverged(up, step.program, o);
+          else {
+            fail(desiredState(up, step.program, drifted));
+            if (o.refresh) drifted.clear();
+          }
+        } else if (faulted) {
+          stats.faultedUps++;
+          await converge(step.program, o);
+        } else {
+          const why = documented(up.result.errors);
+          if (why) bump(stats.upRefusals, why);
+          else
+            fail([
+              {
+                kind: "green-preview-failed-up",
+                message: `a green preview was followed by a fault-free up that failed (${writes(up)} writes applied): ${up.result.errors.join(" | ").slice(0, 500)}`,
+              },
+            ]);
+        }
+        break;
+      }
+      case "refresh": {
+        const r = await op("refresh", applied, { faults: step.faults ?? [] });
+        if (r.result.ok) drifted.clear();
+        else if (!r.faults.some((f) => f.hits > 0))
+          fail([
+            {
+              kind: "refresh-failed",
+              message: `a fault-free refresh failed: ${r.result.errors.join(" | ").slice(0, 500)}`,
+            },
+          ]);
+        break;
+      }
+      case "destroy": {
+        const r = await op("destroy", applied, {
+          ...(step.parallel ? { parallel: step.parallel } : {}),
+          faults: step.faults ?? [],
+        });
+        if (!r.result.ok && r.faults.some((f) => f.hits > 0)) {
+          const again = await op("destroy", applied, {});
+          if (!again.result.ok && !documented(again.result.errors))
+            fail([
+              {
+                kind: "no-convergence",
+                message: `a fault-free destroy after a failed one failed: ${again.result.errors.join(" | ").slice(0, 500)}`,
+              },
+            ]);
+        } else if (!r.result.ok && !documented(r.result.errors))
+          fail([
+            {
+              kind: "destroy-failed",
+              message: `a fault-free destroy failed: ${r.result.errors.join(" | ").slice(0, 500)}`,
+            },
+          ]);
+        applied = EMPTY;
+        break;
+      }
+      case "hand":
+        await handEdit(lane, step, unmanaged, drifted);
+        break;
+      case "users": {
+        const role = await lane.holder(step.group, step.name);
+        if (role) {
+          await lane.h.admin("PUT", `/groups/${GROUPS[step.group]}/roles/${role.roleId}/users`, {
+            userCount: step.count,
+          });
+          drifted.add(role.roleId);
+        }
+        break;
+      }
+      case "rotate":
+        tokenIx = tokenIx === 0 ? 1 : 0;
+        break;
+    }
+    if (violations.length) break;
+    stepIx++;
+  }
+  stats.ms = Date.now() - started;
+  return { violations, stats, trace };
+}
+
+async function handEdit(
+  lane: Lane,
+  step: Extract<Step, { op: "hand" }>,
+  unmanaged: Set<number>,
+  drifted: Set<number>,
+): Promise<void> {
+  if (step.action === "create") {
+    const r = await lane.api("POST", step.group, "/roles", [{ name: step.name, description: "made by hand" }]);
+    if (r.status === 200) for (const made of r.json as Array<{ roleId: number }>) unmanaged.add(made.roleId);
+    return;
+  }
+  const role = await lane.holder(step.group, step.name);
+  if (!role) return;
+  if (step.action === "delete") {
+    const r = await lane.api("POST", step.group, "/delete-roles", [role.roleId]);
+    if (r.status === 200) drifted.add(role.roleId);
+    return;
+  }
+  const item =
+    step.action === "rename"
+      ? { roleId: role.roleId, name: step.to ?? `${role.name} (hand)` }
+      : { roleId: role.roleId, name: role.name, description: "edited by hand" };
+  const r = await lane.api("PUT", step.group, "/roles", [item]);
+  if (r.status === 200) drifted.add(role.roleId);
+}
+
+export function describeStep(s: Step): string {
+  const faults = (f: FaultSpec[] | undefined) =>
+    f?.length
+      ? ` with faults ${f.map((x) => `${x.kind as FaultKind}@${x.route}/g${x.group}${x.skip ? `+${x.skip}` : ""}${x.persistent ? "*" : ""}`).join(", ")}`
+      : "";
+  switch (s.op) {
+    case "deploy":
+      return `deploy (${s.change})${s.parallel ? ` --parallel ${s.parallel}` : ""}${s.batch ? ` maxBatchSize ${s.batch}` : ""}${s.refresh ? " --refresh" : ""}${faults(s.faults)}`;
+    case "refresh":
+      return `refresh${faults(s.faults)}`;
+    case "destroy":
+      return `destroy${faults(s.faults)}`;
+    case "hand":
+      return `by hand: ${s.action} "${s.name}" in g${s.group}${s.to ? ` -> "${s.to}"` : ""}`;
+    case "users":
+      return `users: ${s.count} on "${s.name}" in g${s.group}`;
+    case "rotate":
+      return "rotate the token";
+  }
+}
