@@ -30,8 +30,10 @@ process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "pulumi-grouproles-node-compil
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Engine operations are CPU-bound: on a 2-core machine shared with other work a test of a few
+    // operations has taken over a minute (2026-11-28, load 15 to 22). A bound, not a measure of speed.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // Concurrent tests (the fault matrix's cells) run up to 8 at a time.
     maxConcurrency: 8,
     // Longest files first, by test/durations.json: a fresh clone has no cached durations.
