@@ -154,7 +154,7 @@ describe("the access token never leaks", () => {
     const leaks = seen.filter((s) => forms.some((f) => s.text.includes(f))).map((s) => s.where);
     expect(leaks).toEqual([]);
     expect(seen.length).toBeGreaterThan(40);
-  }, 90_000);
+  }, 180_000);
 
   it("API keys, passwords, login keys and issued tokens appear only where they belong", async () => {
     seen.length = 0;
@@ -245,7 +245,7 @@ describe("the access token never leaks", () => {
       .filter((s) => secrets.some((secret) => formsOf(secret).some((f) => s.text.includes(f))))
       .map((s) => s.where);
     expect(leaks).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 
   it("a non-loopback http:// address is refused with a clear error, before any request", async () => {
     await h.clearRequests();
