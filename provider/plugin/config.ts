@@ -42,6 +42,18 @@ export function configSource(
   };
 }
 
+/** The keys whose misspelling reads as "no credentials" when the credential is missing. */
+const MISTYPABLE_CREDENTIALS = new Set([
+  "accessToken",
+  "accessTokens",
+  "apiKey",
+  "apiKeys",
+  "username",
+  "password",
+  "authUrl",
+  "partnerUserId",
+]);
+
 /**
  * Problems of a provider configuration, as CheckConfig failures naming the property; none when valid.
  * CheckConfig runs for the provider in every deployment, a no-op preview too (registry.go `Check`), so
@@ -49,16 +61,22 @@ export function configSource(
  */
 export function configFailures(properties: Record<string, unknown>): Array<{ property: string; reason: string }> {
   const failures: Array<{ property: string; reason: string }> = [];
+  // A credential under a mistyped key: its failure says so, and a "no credentials" failure beside it
+  // would send the user to the stack config instead of the key to fix.
+  let mistypedCredential = false;
   for (const key of Object.keys(properties)) {
     if (ENGINE_KEYS.has(key) || PROVIDER_KEYS.includes(key)) continue;
     const near = nearestSetting(key);
+    if (near && MISTYPABLE_CREDENTIALS.has(near)) mistypedCredential = true;
     failures.push({
       property: shownProperty(key),
       reason: `unknown provider setting "${key}"${near ? `; did you mean "${near}"?` : ""} (settings: ${PROVIDER_KEYS.join(", ")})`,
     });
   }
   // The messages name the config key (`grouproles:<key>`): the property is that key, bare (none for a credential).
-  const settings = settingFailures(configSource(properties), "provider");
+  const settings = settingFailures(configSource(properties), "provider").filter(
+    (f) => !(mistypedCredential && f.reason.includes("no credentials")),
+  );
   failures.push(...settings.map((f) => ({ ...f, property: shownProperty(f.property) })));
   return failures;
 }
