@@ -10,6 +10,7 @@
 import type { ConfigSource } from "../../config/source";
 import {
   configFailures as settingFailures,
+  CREDENTIAL_SETTINGS,
   nearestSetting,
   PROVIDER_KEYS,
   shownProperty,
@@ -42,18 +43,6 @@ export function configSource(
   };
 }
 
-/** The keys whose misspelling reads as "no credentials" when the credential is missing. */
-const MISTYPABLE_CREDENTIALS = new Set([
-  "accessToken",
-  "accessTokens",
-  "apiKey",
-  "apiKeys",
-  "username",
-  "password",
-  "authUrl",
-  "partnerUserId",
-]);
-
 /**
  * Problems of a provider configuration, as CheckConfig failures naming the property; none when valid.
  * CheckConfig runs for the provider in every deployment, a no-op preview too (registry.go `Check`), so
@@ -67,7 +56,7 @@ export function configFailures(properties: Record<string, unknown>): Array<{ pro
   for (const key of Object.keys(properties)) {
     if (ENGINE_KEYS.has(key) || PROVIDER_KEYS.includes(key)) continue;
     const near = nearestSetting(key);
-    if (near && MISTYPABLE_CREDENTIALS.has(near)) mistypedCredential = true;
+    if (near && CREDENTIAL_SETTINGS.has(near)) mistypedCredential = true;
     failures.push({
       property: shownProperty(key),
       reason: `unknown provider setting "${key}"${near ? `; did you mean "${near}"?` : ""} (settings: ${PROVIDER_KEYS.join(", ")})`,

@@ -42,6 +42,13 @@ export function shownProperty(key: string): string {
   return SECRET_SETTINGS.has(key) || SECRET_SETTINGS.has(nearestSetting(key) ?? "") ? "" : key;
 }
 
+/** The settings a credential needs (bare): under a near miss of one, a missing credential is that key's fault. */
+export const CREDENTIAL_SETTINGS: ReadonlySet<string> = new Set([
+  ...Object.keys(CREDENTIAL_KEYS),
+  "authUrl",
+  "partnerUserId",
+]);
+
 /** A setting that cannot work: the key (bare, `baseUrl`; "" when several) and the rule it breaks. */
 export interface ConfigFailure {
   property: string;
