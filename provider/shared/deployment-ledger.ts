@@ -312,7 +312,7 @@ export class DeploymentLedger {
   undeclare(groupId: number, roleId: number, owner: string, reg: Registration): void {
     const k = key(groupId, roleId);
     const d = this.declared.get(k);
-    if (!d || d.by !== "catalogue" || d.owner !== owner || d.reg === reg) return;
+    if (d?.by !== "catalogue" || d.owner !== owner || d.reg === reg) return;
     this.byPlannedName.get(nameKey(groupId, d.plannedName))?.delete(k);
     this.declared.delete(k);
   }
