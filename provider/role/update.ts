@@ -8,7 +8,8 @@ import { heldTextFields } from "../../client/role-fields";
 import type { RoleUpdateInput } from "../../client/types";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { writeWithName } from "./name-conflicts";
-import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs } from "./inputs";
+import { RoleInitError } from "./errors";
+import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs, type RoleOutputs } from "./inputs";
 import { afterWrite, notApplied } from "./readback";
 import { services } from "./services";
 import { heldSettings, sameSettings, settingsForUpdate } from "../shared/settings";
@@ -89,7 +90,16 @@ export async function update(id: string, olds: Props, news: Props, reg: Registra
     throw error instanceof NameTakenError ? error : inContext(error, what);
   }
   const outs = await afterWrite(groupId, roleId, inputs).catch((e) => {
-    throw inContext(e, `${what}: the update was sent, but reading the role back failed (run \`pulumi refresh\`)`);
+    // The service accepted the update (arrays apply as a whole): state must record it, so this is a
+    // partial update (Pulumi's init error) holding what was sent, with the users last known.
+    const message = `${what}: the update was applied, but reading the role back failed: ${(e as Error).message}`;
+    const sent: RoleOutputs = {
+      ...inputs,
+      roleId,
+      inUse: olds.inUse === true,
+      userCount: typeof olds.userCount === "number" ? olds.userCount : 0,
+    };
+    throw new RoleInitError(message, id, { ...sent, __provider: news.__provider ?? olds.__provider }, [message]);
   });
   const missing = notApplied(inputs, outs);
   if (missing.length) {

@@ -28,6 +28,25 @@ const role = { groupId: 42, name: "Support", settings: { viewVideo: true } };
 // These two wait out real timers (about 6 s together): the mutation run (vitest.stryker.config.mts) skips them.
 const slow = process.env["MUTATION_RUN"] ? it.skip : it;
 
+describe("faults the simulation found", () => {
+  it("an update applied whose read-back fails is a partial update recording what was sent", async () => {
+    // docs/simulation.md, history 2091: the rename was applied, the read-back's lists failed, and the
+    // plain error left the old name in state while the service held the new one.
+    const { id, outs } = await provider.create({ ...role });
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "drop-before", times: 0 });
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles/*", action: "drop-before", times: 0 });
+    const err = (await provider
+      .update(id, { ...outs }, { ...role, name: "Support 2" })
+      .catch((e: unknown) => e)) as Error & { id?: string; properties?: Record<string, unknown> };
+    await h.admin("DELETE", "/faults");
+    expect(err.message).toContain('updating role "Support 2"');
+    expect(err.message).toContain("the update was applied, but reading the role back failed");
+    expect(err.id).toBe(id);
+    expect(err.properties).toMatchObject({ name: "Support 2", settings: { viewVideo: true }, userCount: 0 });
+    expect((await h.listRoles(42)).map((r) => r.name)).toEqual(["Support 2"]);
+  });
+});
+
 describe("faults the matrix found", () => {
   slow(
     "a create that timed out and lands later is kept unconfirmed, then adopted by the next up: one role",
