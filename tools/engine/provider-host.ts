@@ -177,18 +177,22 @@ export class ProviderHost {
   }
 
   async start(o: ProviderHostOptions): Promise<void> {
-    // Preloaded so a large init failure reaches us whole, through this folder (./large-trailers.js).
+    // Preloaded so a large init failure reaches us whole, through this folder (./large-trailers.js), and
+    // so the compile cache is written though the host is killed (./flush-compile-cache.js).
     this.detailsDir = mkdtempSync(path.join(os.tmpdir(), "engine-details-"));
-    const trailers = path.join(__dirname, "large-trailers.js");
+    const preloads = ["large-trailers.js", "flush-compile-cache.js"].map((f) => path.join(__dirname, f));
     const env: NodeJS.ProcessEnv = { ...o.env, PULUMI_ENGINE_STANDIN_DETAILS_DIR: this.detailsDir };
     // A plugin runs by its shebang (`node` from the PATH, as under the CLI): the preload goes by NODE_OPTIONS.
     const child = o.executable
       ? spawn(o.modulePath, [o.engineAddr], {
           cwd: o.cwd,
-          env: { ...env, NODE_OPTIONS: [env.NODE_OPTIONS, `--require=${trailers}`].filter(Boolean).join(" ") },
+          env: {
+            ...env,
+            NODE_OPTIONS: [env.NODE_OPTIONS, ...preloads.map((p) => `--require=${p}`)].filter(Boolean).join(" "),
+          },
           stdio: ["ignore", "pipe", "pipe"],
         })
-      : spawn(process.execPath, ["--require", trailers, o.modulePath, o.engineAddr], {
+      : spawn(process.execPath, [...preloads.flatMap((p) => ["--require", p]), o.modulePath, o.engineAddr], {
           cwd: o.cwd,
           env,
           stdio: ["ignore", "pipe", "pipe"],
