@@ -57,8 +57,8 @@ const newCatalogue = (inputs: GroupRolesInputs) =>
 export async function check(olds: Props, news: Props) {
   const ledger = deploymentLedger();
   // The engine checks one registration at a time, in order: this one comes after every one checked so far.
+  ledger.noteProgramCheck(); // first: it forgets what a refresh's Diffs declared
   const reg = ledger.register(describeCatalogue(news.groupId, news.roles));
-  ledger.noteProgramCheck();
   return ledger.observe(
     "check of a GroupRoles",
     reg,

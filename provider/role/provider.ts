@@ -47,8 +47,8 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 export async function check(olds: Props, news: Props) {
   const ledger = deploymentLedger();
   // The engine checks one registration at a time, in order: this one comes after every one checked so far.
+  ledger.noteProgramCheck(); // first: it forgets what a refresh's Diffs declared
   const reg = ledger.register(`the Role "${String(news.name)}" of group ${String(news.groupId)}`);
-  ledger.noteProgramCheck();
   return ledger.observe(
     "check of a Role",
     reg,

@@ -245,9 +245,33 @@ export class DeploymentLedger {
 
   // ---- what the deletes of this deployment did ---------------------------------------------------
 
-  /** A Role's or GroupRoles' Check arrived: the program runs in this deployment. */
+  /**
+   * A Role's or GroupRoles' Check arrived: the program runs in this deployment. Diffs before the first
+   * Check were a refresh's (`up --refresh` refreshes every resource before the program runs:
+   * deployment_executor.go `Execute` calls `refresh` first, and step.go `RefreshStep.Apply` diffs each
+   * read resource against its inputs in state, "the diff that a user would see if they immediately ran
+   * an `up` on a no-change program"). What they declared is the state's, not the program's, so it is
+   * forgotten: a catalogue registered before a Role must not read the Role's role as kept (history 1064).
+   */
   noteProgramCheck(): void {
+    if (!this.programChecked && this.seq > 0) this.forgetRefreshDiffs();
     this.programChecked = true;
+  }
+
+  private forgetRefreshDiffs(): void {
+    this.latest = undefined;
+    for (const m of [
+      this.registrations,
+      this.declared,
+      this.byPlannedName,
+      this.unconfirmed,
+      this.released,
+      this.releasedByName,
+      this.wantedNames,
+      this.wantedIds,
+      this.exclusives,
+    ])
+      m.clear();
   }
 
   /**

@@ -76,6 +76,35 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
       ],
     },
   },
+  {
+    // 1064: `up --refresh` turning `exclusive` on for a catalogue registered before a Role of its group
+    // previewed green (the refresh's Diffs read as the program keeping the Role's role) and then every
+    // preview refused. Now that preview refuses too, naming the dependsOn.
+    name: "1064: exclusive turned on by up --refresh beside a Role registered later",
+    history: {
+      seed: 1064,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [{ res: "r1", group: 0, name: "Ops 2" }],
+            catalogues: [{ res: "c9", group: 0, roles: {}, adoptExisting: true }],
+          },
+        },
+        {
+          op: "deploy",
+          change: "Role resource r1 -> r11 (aliases)",
+          program: {
+            roles: [{ res: "r11", group: 0, name: "Ops 2", aliases: ["r1"] }],
+            catalogues: [{ res: "c9", group: 0, roles: {}, adoptExisting: true, exclusive: true }],
+          },
+          refresh: true,
+          checkNoChanges: true,
+        },
+      ],
+    },
+  },
 ];
 
 describe("simulation", () => {
