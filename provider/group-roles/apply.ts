@@ -10,7 +10,7 @@ import { changedTextFields, heldTextFields } from "../../client/role-fields";
 import type { RoleSummary, RoleUpdateInput } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { temporaryName } from "../shared/temporary-names";
-import { isAmbiguous } from "../shared/lost-replies";
+import { deleteApplied, isAmbiguous } from "../shared/lost-replies";
 import { inContext } from "../shared/errors";
 import { heldSettings, settingsForUpdate } from "../shared/settings";
 import { createChunk } from "./create-chunk";
@@ -195,6 +195,8 @@ export async function deleteChunk(client: GroupRolesClient, groupId: number, rol
   try {
     await client.roles.delete(groupId, roleIds);
   } catch (error) {
+    // Every reply lost: applied if the roles are gone (state must not keep roles the service deleted).
+    if (isAmbiguous(error) && (await deleteApplied(client, groupId, roleIds))) return;
     if (error instanceof ConflictError && !(error instanceof RoleInUseError)) {
       throw new RoleInUseError(`a role was assigned to users since the group was listed: ${error.message}`, {
         cause: error,

@@ -19,6 +19,7 @@ import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { heldNameFailures } from "./held-names";
 import { inContext } from "../shared/errors";
+import { deleteApplied, isAmbiguous } from "../shared/lost-replies";
 import { inUseDeleteMessage, inUseReplaceMessage } from "./errors";
 import {
   checkRoleInputs,
@@ -284,7 +285,9 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
         status: 409,
       });
     }
-    throw inContext(error, `deleting role "${entry.name}" (id ${id})`);
+    // Every reply lost: done if the role is gone (state must not keep a role the service deleted).
+    const applied = isAmbiguous(error) && (await deleteApplied(services().client, groupId, [roleId]));
+    if (!applied) throw inContext(error, `deleting role "${entry.name}" (id ${id})`);
   }
   ledger.noteDeleted({ by: `the Role of group ${groupId}, id ${id}`, groupId, names: [entry.name] });
 }

@@ -2,10 +2,14 @@
  * Replies that never came: when a write may have been applied although no usable reply came back. Role
  * and GroupRoles creates share the rule: such a create is settled by listing the group (names are
  * unique), never by sending it again; one the list does not show yet is kept unconfirmed in state.
+ * A delete is settled by reading each role it named ({@link deleteApplied}); an update, by reading the
+ * role back (../role/update).
  */
+import type { GroupRolesClient } from "../../client";
 import {
   ConnectionError,
   type GroupRolesError,
+  NotFoundError,
   ReplyTooLargeError,
   ServerError,
   TimeoutError,
@@ -22,4 +26,22 @@ export function isAmbiguous(error: unknown): error is GroupRolesError {
     // A reply cut at the size cap was sent after the service acted.
     error instanceof ReplyTooLargeError
   );
+}
+
+/**
+ * After a delete of `roleIds` that met an ambiguous error (every retry's reply lost): true when the
+ * service no longer has any of them, each one's own read answering 404, so the delete was applied and
+ * the caller reports it done (state must not keep roles the service deleted). Any other answer (the
+ * role is there, the read fails) is false: the caller fails as before and the next run deletes again.
+ * One read per role, never a wait: a delete the service applies later is found by the next run.
+ */
+export async function deleteApplied(client: GroupRolesClient, groupId: number, roleIds: number[]): Promise<boolean> {
+  for (const roleId of roleIds) {
+    const gone = await client.roles.get(groupId, roleId).then(
+      () => false,
+      (error: unknown) => error instanceof NotFoundError,
+    );
+    if (!gone) return false;
+  }
+  return true;
 }

@@ -87,6 +87,23 @@ describe("short lists", () => {
 });
 
 describe("lost replies", () => {
+  it("destroy whose every delete reply is lost: the roles are gone, so it succeeds (state keeps nothing gone)", async () => {
+    // Found by the simulation (docs/simulation.md, history 1014): the delete was applied, every retry's
+    // reply lost, and the failed destroy left state recording roles the service no longer had.
+    const { id, outs } = await groupRoles.create(inputs(catalogue(3)));
+    await h.fault({ method: "POST", path: "/api/v0/groups/42/delete-roles", action: "drop-after", times: 0 });
+    await groupRoles.delete(id, stateOf(outs));
+    expect(await h.held(42)).toEqual({});
+  });
+
+  it("a delete that never reached the service fails as before: the roles are still there", async () => {
+    const { id, outs } = await groupRoles.create(inputs(catalogue(3)));
+    await h.fault({ method: "POST", path: "/api/v0/groups/42/delete-roles", action: "drop-before", times: 0 });
+    const err = await failure(groupRoles.delete(id, stateOf(outs)));
+    expect(err.message).toMatch(/^deleting the roles of group 42: deleting roles\.r0, roles\.r1, roles\.r2: /);
+    expect(Object.keys(await h.held(42))).toHaveLength(3);
+  });
+
   it("a create applied but unanswered is found by name: no duplicate, no failure", async () => {
     await h.fault({ ...POSTS, action: "drop-after" });
     const { outs } = await groupRoles.create(inputs(catalogue(5)));

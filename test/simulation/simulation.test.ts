@@ -105,6 +105,43 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
       ],
     },
   },
+  {
+    // 1014: a Role's destroy whose every delete reply was lost (applied): the destroy failed and the
+    // state kept a role the service no longer held. Now the role's read (404) settles it as deleted.
+    name: "1014: a destroy whose delete replies are all lost",
+    history: {
+      seed: 1014,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: { roles: [{ res: "r1", group: 0, name: "Triage 2" }], catalogues: [] },
+        },
+        { op: "destroy", faults: [{ kind: "drop-after", group: 0, route: "delete", skip: 0, persistent: true }] },
+      ],
+    },
+  },
+  {
+    // 1068: a rename whose every PUT reply was lost (applied): the up failed and the state kept the old
+    // name. Now the role read back as sent settles it as applied.
+    name: "1068: a rename whose update replies are all lost",
+    history: {
+      seed: 1068,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: { roles: [{ res: "r5", group: 0, name: "Audit 6" }], catalogues: [] },
+        },
+        {
+          op: "deploy",
+          change: 'rename Role r5 "Audit 6" -> "Guests 12"',
+          program: { roles: [{ res: "r5", group: 0, name: "Guests 12" }], catalogues: [] },
+          faults: [{ kind: "drop-after", group: 0, route: "update", skip: 0, persistent: true }],
+        },
+      ],
+    },
+  },
 ];
 
 describe("simulation", () => {
