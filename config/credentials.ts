@@ -18,6 +18,13 @@ import { notAGroupKey, staticToken, tokensByGroup, type TokenSource } from "../c
 import { ConfigurationError } from "../client/errors";
 import type { ConfigSource } from "./source";
 
+/**
+ * No credential is set at all. Its own class so that a check which also finds a credential under a
+ * mistyped key (`grouproles:acessToken`) can leave it out: that key is the one to fix, and "no
+ * credentials" beside it would send the user to the stack config (provider/shared/config-check.ts).
+ */
+export class NoCredentialsError extends ConfigurationError {}
+
 /** The credential settings, stack config key and environment variable. */
 export const CREDENTIAL_KEYS = {
   accessToken: ["grouproles:accessToken", "GROUPROLES_ACCESS_TOKEN"],
@@ -131,7 +138,7 @@ export function resolveCredentials(
       ...(blank(env[CREDENTIAL_KEYS[k][1]]) ? [CREDENTIAL_KEYS[k][1]] : []),
     ]);
     const emptyNote = empty.length ? `${empty.join(", ")} ${empty.length === 1 ? "is" : "are"} set but empty; ` : "";
-    throw new ConfigurationError(
+    throw new NoCredentialsError(
       `no credentials: ${emptyNote}set ` +
         "`pulumi config set --secret grouproles:accessToken <token>` (one token), " +
         "grouproles:accessTokens (a token per group), grouproles:apiKey or grouproles:apiKeys with " +

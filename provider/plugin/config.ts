@@ -10,10 +10,11 @@
 import type { ConfigSource } from "../../config/source";
 import {
   configFailures as settingFailures,
-  CREDENTIAL_SETTINGS,
+  isMistypedCredential,
   nearestSetting,
   PROVIDER_KEYS,
   shownProperty,
+  withoutNoCredentials,
 } from "../shared/config-check";
 import { reveal } from "./values";
 
@@ -56,16 +57,14 @@ export function configFailures(properties: Record<string, unknown>): Array<{ pro
   for (const key of Object.keys(properties)) {
     if (ENGINE_KEYS.has(key) || PROVIDER_KEYS.includes(key)) continue;
     const near = nearestSetting(key);
-    if (near && CREDENTIAL_SETTINGS.has(near)) mistypedCredential = true;
+    mistypedCredential ||= isMistypedCredential(key);
     failures.push({
       property: shownProperty(key),
       reason: `unknown provider setting "${key}"${near ? `; did you mean "${near}"?` : ""} (settings: ${PROVIDER_KEYS.join(", ")})`,
     });
   }
   // The messages name the config key (`grouproles:<key>`): the property is that key, bare (none for a credential).
-  const settings = settingFailures(configSource(properties), "provider").filter(
-    (f) => !(mistypedCredential && f.reason.includes("no credentials")),
-  );
-  failures.push(...settings.map((f) => ({ ...f, property: shownProperty(f.property) })));
+  const settings = withoutNoCredentials(settingFailures(configSource(properties), "provider"), mistypedCredential);
+  failures.push(...settings.map((f) => ({ property: shownProperty(f.property), reason: f.reason })));
   return failures;
 }

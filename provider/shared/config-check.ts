@@ -15,7 +15,7 @@
  */
 import { ConfigurationError } from "../../client/errors";
 import { parseServiceUrl } from "../../client/urls";
-import { AUTHORIZATION_KEYS, CREDENTIAL_KEYS, resolveCredentials } from "../../config/credentials";
+import { AUTHORIZATION_KEYS, CREDENTIAL_KEYS, NoCredentialsError, resolveCredentials } from "../../config/credentials";
 import type { ConfigSource } from "../../config/source";
 import { CONFIG_KEYS, requireSettings, resolveConfig, setting, stackConfigSource } from "../../config/stack-config";
 import { isUnknown } from "./fields";
@@ -53,6 +53,22 @@ export const CREDENTIAL_SETTINGS: ReadonlySet<string> = new Set([
 export interface ConfigFailure {
   property: string;
   reason: string;
+  /** No credential is set at all (left out beside a credential under a mistyped key: {@link withoutNoCredentials}). */
+  noCredentials?: boolean;
+}
+
+/** True when the unknown setting `key` (bare) is probably a mistyped credential setting. */
+export function isMistypedCredential(key: string): boolean {
+  const near = nearestSetting(key);
+  return near !== undefined && CREDENTIAL_SETTINGS.has(near);
+}
+
+/**
+ * The failures without "no credentials" when a credential was set under a mistyped key: that key's
+ * failure names the one to fix, and "no credentials" beside it would send the user elsewhere.
+ */
+export function withoutNoCredentials(failures: ConfigFailure[], mistypedCredential: boolean): ConfigFailure[] {
+  return mistypedCredential ? failures.filter((f) => !f.noCredentials) : failures;
 }
 
 /** The known setting `key` (bare) is probably a typo of, if any: same letters in another case, or 2 edits. */
@@ -83,7 +99,8 @@ function collect(failures: ConfigFailure[], check: () => void): void {
     check();
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
-    failures.push({ property: keyNamed(error.message), reason: error.message });
+    const failure: ConfigFailure = { property: keyNamed(error.message), reason: error.message };
+    failures.push(error instanceof NoCredentialsError ? { ...failure, noCredentials: true } : failure);
   }
 }
 
@@ -102,10 +119,13 @@ export function configFailures(
   const unknown = (key: string) => raw !== undefined && isUnknown(raw(key));
   const known: ConfigSource = { get: (key) => (unknown(key) ? undefined : raw?.(key)) };
 
+  let mistypedCredential = false;
   for (const key of source?.keys?.() ?? []) {
     if (!key.startsWith(NAMESPACE)) continue;
     const bare = key.slice(NAMESPACE.length);
-    if (!PROVIDER_KEYS.includes(bare)) failures.push({ property: bare, reason: unknownSettingReason(bare, key) });
+    if (PROVIDER_KEYS.includes(bare)) continue;
+    failures.push({ property: bare, reason: unknownSettingReason(bare, key) });
+    mistypedCredential ||= isMistypedCredential(bare);
   }
 
   let allowInsecureHttp = false;
@@ -128,7 +148,7 @@ export function configFailures(
       if (authUrl !== undefined) parseServiceUrl(authUrl, authUrlName(known), allowInsecureHttp);
     });
   }
-  return failures;
+  return withoutNoCredentials(failures, mistypedCredential);
 }
 
 /** Where `authUrl` came from, for messages: the stack config key or the environment variable. */

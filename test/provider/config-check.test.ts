@@ -85,6 +85,28 @@ describe("what a preview knows without a request", () => {
     expect(configFailures(dynamicConfigSource({ get: (k) => own.rawConfig[k as never], ...own }))).toEqual([]);
   });
 
+  it("a credential under a mistyped key fails alone, as that key: no 'no credentials' beside it (dynamic and plugin)", () => {
+    const host = { rawConfig: { "grouproles:baseUrl": "https://roles.example.com", "grouproles:acessToken": "t" } };
+    const source = dynamicConfigSource({ get: (k) => host.rawConfig[k as keyof typeof host.rawConfig], ...host });
+    expect(configFailures(source).map((f) => [f.property, f.reason.split(" (settings:")[0]])).toEqual([
+      ["acessToken", 'unknown setting "grouproles:acessToken"; did you mean "grouproles:accessToken"?'],
+    ]);
+    const plugin = pluginFailures({ baseUrl: "https://roles.example.com", acessToken: "t" });
+    expect(plugin.map((f) => f.reason.split(" (settings:")[0])).toEqual([
+      'unknown provider setting "acessToken"; did you mean "accessToken"?',
+    ]);
+    // A typo of another setting leaves the missing credential reported.
+    const other = { rawConfig: { "grouproles:baseUrl": "https://roles.example.com", "grouproles:timeoutMS": "5" } };
+    const otherSource = dynamicConfigSource({
+      get: (k) => other.rawConfig[k as keyof typeof other.rawConfig],
+      ...other,
+    });
+    expect(configFailures(otherSource).map((f) => f.reason.split(":")[0])).toEqual([
+      'unknown setting "grouproles',
+      "no credentials",
+    ]);
+  });
+
   it("a value unknown in the preview (an explicit provider's input from an output) is left to the up", () => {
     expect(reasons({ "grouproles:baseUrl": UNKNOWN, "grouproles:accessToken": UNKNOWN })).toEqual([]);
     expect(reasons({ "grouproles:baseUrl": "roles.example.com", "grouproles:accessToken": UNKNOWN })).toEqual([
