@@ -99,17 +99,25 @@ const byId = (s: Service) =>
 /**
  * State says what the service holds: every role a resource records exists with the recorded name,
  * description, declared settings and users (roles edited by hand since the last refresh excepted:
- * drift is the state's to learn at refresh), and no role is recorded twice.
+ * drift is the state's to learn at refresh), and no role is recorded twice. One exception to the
+ * last: after a failed operation, a resource the program removed may still record a role another
+ * resource took over (a move): the engine runs deletes after every other step and skips them once a
+ * step failed (deployment_executor.go `performPostSteps`, step_executor.go `cancelDueToError`), so
+ * the removed resource's record outlives the failure; the next `up` drops it without deleting the
+ * role (checked then, as after every operation).
  */
-export function stateMatchesService(op: OpRecord, drifted: ReadonlySet<number>): Violation[] {
+export function stateMatchesService(op: OpRecord, drifted: ReadonlySet<number>, program?: Program): Violation[] {
   const out: Violation[] = [];
   const service = byId(op.post);
-  const seen = new Map<number, string>();
+  const declared = new Set([...(program?.roles ?? []), ...(program?.catalogues ?? [])].map((r) => r.res));
+  const leftByFailure = (res: string) => !op.result.ok && program !== undefined && !declared.has(res);
+  const seen = new Map<number, { holder: string; res: string }>();
   for (const s of stateRoles(op.postState)) {
     if (s.roleId === undefined) continue;
     const other = seen.get(s.roleId);
-    if (other) out.push(v("recorded-twice", `role ${s.roleId} is recorded by ${other} and by ${s.holder}`));
-    seen.set(s.roleId, s.holder);
+    if (other && !leftByFailure(other.res) && !leftByFailure(s.res))
+      out.push(v("recorded-twice", `role ${s.roleId} is recorded by ${other.holder} and by ${s.holder}`));
+    seen.set(s.roleId, { holder: s.holder, res: s.res });
     if (drifted.has(s.roleId)) continue;
     const r = service.get(s.roleId);
     if (!r || r.group !== s.group) {

@@ -133,7 +133,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
     for (const id of [...unmanaged]) if (recorded.has(id)) unmanaged.delete(id);
     fail(noCrash(rec));
     fail(noCredentials(rec, lane.tokens));
-    fail(stateMatchesService(rec, drifted));
+    fail(stateMatchesService(rec, drifted, operation === "destroy" ? undefined : program));
     fail(noOrphans(rec, unmanaged));
     fail(deletes(rec, program, unmanaged));
     if (operation === "preview" || operation === "refresh") fail(readOnly(rec));
