@@ -18,9 +18,10 @@ const PACKAGED = [
 // 1) leaves the cores idle: two more workers than cores (measured on 2 cores: 3 workers 361 s, 4
 // workers 323 s for the whole run; docs/development.md).
 const WORKERS = availableParallelism() + 2;
-// Node's compile cache, inherited by the workers and every process they start, saves about 15% of each
-// child's start (measured on the program process). Only the tests set it: the bench measures starts
-// as a user's `pulumi up` pays them.
+// Node's compile cache, inherited by the workers and every process they start (provider hosts, which
+// the stand-in kills, write it through tools/engine/flush-compile-cache.js), saves about a third of a
+// provider host's start (1.3 s to 0.8 s of CPU, 2026-11-28). Only the tests and the simulation set it:
+// the bench measures starts as a user's `pulumi up` pays them.
 process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "pulumi-grouproles-node-compile-cache");
 
 // Two projects: every suite builds dist/ first; only the packaged ones also pack and install the
