@@ -53,7 +53,7 @@ export function parseServiceUrl(value: string, field: string, allowInsecureHttp 
   const loopback = isLoopbackHost(url.hostname);
   if (url.protocol === "http:" && !loopback && !allowInsecureHttp) {
     throw new ConfigurationError(
-      `${field}: plain http is refused for non-loopback host ${url.hostname}; use https (or set allowInsecureHttp for a trusted network)`,
+      `${field}: plain http is refused for non-loopback host ${url.hostname}; use https (or, for a trusted network, set grouproles:allowInsecureHttp, or the client option allowInsecureHttp)`,
     );
   }
   return {

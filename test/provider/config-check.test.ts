@@ -38,7 +38,7 @@ describe("what a preview knows without a request", () => {
     ).toEqual([
       'baseUrl: grouproles:baseUrl: "roles.example.com" is not an absolute URL: it has no scheme (expected e.g. https://api.example.com, or http://localhost:8080 for a loopback emulator)',
       "presenceUrl: grouproles:presenceUrl: scheme must be https (or http for a loopback emulator), got ftp:",
-      "authUrl: grouproles:authUrl: plain http is refused for non-loopback host auth.example.com; use https (or set allowInsecureHttp for a trusted network)",
+      "authUrl: grouproles:authUrl: plain http is refused for non-loopback host auth.example.com; use https (or, for a trusted network, set grouproles:allowInsecureHttp, or the client option allowInsecureHttp)",
     ]);
   });
 
