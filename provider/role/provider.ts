@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, RoleInUseError } from "../../client/error
 import { changedTextFields, setTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
-import { checkCreateCredentials, credentialRefusal } from "../shared/preview-listing";
+import { checkCreateCredentials, credentialRefusal, roleGoneInPreview } from "../shared/preview-listing";
 import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
 import { explainedDelete } from "../shared/deletions";
 import { deploymentLedger, type Registration, type Release } from "../shared/deployment-ledger";
@@ -18,7 +18,7 @@ import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/regi
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { heldNameFailures } from "./held-names";
-import { inContext } from "../shared/errors";
+import { RoleNotAppliedError, inContext } from "../shared/errors";
 import { deleteApplied, isAmbiguous } from "../shared/lost-replies";
 import { inUseDeleteMessage, inUseReplaceMessage } from "./errors";
 import {
@@ -157,6 +157,12 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
   }
   if (replaces.length && !isUnknown(news.groupId)) await refuseReplaceIfInUse(id, olds, news.groupId);
   const { groupId, roleId } = parseRoleId(id);
+  // Deleted outside Pulumi since the last refresh: the update would meet a 404 at `up` (history 3072).
+  if (changed.length && !replaces.length && (await roleGoneInPreview(groupId, roleId)))
+    throw new RoleNotAppliedError(
+      `updating role "${String(olds.name)}" (id ${id}): the service no longer has this role (deleted outside ` +
+        "Pulumi since the last refresh?); `pulumi refresh` drops it from state and `pulumi up` then creates it again",
+    );
   if (replaces.length && typeof olds.name === "string") {
     // The replaced role is deleted after every other step: a resource may take it over meanwhile.
     ledger.release(groupId, roleId, olds.name, reg, true);

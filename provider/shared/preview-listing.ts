@@ -40,6 +40,25 @@ export function previewListing(groupId: number, client: GroupRolesClient = clien
 }
 
 /**
+ * True when the preview can tell that role `roleId` is gone from the service (deleted outside Pulumi
+ * since the last refresh): absent from the group's list, and its own read answering 404 (a short list
+ * proves nothing alone). An update of it would fail with that 404 at `up`; the preview says so first.
+ * No list (an error listing it) is no evidence: false, left to the `up`.
+ */
+export async function roleGoneInPreview(
+  groupId: number,
+  roleId: number,
+  client: GroupRolesClient = clientFromConfig(),
+): Promise<boolean> {
+  const { roles } = await previewListing(groupId, client);
+  if (!roles || roles.some((r) => r.roleId === roleId)) return false;
+  return client.roles.get(groupId, roleId).then(
+    () => false,
+    (error: unknown) => error instanceof NotFoundError,
+  );
+}
+
+/**
  * The refusal of the credentials for `groupId`, or of the address (its class kept), or undefined when
  * the list gave no reason to think the planned write cannot apply. `what` leads a 404's message.
  */

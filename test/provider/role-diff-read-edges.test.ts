@@ -20,6 +20,21 @@ describe("diff", () => {
     expect(err?.message).toContain("the credentials are not accepted for group 42");
   });
 
+  it("an update of a role deleted by hand since the last refresh fails the preview (the up would meet a 404)", async () => {
+    // Found by the simulation (docs/simulation.md, history 3072): the preview was green, the up failed.
+    const { id, outs } = await provider.create({ groupId: 42, name: "Gone" });
+    await h.api("POST", "/groups/42/delete-roles", [outs.roleId]);
+    const err = await rejection(provider.diff(id, outs, { groupId: 42, name: "Renamed" }));
+    expect(err?.code).toBe("ERR_ROLE_NOT_APPLIED");
+    expect(err?.message).toMatch(
+      /^updating role "Gone" \(id 42\/\d+\): the service no longer has this role .*`pulumi refresh` drops it/,
+    );
+    // A role the list leaves out but whose own read answers is not gone: the diff goes on.
+    const kept = await provider.create({ groupId: 42, name: "Kept" });
+    await h.fault({ method: "GET", path: LIST, action: "wrong-shape" });
+    expect((await provider.diff(kept.id, kept.outs, { groupId: 42, name: "Kept 2" })).changes).toBe(true);
+  });
+
   it("moving a role already deleted by hand is a plain replacement: nothing to refuse", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Gone" });
     await h.api("POST", "/groups/42/delete-roles", [outs.roleId]);

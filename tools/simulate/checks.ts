@@ -345,6 +345,7 @@ export const DOCUMENTED: ReadonlyArray<readonly [string, RegExp]> = [
   ["two steps", /two steps/],
   ["name held", /is held by (role|roleId)/],
   ["protected", /protected/],
+  ["gone (refresh)", /no longer has this role/],
 ];
 
 /** The documented refusal an error is, if it is one. */
