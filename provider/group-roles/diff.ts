@@ -91,7 +91,7 @@ function refusalOf(plan: Plan): Error | undefined {
  * and declares for roles it does not hold yet (entries added: created, or with adoptExisting taken
  * over). Refuses what only the registration order could settle (../shared/registration-order).
  */
-function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean, reg: Registration): void {
+function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean, reg: Registration): string[] {
   const ledger = deploymentLedger();
   const moved = renamedKeys(state, roles);
   // Once per diff: it sorts every role ID of the catalogue.
@@ -116,17 +116,24 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
       ledger.wantName(groupId, name, reg, adopts);
     }
   }
+  const handovers: string[] = [];
   for (const [key, old] of Object.entries(state.roles)) {
     if (kept.has(key) || old.retain) continue; // kept, or forgotten (never deleted)
     ledger.undeclare(groupId, old.roleId, owner, reg);
     const release = ledger.release(groupId, old.roleId, old.name, reg, false);
-    if (!release.handedTo)
+    if (release.handedTo)
+      handovers.push(
+        `group ${groupId}: roles.${key} "${old.name}" (roleId ${old.roleId}) leaves this catalogue and is taken ` +
+          `over by ${release.handedTo.described}: it keeps its ID and users, nothing is deleted`,
+      );
+    else
       refuse(
         lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, `group ${groupId}: roles.${key}`),
       );
   }
   const refused = allRefusals(refusals);
   if (refused) throw refused;
+  return handovers;
 }
 
 /** A groupId change replaces the resource: roles are created in the new group and deleted from the old. */
@@ -211,7 +218,8 @@ async function diffOf(
     const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared), reg);
     if (other) throw twoExclusive(groupId, other);
   }
-  record(groupId, state, declared, news.adoptExisting === true, reg);
+  // A removed entry another resource takes over shows in the plan as a removal: say it is a move.
+  for (const note of record(groupId, state, declared, news.adoptExisting === true, reg)) await engineLog("info", note);
   const moved = renamedKeys(state, declared);
   const movedFrom = new Set(moved.values());
   const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));

@@ -114,6 +114,10 @@ describe("moves in both registration orders, at the default --parallel", () => {
       const preview = await runMixed(s, "preview", program);
       expect(preview.ok).toBe(receiverFirst);
       if (!preview.ok) expect(preview.errors.join("\n")).toContain('roles.a: "A" (roleId');
+      // The plan shows the giver's `- a`; a note says it is a move, not a delete.
+      const notes = preview.diagnostics.map((d) => d.message).join("\n");
+      if (receiverFirst)
+        expect(notes).toContain(`roles.a "A" (roleId ${before.A}) leaves this catalogue and is taken over by`);
       const r = await runMixed(s, "up", program);
       expect(r.ok, r.errors.join("\n")).toBe(receiverFirst);
       expect(await held()).toEqual(before);
