@@ -10,7 +10,7 @@ import { changedTextFields, heldTextFields } from "../../client/role-fields";
 import type { RoleSummary, RoleUpdateInput } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { temporaryName } from "../shared/temporary-names";
-import { deleteApplied, isAmbiguous } from "../shared/lost-replies";
+import { deleteApplied, isAmbiguous, updateApplied } from "../shared/lost-replies";
 import { inContext } from "../shared/errors";
 import { heldSettings, settingsForUpdate } from "../shared/settings";
 import { createChunk } from "./create-chunk";
@@ -123,7 +123,8 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     const order = orderPuts(puts, max);
     for (const chunk of chunksOf(order.asides, max)) {
       step = `renaming ${entries(chunk.map((p) => p.key))} to temporary names (to break a swap of names)`;
-      await client.roles.update(
+      await updateChunk(
+        client,
         groupId,
         chunk.map((p) => ({ roleId: p.roleId, name: temporaryName(p.roleId), ...p.current })),
       );
@@ -134,7 +135,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     }
     for (const chunk of order.chunks) {
       step = `updating ${entries(chunk.map((p) => p.key))}`;
-      await client.roles.update(groupId, chunk.map(updateBody));
+      await updateChunk(client, groupId, chunk.map(updateBody));
       for (const p of chunk) {
         unconverged.delete(p.key);
         progress.updated(p.key, p.finalName, heldTextFields(p.entry), p.after);
@@ -178,6 +179,19 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     for (const role of Object.values(progress.snapshot().roles)) ledger.renamed(groupId, role.roleId, role.name, true);
   }
   return progress.snapshot();
+}
+
+/**
+ * Sends one array of updates. Every reply lost (retries included): done if each role reads back as
+ * sent (state must say what the service holds; found by the simulation, history 3209), else the error.
+ */
+async function updateChunk(client: GroupRolesClient, groupId: number, roles: RoleUpdateInput[]): Promise<void> {
+  try {
+    await client.roles.update(groupId, roles);
+  } catch (error) {
+    if (isAmbiguous(error) && (await updateApplied(client, groupId, roles))) return;
+    throw error;
+  }
 }
 
 const updateBody = (p: Put): RoleUpdateInput => ({

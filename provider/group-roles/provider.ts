@@ -33,6 +33,7 @@ import { diff } from "./diff";
 import { otherResources } from "./others";
 import { planApply } from "./plan";
 import { read } from "./read";
+import { withoutHandedOver } from "./handed-over";
 import {
   catalogueOwner,
   formatGroupId,
@@ -132,6 +133,21 @@ const maxBatchSize = (): number => batchOptions(resolveConfig()).maxBatchSize ??
  * whatever this one does (see ../shared/deployment-ledger). Nothing else is waited for.
  */
 async function converge(
+  what: string,
+  state: GroupRolesState,
+  inputs: GroupRolesInputs,
+  providerRef: unknown,
+  reg: Registration,
+): Promise<GroupRolesState> {
+  try {
+    return await planAndApply(what, state, inputs, providerRef, reg);
+  } catch (error) {
+    // Failed before writing: entries another resource took over must not stay in this state (./handed-over).
+    throw await withoutHandedOver(error, state, reg, providerRef);
+  }
+}
+
+async function planAndApply(
   what: string,
   state: GroupRolesState,
   inputs: GroupRolesInputs,

@@ -6,6 +6,8 @@
  * role back (../role/update).
  */
 import type { GroupRolesClient } from "../../client";
+import { changedTextFields } from "../../client/role-fields";
+import type { RoleUpdateInput } from "../../client/types";
 import {
   ConnectionError,
   type GroupRolesError,
@@ -42,6 +44,27 @@ export async function deleteApplied(client: GroupRolesClient, groupId: number, r
       (error: unknown) => error instanceof NotFoundError,
     );
     if (!gone) return false;
+  }
+  return true;
+}
+
+/**
+ * After an update of `roles` that met an ambiguous error (every retry's reply lost or unreadable): true
+ * when each role reads back as sent (name, text fields, every setting sent), so the update was applied
+ * and the caller goes on as if confirmed. Anything else (a role that differs, a failed read) is false:
+ * the caller fails as before. One read per role, never a wait.
+ */
+export async function updateApplied(
+  client: GroupRolesClient,
+  groupId: number,
+  roles: readonly RoleUpdateInput[],
+): Promise<boolean> {
+  for (const sent of roles) {
+    const held = await client.roles.get(groupId, sent.roleId).catch(() => undefined);
+    if (!held || held.name !== sent.name || changedTextFields(sent, held).length) return false;
+    // `null` unsets a key (../shared/settings.ts settingsForUpdate): applied when the role no longer has it.
+    if (Object.entries(sent.settings ?? {}).some(([key, value]) => held.settings[key] !== (value ?? undefined)))
+      return false;
   }
   return true;
 }

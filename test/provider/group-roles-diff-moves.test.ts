@@ -145,6 +145,31 @@ describe("diff: roles it keeps and roles it lets go", () => {
     expect(await h.routes()).not.toContain("DELETE");
   });
 
+  it("the giver's update failing before any write: the entry taken over leaves its state all the same", async () => {
+    // Found by the simulation (docs/simulation.md, history 3233): the giver's list failed, its plain
+    // error kept the old state, and the role was recorded by both catalogues (provider/group-roles/handed-over.ts).
+    const giver = await created({ m: { name: "Mover" }, k: { name: "Keep" } });
+    const receiver = await created({ c: { name: "C" } });
+    const mover = giver.roles.m!.roleId;
+    const take = inputs({ c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true });
+    const keep = inputs({ k: { name: "Keep" } });
+    const err = await inNewDeployment(async () => {
+      await registerCatalogue("42", stateOf(receiver), take);
+      await registerCatalogue("42", stateOf(giver), keep);
+      expect((await provider.update("42", stateOf(receiver), take)).outs.roles.m!.roleId).toBe(mover);
+      await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "status", status: 500, times: 0 });
+      const failed = await rejection(provider.update("42", stateOf(giver), keep));
+      await h.admin("DELETE", "/faults");
+      return failed;
+    });
+    expect(err.code).toBe("ERR_ROLE_NOT_APPLIED");
+    expect(err.message).toContain(
+      "roles.m, taken over by another resource of this deployment, leaves this resource's state",
+    );
+    expect(Object.keys((err as unknown as { properties: { roles: object } }).properties.roles)).toEqual(["k"]);
+    expect((await h.held(42)).Mover).toBe(mover);
+  });
+
   it("a receiver registered after the catalogue that deletes the role is refused in its Diff, naming dependsOn", async () => {
     const giver = await created({ m: { name: "Mover" }, k: { name: "Keep" } });
     const receiver = await created({ c: { name: "C" } });

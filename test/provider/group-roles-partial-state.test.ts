@@ -271,16 +271,29 @@ describe("a failed step after a rename to a temporary name", () => {
 
 describe("a write whose reply was lost: the state is settled by a fresh list", () => {
   // Applied with planned()'s client, which does not retry: the garbage reply is the apply's last word.
-  it("a PUT applied but answered with garbage: the state has the service's names and descriptions", async () => {
-    const { outs } = await createdIn(h, { a: { name: "A", description: "old" }, b: { name: "B" } });
+  it("a PUT applied but answered with garbage: each role's read settles it, and the state is the service's, settings too", async () => {
+    // Before the simulation's history 3209 this failed, the state taking names and descriptions from a
+    // list and keeping the old settings, which the service had replaced (lost-replies.ts updateApplied).
+    // viewVideo changes; inviteGuest, declared before and no longer, is unset (sent as null).
+    const { outs: before } = await createdIn(h, {
+      a: { name: "A", description: "old", settings: { viewVideo: true, inviteGuest: true } },
+      b: { name: "B" },
+    });
     await h.fault({ ...PUTS, action: "malformed-json" });
-    const roles = { a: { name: "A2", description: "new" }, b: { name: "B2" } };
-    const err = await failure(planned(outs, { groupId: 42, roles }));
-    expect(err.id).toBe("42");
-    const a = await h.details(42, outs.roles.a!.roleId);
-    expect([a.name, a.description]).toEqual(["A2", "new"]);
-    expect(err.properties.roles.a).toMatchObject({ name: a.name, description: a.description });
-    expect(err.properties.roles.b!.name).toBe((await h.details(42, outs.roles.b!.roleId)).name);
+    const roles = { a: { name: "A2", description: "new", settings: { viewVideo: false } }, b: { name: "B2" } };
+    const state = await planned(before, { groupId: 42, roles });
+    const a = await h.details(42, before.roles.a!.roleId);
+    expect([a.name, a.description, a.settings]).toEqual(["A2", "new", { viewVideo: false }]);
+    expect(state.roles.a).toMatchObject({ name: a.name, description: a.description, settings: { viewVideo: false } });
+    expect(state.roles.b!.name).toBe((await h.details(42, before.roles.b!.roleId)).name);
+  });
+
+  it("a PUT that never reached the service fails as before: the state keeps the old names", async () => {
+    const { outs } = await createdIn(h, { a: { name: "A" } });
+    await h.fault({ ...PUTS, action: "drop-before" });
+    const err = await failure(planned(outs, { groupId: 42, roles: { a: { name: "A2" } } }));
+    expect((await h.details(42, outs.roles.a!.roleId)).name).toBe("A");
+    expect(err.properties.roles.a!.name).toBe("A");
   });
 
   it("a delete applied but answered with garbage: the role's own read (404) settles it, and the apply goes on", async () => {

@@ -1,0 +1,45 @@
+/**
+ * A GroupRoles step that fails before it writes anything (its list fails, a refusal at apply) leaves
+ * its old state, which still records the entries it lets go. When another resource of the deployment
+ * has already taken one of them over (a move: the receiver registered first, `adoptExisting`), both
+ * states would record that role (found by the simulation, history 3233). So such a failure becomes a
+ * partial update (Pulumi's init error) holding the old state without those entries; every other
+ * failure keeps its own error.
+ *
+ * The receiver is an earlier registration (a takeover needs it: ../shared/registration-order), so its
+ * step has been taken by a worker and ends whatever this one does; waiting for it is the one wait the
+ * ledger allows (docs/design/engine-order.md).
+ */
+import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
+import { entries } from "./apply";
+import { GroupRolesInitError } from "./errors";
+import { formatGroupId, type GroupRolesState } from "./types";
+
+export async function withoutHandedOver(
+  error: unknown,
+  state: GroupRolesState,
+  reg: Registration,
+  providerRef: unknown,
+): Promise<unknown> {
+  if (error instanceof GroupRolesInitError) return error;
+  const ledger = deploymentLedger();
+  const { groupId } = state;
+  const gone: string[] = [];
+  for (const [key, role] of Object.entries(state.roles)) {
+    const release = ledger.releaseOf(groupId, role.roleId);
+    if (!release?.handedTo || release.reg !== reg || !ledger.isClaimed(groupId, role.roleId)) continue;
+    if (await release.handedTo.outcome) gone.push(key);
+  }
+  if (!gone.length) return error;
+  const roles = Object.fromEntries(Object.entries(state.roles).filter(([key]) => !gone.includes(key)));
+  const message =
+    `${(error as Error).message}; ${entries(gone)}, taken over by another resource of this deployment, ` +
+    `${gone.length === 1 ? "leaves" : "leave"} this resource's state (the role keeps its ID and users)`;
+  return new GroupRolesInitError(
+    message,
+    formatGroupId(groupId),
+    { ...state, roles, __provider: providerRef },
+    [message],
+    error,
+  );
+}
