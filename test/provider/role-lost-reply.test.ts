@@ -37,6 +37,18 @@ describe("a lost create reply never makes a duplicate", () => {
     expect((await h.details(42, roles[2].roleId)).settings).toEqual({ remoteAssist: true });
   });
 
+  it("a create whose confirming list is short (it leaves the new role out) is confirmed by the role's details", async () => {
+    // Found by the simulation (docs/simulation.md, history 3288): every list lost its last item, the
+    // create was said to have made nothing, and the role it had made was orphaned.
+    await h.fault({ method: "GET", path: createPath, action: "wrong-shape", times: 0 });
+    const { id, outs } = await provider.create({ ...role });
+    await h.admin("DELETE", "/faults");
+    const roles = await h.listRoles(42);
+    expect(roles).toHaveLength(1);
+    expect(id).toBe(`42/${roles[0].roleId}`);
+    expect(outs.name).toBe("Support");
+  });
+
   it("adopts when the reply is malformed or of the wrong shape", async () => {
     await h.fault({ method: "POST", path: createPath, action: "malformed-json" });
     await provider.create({ ...role });
