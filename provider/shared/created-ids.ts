@@ -34,7 +34,13 @@ export async function createConfirmed(
   roles: RoleCreateInput[],
 ): Promise<CreatedRole[]> {
   const created = await client.roles.create(groupId, roles);
-  const listed = new Map((await client.roles.list(groupId)).map((r) => [r.roleId, r.name]));
+  // The create was answered: a list that then fails leaves it applied but unconfirmed, which callers
+  // settle as a lost reply, never as "nothing created" (found by the simulation, history 3603: lists
+  // answering 429 every time orphaned the roles made).
+  const confirming = await client.roles.list(groupId).catch((error: unknown) => {
+    throw badReply(groupId, `the list confirming it failed: ${(error as Error).message}`);
+  });
+  const listed = new Map(confirming.map((r) => [r.roleId, r.name]));
   for (const c of created) {
     const holds = listed.get(c.roleId);
     if (holds === c.name) continue;

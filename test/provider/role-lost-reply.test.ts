@@ -49,6 +49,15 @@ describe("a lost create reply never makes a duplicate", () => {
     expect(outs.name).toBe("Support");
   });
 
+  it("a create answered but whose confirming lists all fail is kept as unconfirmed, never said to have made nothing", async () => {
+    // Found by the simulation (docs/simulation.md, history 3603): lists answering 429 every time.
+    await h.fault({ method: "GET", path: createPath, action: "status", status: 429, times: 0 });
+    const err = (await provider.create({ ...role }).catch((e: unknown) => e)) as { id?: string; message: string };
+    await h.admin("DELETE", "/faults");
+    expect(err.id).toBe("42/unconfirmed");
+    expect(await h.listRoles(42)).toHaveLength(1);
+  });
+
   it("adopts when the reply is malformed or of the wrong shape", async () => {
     await h.fault({ method: "POST", path: createPath, action: "malformed-json" });
     await provider.create({ ...role });
