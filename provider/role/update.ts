@@ -10,8 +10,8 @@ import { deploymentLedger, type Registration } from "../shared/deployment-ledger
 import { writeWithName } from "./name-conflicts";
 import { RoleInitError } from "./errors";
 import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs, type RoleOutputs } from "./inputs";
-import { afterWrite, notApplied, readBack } from "./readback";
-import { isAmbiguous } from "../shared/lost-replies";
+import { afterWrite, notApplied } from "./readback";
+import { isAmbiguous, updateApplied } from "../shared/lost-replies";
 import { services } from "./services";
 import { heldSettings, sameSettings, settingsForUpdate } from "../shared/settings";
 
@@ -53,7 +53,7 @@ export async function sendUpdate(
       write: () =>
         writer.update(groupId, body).catch(async (error: unknown) => {
           // Every reply lost: done if the role reads back as sent (state must say what the service holds).
-          if (isAmbiguous(error) && (await updateApplied(groupId, roleId, inputs))) return;
+          if (isAmbiguous(error) && (await updateApplied(client, groupId, [body]))) return;
           throw error;
         }),
       self: { roleId },
@@ -63,16 +63,6 @@ export async function sendUpdate(
   } finally {
     ledger.renamed(groupId, roleId, nameNow, true);
   }
-}
-
-/**
- * After an update that met an ambiguous error (no usable reply, retries included): true when the role
- * reads back as sent, so it was applied. Anything else (the old values, a failed read) is false and the
- * update fails as before, the state keeping the old record; one read, never a wait.
- */
-async function updateApplied(groupId: number, roleId: number, inputs: RoleInputs): Promise<boolean> {
-  const held = await readBack(groupId, roleId, inputs).catch(() => undefined);
-  return held !== undefined && notApplied(inputs, held).length === 0;
 }
 
 /** The update of role `id`, as the step of registration `reg` (see the ledger). */

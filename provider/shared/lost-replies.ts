@@ -2,8 +2,8 @@
  * Replies that never came: when a write may have been applied although no usable reply came back. Role
  * and GroupRoles creates share the rule: such a create is settled by listing the group (names are
  * unique), never by sending it again; one the list does not show yet is kept unconfirmed in state.
- * A delete is settled by reading each role it named ({@link deleteApplied}); an update, by reading the
- * role back (../role/update).
+ * A delete or an update is settled by reading each role it named ({@link deleteApplied},
+ * {@link updateApplied}: Role and GroupRoles alike).
  */
 import type { GroupRolesClient } from "../../client";
 import { changedTextFields } from "../../client/role-fields";
