@@ -34,6 +34,7 @@ import { otherResources } from "./others";
 import { planApply } from "./plan";
 import { read } from "./read";
 import { withoutHandedOver } from "./handed-over";
+import { listCoveringState } from "./listing";
 import {
   catalogueOwner,
   formatGroupId,
@@ -160,7 +161,8 @@ async function planAndApply(
   const own = new Set<number>();
   const waited = new Set<Registration>();
   for (;;) {
-    const listed = await client.roles.list(groupId).catch((e) => {
+    const recorded = Object.values(state.roles).map((r) => r.roleId);
+    const listed = await listCoveringState(client, groupId, recorded, "the roles the state records").catch((e) => {
       throw inContext(e, `${what}: listing the group (nothing was changed)`);
     });
     const plan = planApply(state, inputs, listed, otherResources(ledger, groupId, reg, "apply", own));

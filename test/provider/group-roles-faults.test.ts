@@ -86,6 +86,36 @@ describe("short lists", () => {
   });
 });
 
+describe("short lists in an apply", () => {
+  const LIST_RULE = { method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape" };
+
+  it("an entry removed while the list leaves its role out: the list is read again and the role deleted", async () => {
+    // Found by the simulation (docs/simulation.md, history 3647): the role missing from a short list was
+    // planned as gone, its entry dropped from state and the role left in the service (an orphan).
+    const { outs } = await groupRoles.create(inputs(catalogue(3)));
+    await h.fault(LIST_RULE);
+    const { outs: after } = await groupRoles.update("42", stateOf(outs), inputs(catalogue(2)));
+    expect(Object.keys(await h.held(42)).sort()).toEqual(["Role 0", "Role 1"]);
+    await expectStateIsService(after);
+  });
+
+  it("a declared role every list leaves out: stops before any write, then the next update converges", async () => {
+    const { outs } = await groupRoles.create(inputs(catalogue(3)));
+    await h.fault({ ...LIST_RULE, times: 0 });
+    await h.clearRequests();
+    const err = await failure(groupRoles.update("42", stateOf(outs), inputs(catalogue(3, "Renamed"))));
+    expect(err.message).toContain("(nothing was changed)");
+    expect(err.message).toContain("is missing from the list of group 42, but the service still has it");
+    expect(await h.routes()).not.toContain("PUT");
+    expect(await h.routes()).not.toContain("POST");
+    await h.admin("DELETE", "/faults");
+    expect(Object.keys(await h.held(42)).sort()).toEqual(["Role 0", "Role 1", "Role 2"]);
+    const { outs: done } = await groupRoles.update("42", stateOf(outs), inputs(catalogue(3, "Renamed")));
+    await expectStateIsService(done);
+    expect(Object.keys(await h.held(42)).sort()).toEqual(["Renamed 0", "Renamed 1", "Renamed 2"]);
+  });
+});
+
 describe("lost replies", () => {
   it("destroy whose every delete reply is lost: the roles are gone, so it succeeds (state keeps nothing gone)", async () => {
     // Found by the simulation (docs/simulation.md, history 1014): the delete was applied, every retry's

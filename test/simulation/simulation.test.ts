@@ -142,6 +142,61 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
       ],
     },
   },
+  {
+    // 3647: an entry removed while the apply's list lost its last item (a wrong-shape reply): the role was
+    // planned as gone, dropped from state and left in the service (an orphan). Now a recorded role the
+    // list leaves out is read by its details and the list read again (provider/group-roles/listing.ts).
+    name: "3647: an entry removed while the apply's list is short",
+    history: {
+      seed: 3647,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [],
+            catalogues: [{ res: "c7", group: 0, roles: { k3: { name: "Leads 4" } }, adoptExisting: true }],
+          },
+        },
+        {
+          op: "deploy",
+          change: 'remove c7.k3 "Leads 4"',
+          program: { roles: [], catalogues: [{ res: "c7", group: 0, roles: {}, adoptExisting: true }] },
+          faults: [{ kind: "wrong-shape", group: 0, route: "list", skip: 1 }],
+        },
+      ],
+    },
+  },
+  {
+    // 3641 (the checker's): a Role's role renamed by hand, then moved into a catalogue by its old name
+    // without a refresh. The catalogue finds no role of that name and makes one; the Role's delete
+    // removes the renamed one. What the state knew; not a lost move (tools/simulate/checks.ts `deletes`).
+    name: "3641: a move by a name the service no longer holds (renamed by hand)",
+    history: {
+      seed: 3641,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [{ res: "r1", group: 0, name: "Audit 1" }],
+            catalogues: [{ res: "c2", group: 0, roles: { k1: { name: "Leads 2" } }, adoptExisting: true }],
+          },
+        },
+        { op: "hand", action: "rename", group: 0, name: "Audit 1", to: "Audit 1 (hand)" },
+        {
+          op: "deploy",
+          change: "move Role r1 into c2.k2",
+          program: {
+            roles: [],
+            catalogues: [
+              { res: "c2", group: 0, roles: { k1: { name: "Leads 2" }, k2: { name: "Audit 1" } }, adoptExisting: true },
+            ],
+          },
+        },
+      ],
+    },
+  },
 ];
 
 describe("simulation", () => {

@@ -178,10 +178,17 @@ export function released(op: OpRecord): number[] {
 /**
  * Deletes: no role users hold is ever gone; an `up` deletes only what the program removed (its
  * resource or entry gone, its resource moved to another group) or, for an exclusive catalogue, a role
- * no resource declares; a role moved to a catalogue with `adoptExisting` keeps its ID; refresh and
+ * no resource declares; a role moved to a catalogue with `adoptExisting` keeps its ID (unless it was
+ * renamed by hand since the last refresh: the catalogue looks for the name the state knows, finds
+ * none, and makes it; the state's drift is the user's to refresh first, history 3641); refresh and
  * preview write nothing; destroy deletes only roles the state recorded.
  */
-export function deletes(op: OpRecord, program: Program, unmanaged: ReadonlySet<number>): Violation[] {
+export function deletes(
+  op: OpRecord,
+  program: Program,
+  unmanaged: ReadonlySet<number>,
+  drifted: ReadonlySet<number>,
+): Violation[] {
   const out: Violation[] = [];
   const after = byId(op.post);
   const before = byId(op.pre);
@@ -245,7 +252,7 @@ export function deletes(op: OpRecord, program: Program, unmanaged: ReadonlySet<n
         : [],
     );
     const now = [...after.values()].find((x) => x.group === r.group && x.name === owner.name);
-    if (takers.length && now && op.result.ok)
+    if (takers.length && now && op.result.ok && !drifted.has(id))
       out.push(
         v(
           "move-lost-id",

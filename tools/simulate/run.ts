@@ -135,7 +135,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
     fail(noCredentials(rec, lane.tokens));
     fail(stateMatchesService(rec, drifted, operation === "destroy" ? undefined : program));
     fail(noOrphans(rec, unmanaged));
-    fail(deletes(rec, program, unmanaged));
+    fail(deletes(rec, program, unmanaged, drifted));
     if (operation === "preview" || operation === "refresh") fail(readOnly(rec));
     return rec;
   };
