@@ -8,6 +8,7 @@ import * as groupRolesProvider from "../provider/group-roles";
 import type { EntryState } from "../provider/group-roles/types";
 import { checkoutGroupRolesShim, isInstalled } from "./checkout-shim";
 import { refuseDroppedKeys } from "./dropped-keys";
+import { declared, enterGroup } from "./group-order";
 import { perRun } from "./per-run";
 import type { RoleFieldArgs, RoleFieldState } from "./role-fields";
 
@@ -45,7 +46,9 @@ export interface GroupRolesArgs {
    * The resource owns the group: every role of the group that no entry declares (and that no other
    * `GroupRoles` or `Role` of the program declares or takes over) is removed by `pulumi up`, and shown
    * in the preview first; removing one that users hold fails the preview, naming it. Turning it on or
-   * off is an update; off removes nothing. One exclusive catalogue per group.
+   * off is an update; off removes nothing. One exclusive catalogue per group, declared after every
+   * `Role` and `GroupRoles` of its group with each in its `dependsOn` (the program is refused
+   * otherwise: only `dependsOn` makes Pulumi register it after them in `up` as in the preview).
    * @default false
    */
   exclusive?: pulumi.Input<boolean>;
@@ -119,6 +122,7 @@ export class GroupRoles extends pulumi.dynamic.Resource {
   constructor(name: string, args: GroupRolesArgs, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args.roles, "roles", `GroupRoles resource '${name}'`);
     claimExclusiveGroup(name, args);
+    const member = enterGroup("GroupRoles", name, args.groupId, args.exclusive, opts);
     super(
       provider,
       name,
@@ -134,5 +138,6 @@ export class GroupRoles extends pulumi.dynamic.Resource {
       "grouproles",
       "GroupRoles",
     );
+    declared(member, this, opts);
   }
 }

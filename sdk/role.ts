@@ -8,6 +8,7 @@ import { refuseDroppedKeys } from "./dropped-keys";
 // per role, identical across versions, checkouts and machines.
 import * as roleProvider from "../provider";
 import { checkoutProviderShim, isInstalled } from "./checkout-shim";
+import { enterGroup, declared } from "./group-order";
 import { perRun } from "./per-run";
 import { roleFieldProps } from "./role-field-props";
 import type { RoleFieldArgs, RoleFieldOutputs } from "./role-fields";
@@ -102,6 +103,7 @@ export class Role extends pulumi.dynamic.Resource {
     // create adopts the existing role after checking that it matches the program, as an import does.
     const { import: importId, ...rest } = opts ?? {};
     refuseDroppedKeys(args?.settings, "settings", `Role resource '${name}'`);
+    const member = enterGroup("Role", name, args?.groupId, false, opts);
     super(
       provider,
       name,
@@ -119,5 +121,6 @@ export class Role extends pulumi.dynamic.Resource {
       "grouproles",
       "Role",
     );
+    declared(member, this, opts);
   }
 }

@@ -7,6 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { GroupRoleState, GroupRolesArgs } from "../group-roles";
 import { refuseDroppedKeys } from "../dropped-keys";
+import { declared, enterGroup } from "../group-order";
 import { withVersion } from "./version";
 
 export type { GroupRoleEntry, GroupRoleState, GroupRolesArgs } from "../group-roles";
@@ -34,6 +35,7 @@ export class GroupRoles extends pulumi.CustomResource {
   constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: GroupRolesArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args?.roles, "roles", `GroupRoles resource '${name}'`);
+    const member = enterGroup("GroupRoles", name, args?.groupId, args?.exclusive, opts);
     super(
       GroupRoles.__pulumiType,
       name,
@@ -46,5 +48,6 @@ export class GroupRoles extends pulumi.CustomResource {
       },
       withVersion(opts),
     );
+    declared(member, this, opts);
   }
 }

@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RoleArgs } from "../role";
 import { refuseDroppedKeys } from "../dropped-keys";
+import { declared, enterGroup } from "../group-order";
 import { withVersion } from "./version";
 import { roleFieldProps } from "../role-field-props";
 import type { RoleFieldOutputs } from "../role-fields";
@@ -43,6 +44,7 @@ export class Role extends pulumi.CustomResource {
   constructor(name: string, args: undefined, opts: pulumi.CustomResourceOptions & { id: pulumi.Input<pulumi.ID> });
   constructor(name: string, args: RoleArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args?.settings, "settings", `Role resource '${name}'`);
+    const member = enterGroup("Role", name, args?.groupId, false, opts);
     super(
       Role.__pulumiType,
       name,
@@ -55,5 +57,6 @@ export class Role extends pulumi.CustomResource {
       },
       withVersion(opts),
     );
+    declared(member, this, opts);
   }
 }

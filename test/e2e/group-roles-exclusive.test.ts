@@ -93,11 +93,14 @@ describe("GroupRoles with exclusive: true", () => {
     const before = await held();
     await s.h.clearRequests();
     // b moves to a Role (by `import`), c to another catalogue, and a new Role is made beside them. Each
-    // registers before the exclusive catalogue (Roles first; `other` declared first, and a dependsOn).
+    // registers before the exclusive catalogue: each is in its `dependsOn` (sdk/group-order.ts).
     const r = await up(
       [
         cat({ c: { name: "C" } }, { adoptExisting: true }, "other"),
-        { ...cat({ a: { name: "A" } }, { exclusive: true }), opts: { dependsOn: ["other"] } },
+        {
+          ...cat({ a: { name: "A" } }, { exclusive: true }),
+          opts: { dependsOn: ["other", "standalone", "b-role", "extra"] },
+        },
       ],
       [
         standalone,
@@ -112,10 +115,11 @@ describe("GroupRoles with exclusive: true", () => {
     expect(infos(r).join("\n")).not.toContain("were removed");
   });
 
-  it("refuses in the preview a role created beside it when it registers first, naming the dependsOn", async () => {
+  it("refuses in the preview a role declared after it, or one it does not depend on, naming the dependsOn", async () => {
     // Found by the simulation (docs/simulation.md): this preview was green, the up made both, and from
     // then on the catalogue (registered first, blind to the Role) removed the Role's role or refused.
-    // The Role's `dependsOn` makes the order sure (without it, it follows how inputs resolve).
+    // The program's structure is checked before anything registers (sdk/group-order.ts; the providers'
+    // own refusals, for what the program cannot check, are in test/provider/registration-order.test.ts).
     const after: RoleSpec = {
       name: "standalone",
       args: { groupId: 42, name: "Standalone" },
@@ -125,9 +129,15 @@ describe("GroupRoles with exclusive: true", () => {
     const r = await runMixed(s, "preview", [cat(AB, { exclusive: true })], [after], first);
     expect(r.ok).toBe(false);
     expect(r.errors.join("\n")).toContain(
-      'creating role "Standalone" in group 42: the GroupRoles of group 42 declaring "A", "B" has `exclusive: true` and registers before this resource',
+      "Role resource 'standalone': it is declared after GroupRoles 'catalogue', which has `exclusive: true` for group 42",
     );
-    expect(r.errors.join("\n")).toContain("the resource option `dependsOn` on this resource");
+    expect(r.errors.join("\n")).toContain("add it to that catalogue's `dependsOn`");
+    // Declared first but not depended on: the up could register the catalogue first (history 3352).
+    const unordered = await runMixed(s, "preview", [cat(AB, { exclusive: true })], [{ ...after, opts: {} }]);
+    expect(unordered.ok).toBe(false);
+    expect(unordered.errors.join("\n")).toContain(
+      "GroupRoles resource 'catalogue' has `exclusive: true` for group 42 but does not depend on Role 'standalone'",
+    );
     expect((await routes()).filter((x) => !x.startsWith("GET"))).toEqual([]);
     // The order it names: the catalogue after the Role.
     const standalone: RoleSpec = { name: "standalone", args: { groupId: 42, name: "Standalone" } };

@@ -144,8 +144,10 @@ describe.each(PARALLELS)("moves whose outcome could depend on the schedule, --pa
     await start("catalogue {a}, Role Standalone", [cat("catalogue", { a: { name: "A" } })], [standalone]);
     const before = await held();
     s.parallel = parallel;
-    // The catalogue first cannot see the Role keep its role: refused, naming the dependsOn.
-    await expectRefused([exclusive()], [standalone], ["`dependsOn` on this resource"], CATALOGUES_FIRST);
+    // The catalogue first cannot see the Role keep its role: refused, naming the dependsOn (in the
+    // program, sdk/group-order.ts), and so is the catalogue declared after it that does not depend on it.
+    await expectRefused([exclusive()], [standalone], ["is declared after GroupRoles 'catalogue'"], CATALOGUES_FIRST);
+    await expectRefused([exclusive()], [standalone], ["but does not depend on Role 'standalone'"]);
     await s.h.clearRequests();
     await up([exclusive({ dependsOn: ["standalone"] })], [standalone]);
     expect(await held()).toEqual(before);

@@ -45,7 +45,9 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
           change: "starting program",
           program: {
             roles: [{ res: "r1", group: 0, name: "Ops 2", description: "about billing 7" }],
+            // groupIds as Outputs: the program cannot check the order (sdk/group-order.ts), the providers do.
             catalogues: [{ res: "c5", group: 0, roles: {}, exclusive: true }],
+            groupIdsAsOutputs: true,
           },
           parallel: 3,
           faults: [{ kind: "drop-after", group: 0, route: "list", skip: 0 }],
@@ -98,6 +100,8 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
           program: {
             roles: [{ res: "r11", group: 0, name: "Ops 2", aliases: ["r1"] }],
             catalogues: [{ res: "c9", group: 0, roles: {}, adoptExisting: true, exclusive: true }],
+            // As Outputs, so that the providers' refusal is what is tested, not the program's check.
+            groupIdsAsOutputs: true,
           },
           refresh: true,
           checkNoChanges: true,

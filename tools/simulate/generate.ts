@@ -452,6 +452,7 @@ class Gen {
   }
 
   deploy(program: Program, change: string, faultRate: number): Step {
+    orderExclusive(program);
     const rng = this.rng;
     const parallel = rng.pick([1, 2, 3, 8, undefined]);
     const step: Step = { op: "deploy", change, program };
@@ -461,6 +462,21 @@ class Gen {
     if (rng.chance(faultRate)) step.faults = this.faults(program);
     if (rng.chance(0.5)) step.checkNoChanges = true;
     return step;
+  }
+}
+
+/**
+ * Most exclusive catalogues get what the package requires of them (sdk/group-order.ts): `dependsOn` on
+ * every resource of their group declared before them. One in four (by its name, so no draw of the seed
+ * changes) is left as generated, and a resource declared after one is left too: those previews are
+ * refused, naming `dependsOn`. Changes the program in place, so that later changes keep it.
+ */
+export function orderExclusive(p: Program): void {
+  const order = p.cataloguesFirst ? [...p.catalogues, ...p.roles] : [...p.roles, ...p.catalogues];
+  for (const c of p.catalogues) {
+    if (!c.exclusive || Number(c.res.slice(1)) % 4 === 0) continue;
+    const before = order.slice(0, order.indexOf(c)).filter((x) => x.group === c.group);
+    if (before.length) c.dependsOn = [...new Set([...(c.dependsOn ?? []), ...before.map((x) => x.res)])];
   }
 }
 

@@ -45,6 +45,11 @@ export interface Program {
   catalogues: CatalogueDecl[];
   /** Registers the catalogues before the Roles (the spec program's `order: catalogues-first`). */
   cataloguesFirst?: boolean;
+  /**
+   * Every `groupId` given as an Output (`pulumi.output(n)`): the program then cannot check the order an
+   * exclusive catalogue needs (sdk/group-order.ts), and only the providers' own refusals apply.
+   */
+  groupIdsAsOutputs?: boolean;
 }
 
 export const FAULT_KINDS = [
@@ -121,6 +126,7 @@ export function normalize(p: Program): Program {
   };
   return {
     ...(p.cataloguesFirst ? { cataloguesFirst: true } : {}),
+    ...(p.groupIdsAsOutputs ? { groupIdsAsOutputs: true } : {}),
     roles: p.roles.map((r) => strip(r, before(r.res, r.dependsOn))),
     catalogues: p.catalogues.map((c) => strip(c, before(c.res, c.dependsOn))),
   };
@@ -161,6 +167,7 @@ export function specConfig(p: Program, groups: readonly [number, number]): Recor
     "roles-spec:spec": JSON.stringify(spec),
     "roles-spec:groupRoles": JSON.stringify(groupRoles),
     ...(n.cataloguesFirst ? { "roles-spec:order": "catalogues-first" } : {}),
+    ...(n.groupIdsAsOutputs ? { "roles-spec:groupIds": "outputs" } : {}),
   };
 }
 
@@ -190,5 +197,6 @@ export function describeProgram(p: Program): string {
         .map(([k, e]) => `${k}: "${e.name}"${e.retain ? " retain" : ""}`)
         .join(", ")}})`,
   );
-  return [...(p.cataloguesFirst ? [...cats, ...roles] : [...roles, ...cats])].join("; ") || "(empty)";
+  const all = [...(p.cataloguesFirst ? [...cats, ...roles] : [...roles, ...cats])].join("; ") || "(empty)";
+  return p.groupIdsAsOutputs ? `${all} (groupIds as Outputs)` : all;
 }

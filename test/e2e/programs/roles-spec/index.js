@@ -6,6 +6,7 @@
 //                               protect, deleteBeforeReplace, import, ignoreChanges } }
 // config roles-spec:groupRoles  JSON array of { name, args: GroupRolesArgs, opts? } (optional)
 // config roles-spec:order       "catalogues-first" registers the GroupRoles before the Roles (optional)
+// config roles-spec:groupIds    "outputs" gives every groupId as an Output, `pulumi.output(n)` (optional)
 // config roles-spec:sdk         "package" uses the resource plugin's SDK (pulumi-grouproles/package)
 //                               instead of the dynamic resources (optional)
 // opts.dependsOn (either kind) names resources of the spec declared before it (Roles first by default).
@@ -19,15 +20,18 @@ const { Role, GroupRoles } = require(
 const spec = JSON.parse(config.get("spec") ?? "[]");
 const roles = {};
 const catalogues = {};
+/** The args with groupId as an Output when the config asks for it (the program cannot check those). */
+const withGroupId = (args) =>
+  config.get("groupIds") === "outputs" && args ? { ...args, groupId: pulumi.output(args.groupId) } : args;
 /** Resource options with `dependsOn` names resolved to the resources declared so far. */
 const withDependencies = (opts = {}) =>
   opts.dependsOn ? { ...opts, dependsOn: opts.dependsOn.map((name) => roles[name] ?? catalogues[name]) } : opts;
 const declareRoles = () => {
-  for (const r of spec) roles[r.name] = new Role(r.name, r.args, withDependencies(r.opts));
+  for (const r of spec) roles[r.name] = new Role(r.name, withGroupId(r.args), withDependencies(r.opts));
 };
 const declareCatalogues = () => {
   for (const g of JSON.parse(config.get("groupRoles") ?? "[]"))
-    catalogues[g.name] = new GroupRoles(g.name, g.args, withDependencies(g.opts));
+    catalogues[g.name] = new GroupRoles(g.name, withGroupId(g.args), withDependencies(g.opts));
 };
 if (config.get("order") === "catalogues-first") {
   declareCatalogues();

@@ -1,0 +1,112 @@
+/**
+ * The order an exclusive catalogue needs, made sure by the program's structure.
+ *
+ * An exclusive `GroupRoles` removes every role of its group that no resource of the program declares,
+ * and a provider can only know the resources that registered before it. Pulumi registers resources
+ * as their inputs and `dependsOn` resolve, so the `up` may register them in another order than the
+ * preview did: a resource waiting on one whose step takes time in the `up` (an update) registers later
+ * there (docs/design/engine-order.md, point 5). Then the catalogue removes, as undeclared, a role that
+ * a resource registering after it keeps, after a green preview (found by the simulation, history 3352).
+ * Only `dependsOn` makes the order sure: the SDK registers a resource once the URNs of its
+ * `dependsOn` resolved (sdk/nodejs/runtime/resource.ts `prepareResource`, through dependsOn.ts
+ * `getAllTransitivelyReferencedResourceURNs`), and a URN resolves when its registration returned,
+ * after its step ended.
+ *
+ * So the program must declare an exclusive catalogue after every `Role` and `GroupRoles` of its group,
+ * each in its `dependsOn` (directly, or through the `dependsOn` of one it lists). Checked here, before
+ * the resource registers, from the program's structure alone: the same in the preview and the `up`,
+ * whatever the schedule. Only plain values can be checked: a `groupId` or `exclusive` given as an
+ * Output, or a `dependsOn` given as an Output, is left to the provider's own refusals (which see only
+ * what registered before).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { perRun } from "./per-run";
+
+interface Member {
+  /** `Role 'reader'` or `GroupRoles 'catalogue'`, as messages name it. */
+  label: string;
+  resource?: pulumi.Resource;
+}
+
+const program = perRun(() => ({
+  /** The resources of each group declared so far, in order. */
+  members: new Map<number, Member[]>(),
+  /** The exclusive catalogue of each group, once declared. */
+  exclusive: new Map<number, Member>(),
+  /** Each resource's `dependsOn`, as far as they are plain resources. */
+  dependsOn: new WeakMap<pulumi.Resource, pulumi.Resource[]>(),
+}));
+
+/** The plain resources of a `dependsOn` option (an Output or a promise of them cannot be read here). */
+function plainDependsOn(opts: pulumi.CustomResourceOptions | undefined): pulumi.Resource[] {
+  const d = opts?.dependsOn;
+  const list: unknown[] = Array.isArray(d) ? d : d === undefined ? [] : [d];
+  return list.filter((r): r is pulumi.Resource => pulumi.Resource.isInstance(r));
+}
+
+/** Every resource `opts.dependsOn` reaches, through the `dependsOn` of the resources this package declared. */
+function reached(opts: pulumi.CustomResourceOptions | undefined): Set<pulumi.Resource> {
+  const { dependsOn } = program();
+  const seen = new Set<pulumi.Resource>();
+  const queue = plainDependsOn(opts);
+  for (let r = queue.pop(); r !== undefined; r = queue.pop()) {
+    if (seen.has(r)) continue;
+    seen.add(r);
+    queue.push(...(dependsOn.get(r) ?? []));
+  }
+  return seen;
+}
+
+/**
+ * Called by a `Role` or `GroupRoles` constructor before it registers. Throws when the resource breaks
+ * the order its group's exclusive catalogue needs; returns what `declared` completes once it exists.
+ */
+export function enterGroup(
+  kind: "Role" | "GroupRoles",
+  name: string,
+  groupId: unknown,
+  exclusive: unknown,
+  opts: pulumi.CustomResourceOptions | undefined,
+): Member | undefined {
+  if (opts?.id !== undefined || typeof groupId !== "number") return undefined; // a read, or not known here
+  const { members, exclusive: exclusiveOf } = program();
+  const label = `${kind} '${name}'`;
+  const owner = exclusiveOf.get(groupId);
+  if (owner) {
+    throw new Error(
+      `${kind} resource '${name}': it is declared after ${owner.label}, which has \`exclusive: true\` for group ` +
+        `${groupId}. An exclusive catalogue removes the roles of its group that no resource registered before ` +
+        "it declares, and only its `dependsOn` makes Pulumi register it after the others, in the preview and " +
+        `in \`up\` alike: declare this resource before ${owner.label} and add it to that catalogue's \`dependsOn\`.`,
+    );
+  }
+  const group = members.get(groupId) ?? [];
+  const member: Member = { label };
+  if (kind === "GroupRoles" && exclusive === true) {
+    const after = reached(opts);
+    const missing = group.filter((m) => m.resource === undefined || !after.has(m.resource));
+    if (missing.length) {
+      const names = missing.map((m) => m.label).join(", ");
+      throw new Error(
+        `GroupRoles resource '${name}' has \`exclusive: true\` for group ${groupId} but does not depend on ${names} ` +
+          "of that group. It removes the roles no resource registered before it declares, and without " +
+          "`dependsOn` Pulumi may register it first in `up` even when the preview did not (a resource whose " +
+          `inputs wait on a change): add ${missing.length === 1 ? "it" : "them"} to its \`dependsOn\`.`,
+      );
+    }
+    exclusiveOf.set(groupId, member);
+  }
+  group.push(member);
+  members.set(groupId, group);
+  return member;
+}
+
+/** Records the registered resource and its `dependsOn`, for the catalogues declared after it. */
+export function declared(
+  member: Member | undefined,
+  resource: pulumi.Resource,
+  opts: pulumi.CustomResourceOptions | undefined,
+): void {
+  program().dependsOn.set(resource, plainDependsOn(opts));
+  if (member) member.resource = resource;
+}
