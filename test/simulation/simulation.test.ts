@@ -201,6 +201,128 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
       ],
     },
   },
+  {
+    // 3352: an exclusive catalogue beside Roles of its group, one of them with `dependsOn` on a Role whose
+    // hand-made drift the refresh found: the preview registered that Role before the catalogue, the up
+    // after it, and the catalogue removed its role. Now the program refuses the catalogue that does not
+    // depend on every resource of its group (sdk/group-order.ts), in the preview, before any write.
+    name: "3352: an exclusive catalogue not depending on every resource of its group",
+    history: {
+      seed: 3352,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [
+              { res: "r1", group: 0, name: "Leads 2", settings: { remoteAssist: false } },
+              { res: "r3", group: 0, name: "Leads 4", dependsOn: ["r1"] },
+              {
+                res: "r5",
+                group: 0,
+                name: "Support 6",
+                description: "about billing 93",
+                settings: { viewVideo: false, remoteAssist: true },
+                retainOnDelete: true,
+              },
+            ],
+            catalogues: [
+              {
+                res: "c11",
+                group: 0,
+                roles: {
+                  k7: { name: "Sales 8", retain: true },
+                  k9: { name: "Agents 10", description: "about ops 32" },
+                },
+                dependsOn: ["r5"],
+              },
+            ],
+          },
+          parallel: 8,
+          faults: [
+            { kind: "slow", group: 0, route: "delete", skip: 0 },
+            { kind: "drop-after", group: 0, route: "create", skip: 1 },
+          ],
+        },
+        { op: "hand", action: "rename", group: 0, name: "Leads 2", to: "Guests 12" },
+        {
+          op: "deploy",
+          change: 'add c11.k13 "Sales 14"',
+          program: {
+            roles: [
+              { res: "r1", group: 0, name: "Leads 2", settings: { remoteAssist: false } },
+              { res: "r3", group: 0, name: "Leads 4", dependsOn: ["r1"] },
+              {
+                res: "r5",
+                group: 0,
+                name: "Support 6",
+                description: "about billing 93",
+                settings: { viewVideo: false, remoteAssist: true },
+                retainOnDelete: true,
+              },
+            ],
+            catalogues: [
+              {
+                res: "c11",
+                group: 0,
+                roles: {
+                  k7: { name: "Sales 8", retain: true },
+                  k9: { name: "Agents 10", description: "about ops 32" },
+                  k13: { name: "Sales 14" },
+                },
+                dependsOn: ["r5"],
+              },
+            ],
+          },
+          parallel: 2,
+          faults: [
+            { kind: "drop-after", group: 0, route: "list", skip: 1 },
+            { kind: "slow", group: 0, route: "update", skip: 0 },
+          ],
+          checkNoChanges: true,
+        },
+        { op: "refresh" },
+        { op: "users", group: 0, name: "Agents 10", count: 0 },
+        {
+          op: "deploy",
+          change: "c11 exclusive true",
+          program: {
+            roles: [
+              { res: "r1", group: 0, name: "Leads 2", settings: { remoteAssist: false } },
+              { res: "r3", group: 0, name: "Leads 4", dependsOn: ["r1"] },
+              {
+                res: "r5",
+                group: 0,
+                name: "Support 6",
+                description: "about billing 93",
+                settings: { viewVideo: false, remoteAssist: true },
+                retainOnDelete: true,
+              },
+            ],
+            catalogues: [
+              {
+                res: "c11",
+                group: 0,
+                roles: {
+                  k7: { name: "Sales 8", retain: true },
+                  k9: { name: "Agents 10", description: "about ops 32" },
+                  k13: { name: "Sales 14" },
+                },
+                dependsOn: ["r5"],
+                exclusive: true,
+              },
+            ],
+          },
+          parallel: 2,
+          batch: 2,
+          faults: [
+            { kind: "slow", group: 0, route: "delete", skip: 0 },
+            { kind: "503", group: 0, route: "details", skip: 0, persistent: true },
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 describe("simulation", () => {
