@@ -8,9 +8,9 @@
  * there (docs/design/engine-order.md, point 5). Then the catalogue removes, as undeclared, a role that
  * a resource registering after it keeps, after a green preview (found by the simulation, history 3352).
  * Only `dependsOn` makes the order sure: the SDK registers a resource once the URNs of its
- * `dependsOn` resolved (sdk/nodejs/runtime/resource.ts `prepareResource`, through dependsOn.ts
- * `getAllTransitivelyReferencedResourceURNs`), and a URN resolves when its registration returned,
- * after its step ended.
+ * `dependsOn` resolved (pulumi/pulumi: sdk/nodejs/runtime/resource.ts `prepareResource`,
+ * through dependsOn.ts `getAllTransitivelyReferencedResourceURNs`), and a URN resolves when its
+ * registration returned, after its step ended.
  *
  * So the program must declare an exclusive catalogue after every `Role` and `GroupRoles` of its group,
  * each in its `dependsOn` (directly, or through the `dependsOn` of one it lists). Checked here, before
