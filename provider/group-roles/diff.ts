@@ -11,7 +11,14 @@ import type { NameTakenError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
-import { allRefusals, lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
+import {
+  allRefusals,
+  lateDeclare,
+  lateFreeing,
+  lateKeep,
+  lateTakeover,
+  refusingOnlyInProgram,
+} from "../shared/registration-order";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
@@ -178,6 +185,8 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
   if (refusal) throw refusal;
 }
 
+const CHANGED: GroupRolesDiff = { changes: true, replaces: [], deleteBeforeReplace: false };
+
 export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {
   const ledger = deploymentLedger();
   const groupId = parseGroupId(id);
@@ -187,7 +196,7 @@ export async function diff(id: string, olds: Props, news: Props): Promise<GroupR
   reg.described = describeCatalogue(groupId, news.roles);
   ledger.bind(`catalogue:${catalogueOwner(state)}`, reg);
   const result = await ledger.observe(`diff of the GroupRoles of group ${groupId}`, reg, () =>
-    diffOf(groupId, state, news, reg),
+    refusingOnlyInProgram(ledger, () => diffOf(groupId, state, news, reg), CHANGED),
   );
   // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
   if (!result.changes || result.replaces.length) reg.settle(true);

@@ -14,7 +14,7 @@ import { configCheckFailures, dynamicConfigSource } from "../shared/config-check
 import { explainedDelete } from "../shared/deletions";
 import { deploymentLedger, type Registration, type Release } from "../shared/deployment-ledger";
 import type { CheckFailure } from "../shared/fields";
-import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
+import { lateDeclare, lateFreeing, lateKeep, lateTakeover, refusingOnlyInProgram } from "../shared/registration-order";
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { heldNameFailures } from "./held-names";
@@ -130,7 +130,13 @@ export async function diff(id: string, olds: Props, news: Props) {
   // The engine diffs the registration it has just checked (see `check`).
   const reg = ledger.current();
   reg.described = `the Role "${String(olds.name)}" (id ${id})`;
-  const result = await ledger.observe(`diff of role ${id}`, reg, () => diffRole(id, olds, news, reg));
+  const result = await ledger.observe(`diff of role ${id}`, reg, () =>
+    refusingOnlyInProgram(ledger, () => diffRole(id, olds, news, reg), {
+      changes: true,
+      replaces: [] as string[],
+      deleteBeforeReplace: false,
+    }),
+  );
   // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
   if (!result.changes || result.replaces.length) reg.settle(true);
   return result;

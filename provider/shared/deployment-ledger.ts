@@ -258,6 +258,11 @@ export class DeploymentLedger {
     this.programChecked = true;
   }
 
+  /** No Check of the program yet: a Diff now is a refresh's (see {@link noteProgramCheck}). */
+  get refreshing(): boolean {
+    return !this.programChecked;
+  }
+
   private forgetRefreshDiffs(): void {
     this.latest = undefined;
     for (const m of [

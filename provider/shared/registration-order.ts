@@ -4,8 +4,32 @@
  * the engine's guarantees listed in ./deployment-ledger: a decision sees earlier registrations only,
  * and a step may wait for an earlier registration's step, never for a later one's.
  */
-import { NameTakenError } from "../../client/errors";
+import { ConflictError, NameTakenError } from "../../client/errors";
 import type { DeploymentLedger, Registration } from "./deployment-ledger";
+
+/**
+ * A refresh's Diff (before the program's first Check) refuses nothing. It shows the drift a refresh
+ * found ("the diff that a user would see if they immediately ran an `up` on a no-change program",
+ * pkg/resource/deploy/step.go of pulumi/pulumi, `RefreshStep.Apply`), and the engine fails the refresh
+ * when it throws. The refusals of order, names and use concern the program's registrations, which a
+ * refresh has none of: its steps run on workers in any order (found by the simulation, history 5033:
+ * an exclusive catalogue's refresh Diff before another catalogue's made that one refuse, and a plain
+ * `refresh` failed). A conflict raised in a Diff, which writes nothing, is always such a refusal:
+ * the refresh then shows a change, and the `up` that follows decides (it refuses there if it must).
+ */
+export async function refusingOnlyInProgram<T extends { changes: boolean }>(
+  ledger: DeploymentLedger,
+  diff: () => Promise<T>,
+  changed: T,
+): Promise<T> {
+  if (!ledger.refreshing) return diff();
+  try {
+    return await diff();
+  } catch (error) {
+    if (error instanceof ConflictError) return changed;
+    throw error;
+  }
+}
 
 /** A role named in these messages. */
 export interface NamedRole {

@@ -91,6 +91,26 @@ describe("diff: roles it keeps and roles it lets go", () => {
     expect(await h.held(42)).toEqual({ B: before.B });
   });
 
+  it("a refresh's Diffs refuse nothing: an exclusive catalogue's, then one of a catalogue that keeps a role", async () => {
+    // Found by the simulation (docs/simulation.md, history 5033): in a refresh (no Check), the exclusive
+    // catalogue's Diff came first and let go the other catalogue's role as undeclared; that one's Diff
+    // then refused to keep it, and the refresh failed. The program's order is the up's to check.
+    const exclusive = await created({}, { exclusive: true });
+    const keeper = await created({ k: { name: "Kept" } });
+    const keeperInputs = inputs({ k: { name: "Kept" } });
+    await inNewDeployment(async () => {
+      expect((await provider.diff("42", stateOf(exclusive), inputs({}, { exclusive: true }))).changes).toBe(true);
+      expect((await provider.diff("42", stateOf(keeper), keeperInputs)).changes).toBe(true);
+    });
+    // In the program (a Check first), the same order is refused, naming the dependsOn.
+    await inNewDeployment(async () => {
+      await registerCatalogue("42", stateOf(exclusive), inputs({}, { exclusive: true }));
+      const err = await rejection(registerCatalogue("42", stateOf(keeper), keeperInputs));
+      expect(err.message).toContain("`dependsOn`");
+    });
+    expect(await h.held(42)).toEqual({ Kept: keeper.roles.k!.roleId });
+  });
+
   it("a Role created with a name the catalogue keeps is refused as a name the program declares twice", async () => {
     const outs = await created({ k: { name: "K" } });
     await inNewDeployment(async () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/role/inputs";
-import { inNewDeployment } from "../../provider/shared/deployment-ledger";
+import { deploymentLedger, inNewDeployment } from "../../provider/shared/deployment-ledger";
 import {
   createdIn,
   emulatorPerFile,
@@ -217,6 +217,7 @@ describe("diff: exclusive", () => {
     const empty = await created({}, { exclusive: true });
     const other = await created({ b: { name: "B" } });
     await inNewDeployment(async () => {
+      deploymentLedger().noteProgramCheck(); // a preview's Diffs: the program runs (a refresh's refuse nothing)
       await oneDeploymentGroupRoles.diff("42", stateOf(empty), inputs({}, { exclusive: true }));
       const err = await rejection(
         oneDeploymentGroupRoles.diff("42", stateOf(other), inputs({ b: { name: "B" } }, { exclusive: true })),

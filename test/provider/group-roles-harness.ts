@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import * as provider from "../../provider/group-roles";
-import { inNewDeployment } from "../../provider/shared/deployment-ledger";
+import { deploymentLedger, inNewDeployment } from "../../provider/shared/deployment-ledger";
 import type { GroupRolesState } from "../../provider/group-roles/types";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import { rejection } from "../support/rejection";
@@ -19,13 +19,22 @@ const ownDeployment =
     inNewDeployment(() => f(...args));
 
 /**
+ * A Diff of the program's (a preview's or an up's): the engine checks a registration before it diffs
+ * it, and a Diff before any Check is a refresh's, which refuses nothing (../../provider/shared/registration-order).
+ */
+const programDiff: Provider["diff"] = (id, olds, news) => {
+  deploymentLedger().noteProgramCheck();
+  return provider.diff(id, olds, news);
+};
+
+/**
  * The provider's methods, each call its own deployment (its own ledger): as the engine calls them
  * from one `pulumi up` to the next. Tests of several resources in one deployment use `inNewDeployment`.
  */
 export const groupRoles: Provider = {
   configure: provider.configure,
   check: ownDeployment(provider.check),
-  diff: ownDeployment(provider.diff),
+  diff: ownDeployment(programDiff),
   create: ownDeployment(provider.create),
   read: ownDeployment(provider.read),
   update: ownDeployment(provider.update),

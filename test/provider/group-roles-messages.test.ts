@@ -15,7 +15,7 @@ import {
   someNames,
   type NameConflict,
 } from "../../provider/group-roles/errors";
-import { DeploymentLedger, inNewDeployment } from "../../provider/shared/deployment-ledger";
+import { DeploymentLedger, deploymentLedger, inNewDeployment } from "../../provider/shared/deployment-ledger";
 import {
   catalogue,
   createdIn,
@@ -187,6 +187,7 @@ describe("an exclusive catalogue reports the roles it removes", () => {
     const one = await createdIn(h, { a: { name: "Agents" } });
     const two = await createdIn(h, { b: { name: "Billing" } });
     await inNewDeployment(async () => {
+      deploymentLedger().noteProgramCheck(); // a preview's Diffs: the program runs (a refresh's refuse nothing)
       await oneDeploymentGroupRoles.diff(
         "42",
         stateOf(one.outs),

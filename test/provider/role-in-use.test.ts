@@ -54,6 +54,7 @@ describe("in-use roles are never deleted", () => {
   it("a replacement (group change) of an in-use role fails the diff, so preview shows it", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Agents" });
     await h.setUsers(42, outs.roleId, 1);
+    await provider.check(outs, { groupId: 43, name: "Agents" }); // the engine checks before it diffs
     const err = await provider.diff(id, outs, { groupId: 43, name: "Agents" }).catch((e) => e);
     expect(err.message).toContain("is in use by 1 user and cannot be replaced: moving it to group 43 would delete it");
     expect(err.message).toContain("declare another Role resource (a new resource name) in group 43");
