@@ -116,6 +116,15 @@ export function stateMatchesService(op: OpRecord, drifted: ReadonlySet<number>, 
   // ones gone. So after a failed operation, a catalogue being deleted may record roles already deleted.
   const deletedPartWay = (s: StateRole) =>
     !op.result.ok && s.key !== undefined && (program === undefined || !declared.has(s.res));
+  // A `Role` with retainOnDelete that the program removed only forgets its role, so an exclusive
+  // catalogue of its group removes that role as undeclared; after a failure the engine skips the
+  // forgetting (a delete: performPostSteps), and the record outlives the role until the next run
+  // (history 6384).
+  const forgottenLate = (s: StateRole) =>
+    s.key === undefined &&
+    s.retain &&
+    leftByFailure(s.res) &&
+    (program?.catalogues.some((c) => c.group === s.group && c.exclusive) ?? false);
   const seen = new Map<number, { holder: string; res: string }>();
   for (const s of stateRoles(op.postState)) {
     if (s.roleId === undefined) continue;
@@ -126,7 +135,7 @@ export function stateMatchesService(op: OpRecord, drifted: ReadonlySet<number>, 
     if (drifted.has(s.roleId)) continue;
     const r = service.get(s.roleId);
     if (!r || r.group !== s.group) {
-      if (!r && deletedPartWay(s)) continue;
+      if (!r && (deletedPartWay(s) || forgottenLate(s))) continue;
       out.push(v("state-lies", `${s.holder} records role ${s.roleId} "${s.name}", which the service does not hold`));
       continue;
     }
