@@ -323,6 +323,83 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
       ],
     },
   },
+  {
+    // 6384 (the checker's): a removed retainOnDelete Role beside an exclusive catalogue of its group that
+    // removes its role, in an up that fails (a swap of names between Roles, refused): the engine skips
+    // the Role's delete after the failure, so its record outlives the role until the next run.
+    name: "6384: a removed retainOnDelete Role whose role an exclusive catalogue removed, in a failed up",
+    history: {
+      seed: 6384,
+      steps: [
+        {
+          op: "deploy",
+          change: 'rename Role r3 "Support 4" -> "Agents 22"; add Role r23 "Agents 24"',
+          program: {
+            roles: [
+              { res: "r1", group: 0, name: "Billing 2", description: "about triage 2", retainOnDelete: true },
+              { res: "r3", group: 1, name: "Agents 22" },
+              { res: "r5", group: 1, name: "Ops 6", description: "about agents 77" },
+              { res: "r23", group: 1, name: "Agents 24", retainOnDelete: true },
+            ],
+            catalogues: [
+              {
+                res: "c13",
+                group: 0,
+                roles: {
+                  k7: { name: "Docs 8", description: "about audit 88" },
+                  k9: { name: "Agents 10", description: "about triage 17", retain: true },
+                  k11: { name: "Sales 12" },
+                },
+              },
+              {
+                res: "c20",
+                group: 1,
+                roles: {
+                  k14: { name: "Support 15", description: "about billing 95", settings: { remoteAssist: true } },
+                  k21: { name: "Audit 17", retain: true },
+                  k18: { name: "Sales 19", description: "about support 71", settings: { viewVideo: false } },
+                },
+              },
+            ],
+            cataloguesFirst: true,
+          },
+        },
+        {
+          op: "deploy",
+          change: 'remove Role r1 "Billing 2"',
+          program: {
+            roles: [{ res: "r23", group: 1, name: "Agents 22", retainOnDelete: true }],
+            catalogues: [
+              {
+                res: "c13",
+                group: 0,
+                roles: {
+                  k7: { name: "Docs 8", description: "about audit 88" },
+                  k9: { name: "Agents 10", description: "about triage 17", retain: true },
+                  k11: { name: "Sales 12" },
+                },
+                exclusive: true,
+              },
+              {
+                res: "c20",
+                group: 1,
+                roles: {
+                  k14: { name: "Support 15", description: "about billing 95", settings: { remoteAssist: true } },
+                  k21: { name: "Audit 17", retain: true },
+                  k18: { name: "Sales 19", description: "about support 71", settings: { viewVideo: false } },
+                  k25: { name: "Agents 24" },
+                },
+                adoptExisting: true,
+              },
+            ],
+            cataloguesFirst: true,
+          },
+          parallel: 8,
+          faults: [{ kind: "slow", group: 1, route: "update", skip: 0 }],
+        },
+      ],
+    },
+  },
 ];
 
 describe("simulation", () => {
