@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { generateHistory } from "../../tools/simulate/generate";
-import type { History } from "../../tools/simulate/model";
+import type { CatalogueDecl, History, Program } from "../../tools/simulate/model";
 import { type SimulateResult, simulate } from "../../tools/simulate/simulate";
 
 /**
@@ -34,6 +34,27 @@ function report(r: SimulateResult): string {
  * preview refused (the catalogue, blind to the Role, would remove its role); with a failed up between,
  * the re-run deleted the role (104). Now the Role's Check refuses it, naming the dependsOn.
  */
+/** History 3352's program: three Roles of group 0 and catalogue c11 (depending on r5, not on r1 or r3). */
+const SALES_8 = { name: "Sales 8", retain: true };
+const AGENTS_10 = { name: "Agents 10", description: "about ops 32" };
+function history3352(entries: CatalogueDecl["roles"], exclusive?: true): Program {
+  return {
+    roles: [
+      { res: "r1", group: 0, name: "Leads 2", settings: { remoteAssist: false } },
+      { res: "r3", group: 0, name: "Leads 4", dependsOn: ["r1"] },
+      {
+        res: "r5",
+        group: 0,
+        name: "Support 6",
+        description: "about billing 93",
+        settings: { viewVideo: false, remoteAssist: true },
+        retainOnDelete: true,
+      },
+    ],
+    catalogues: [{ res: "c11", group: 0, roles: entries, dependsOn: ["r5"], ...(exclusive ? { exclusive } : {}) }],
+  };
+}
+
 const REGRESSIONS: Array<{ name: string; history: History }> = [
   {
     name: "113: a Role created beside an exclusive catalogue registered first",
@@ -213,31 +234,7 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
         {
           op: "deploy",
           change: "starting program",
-          program: {
-            roles: [
-              { res: "r1", group: 0, name: "Leads 2", settings: { remoteAssist: false } },
-              { res: "r3", group: 0, name: "Leads 4", dependsOn: ["r1"] },
-              {
-                res: "r5",
-                group: 0,
-                name: "Support 6",
-                description: "about billing 93",
-                settings: { viewVideo: false, remoteAssist: true },
-                retainOnDelete: true,
-              },
-            ],
-            catalogues: [
-              {
-                res: "c11",
-                group: 0,
-                roles: {
-                  k7: { name: "Sales 8", retain: true },
-                  k9: { name: "Agents 10", description: "about ops 32" },
-                },
-                dependsOn: ["r5"],
-              },
-            ],
-          },
+          program: history3352({ k7: SALES_8, k9: AGENTS_10 }),
           parallel: 8,
           faults: [
             { kind: "slow", group: 0, route: "delete", skip: 0 },
@@ -248,32 +245,7 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
         {
           op: "deploy",
           change: 'add c11.k13 "Sales 14"',
-          program: {
-            roles: [
-              { res: "r1", group: 0, name: "Leads 2", settings: { remoteAssist: false } },
-              { res: "r3", group: 0, name: "Leads 4", dependsOn: ["r1"] },
-              {
-                res: "r5",
-                group: 0,
-                name: "Support 6",
-                description: "about billing 93",
-                settings: { viewVideo: false, remoteAssist: true },
-                retainOnDelete: true,
-              },
-            ],
-            catalogues: [
-              {
-                res: "c11",
-                group: 0,
-                roles: {
-                  k7: { name: "Sales 8", retain: true },
-                  k9: { name: "Agents 10", description: "about ops 32" },
-                  k13: { name: "Sales 14" },
-                },
-                dependsOn: ["r5"],
-              },
-            ],
-          },
+          program: history3352({ k7: SALES_8, k9: AGENTS_10, k13: { name: "Sales 14" } }),
           parallel: 2,
           faults: [
             { kind: "drop-after", group: 0, route: "list", skip: 1 },
@@ -286,33 +258,7 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
         {
           op: "deploy",
           change: "c11 exclusive true",
-          program: {
-            roles: [
-              { res: "r1", group: 0, name: "Leads 2", settings: { remoteAssist: false } },
-              { res: "r3", group: 0, name: "Leads 4", dependsOn: ["r1"] },
-              {
-                res: "r5",
-                group: 0,
-                name: "Support 6",
-                description: "about billing 93",
-                settings: { viewVideo: false, remoteAssist: true },
-                retainOnDelete: true,
-              },
-            ],
-            catalogues: [
-              {
-                res: "c11",
-                group: 0,
-                roles: {
-                  k7: { name: "Sales 8", retain: true },
-                  k9: { name: "Agents 10", description: "about ops 32" },
-                  k13: { name: "Sales 14" },
-                },
-                dependsOn: ["r5"],
-                exclusive: true,
-              },
-            ],
-          },
+          program: history3352({ k7: SALES_8, k9: AGENTS_10, k13: { name: "Sales 14" } }, true),
           parallel: 2,
           batch: 2,
           faults: [
