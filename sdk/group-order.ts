@@ -20,6 +20,7 @@
  * what registered before).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { inProse } from "../client/role-fields";
 import { perRun } from "./per-run";
 
 interface Member {
@@ -86,7 +87,7 @@ export function enterGroup(
     const after = reached(opts);
     const missing = group.filter((m) => m.resource === undefined || !after.has(m.resource));
     if (missing.length) {
-      const names = missing.map((m) => m.label).join(", ");
+      const names = inProse(missing.map((m) => m.label));
       throw new Error(
         `GroupRoles resource '${name}' has \`exclusive: true\` for group ${groupId} but does not depend on ${names} ` +
           "of that group. It removes the roles no resource registered before it declares, and without " +

@@ -13,6 +13,7 @@
  * `up`'s own output lists.
  */
 import { GroupRolesError } from "../../client/errors";
+import { inProse } from "../../client/role-fields";
 import { type Deletion, deploymentLedger } from "./deployment-ledger";
 
 /** Runs a resource's delete; in a destroy, a failure reports what the destroy did and what to do next. */
@@ -32,8 +33,7 @@ export async function explainedDelete<T>(op: () => Promise<T>): Promise<T> {
 
 const quoted = (names: readonly string[], max = 5) => {
   const shown = names.slice(0, max).map((n) => JSON.stringify(n));
-  const list = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}` : (shown[0] ?? "");
-  return names.length > max ? `${shown.join(", ")} and ${names.length - max} more` : list;
+  return names.length > max ? `${shown.join(", ")} and ${names.length - max} more` : inProse(shown);
 };
 const roles = (n: number) => `${n} role${n === 1 ? "" : "s"}`;
 

@@ -48,6 +48,14 @@ describe("an exclusive catalogue and the other resources of its group", () => {
     );
   });
 
+  it("names every missing dependency in prose: `Role 'e' and GroupRoles 'f'`, then `them`", () => {
+    new Role("e", { groupId: 8, name: "E" });
+    new GroupRoles("f", { groupId: 8, roles: {} });
+    expect(() => new GroupRoles("owner8", { groupId: 8, roles: {}, exclusive: true })).toThrow(
+      /does not depend on Role 'e' and GroupRoles 'f' of that group\. .*add them to its `dependsOn`/s,
+    );
+  });
+
   it("refuses a resource of the group declared after the catalogue, naming the catalogue", () => {
     new GroupRoles("owner4", { groupId: 4, roles: {}, exclusive: true });
     expect(() => new Role("late", { groupId: 4, name: "Late" })).toThrow(
