@@ -22,6 +22,7 @@ import {
 } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { clientFromConfig } from "../../config/stack-config";
+import { confirmAbsentRoleGone } from "./absent-role";
 import { deploymentLedger } from "./deployment-ledger";
 import type { CheckFailure } from "./fields";
 import { isGroupGone, unprovenNotFound } from "./gone";
@@ -52,9 +53,10 @@ export async function roleGoneInPreview(
 ): Promise<boolean> {
   const { roles } = await previewListing(groupId, client);
   if (!roles || roles.some((r) => r.roleId === roleId)) return false;
-  return client.roles.get(groupId, roleId).then(
+  // The apply's rule (absent-role.ts), its refusal read as "not gone": the `up` then decides.
+  return confirmAbsentRoleGone(client, groupId, roleId, `listing group ${groupId}`).then(
+    () => true,
     () => false,
-    (error: unknown) => error instanceof NotFoundError,
   );
 }
 
