@@ -17,7 +17,8 @@
  * the resource registers, from the program's structure alone: the same in the preview and the `up`,
  * whatever the schedule. Only plain values can be checked: a `groupId` or `exclusive` given as an
  * Output, or a `dependsOn` given as an Output, is left to the provider's own refusals (which see only
- * what registered before).
+ * what registered before). A second exclusive catalogue of a group is refused here too: each would
+ * remove the roles the other declares.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { inProse } from "../client/role-fields";
@@ -73,6 +74,13 @@ export function enterGroup(
   const { members, exclusive: exclusiveOf } = program();
   const label = `${kind} '${name}'`;
   const owner = exclusiveOf.get(groupId);
+  if (owner && kind === "GroupRoles" && exclusive === true) {
+    throw new Error(
+      `GroupRoles resource '${name}': ${owner.label} already has \`exclusive: true\` for group ${groupId}; ` +
+        "each would remove the roles the other declares. Keep one exclusive catalogue per group: merge them, " +
+        "or leave `exclusive` off on one.",
+    );
+  }
   if (owner) {
     throw new Error(
       `${kind} resource '${name}': it is declared after ${owner.label}, which has \`exclusive: true\` for group ` +

@@ -9,7 +9,6 @@ import type { EntryState } from "../provider/group-roles/types";
 import { checkoutGroupRolesShim, isInstalled } from "./checkout-shim";
 import { refuseDroppedKeys } from "./dropped-keys";
 import { declared, enterGroup } from "./group-order";
-import { perRun } from "./per-run";
 import type { RoleFieldArgs, RoleFieldState } from "./role-fields";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
@@ -52,28 +51,6 @@ export interface GroupRolesArgs {
    * @default false
    */
   exclusive?: pulumi.Input<boolean>;
-}
-
-/** The exclusive catalogue of each group in this program, by resource name (see `exclusive`). */
-const exclusiveByGroup = perRun(() => new Map<number, string>());
-
-/**
- * Two exclusive catalogues of one group would each remove the other's roles: refused when the program
- * declares the second, naming both (when `groupId` and `exclusive` are plain values; the provider's
- * preview refuses the rest).
- */
-function claimExclusiveGroup(name: string, args: GroupRolesArgs): void {
-  if (args.exclusive !== true || typeof args.groupId !== "number") return;
-  const exclusive = exclusiveByGroup();
-  const first = exclusive.get(args.groupId);
-  if (first !== undefined && first !== name) {
-    throw new Error(
-      `GroupRoles resource '${name}': GroupRoles '${first}' already has \`exclusive: true\` for group ` +
-        `${args.groupId}; each would remove the roles the other declares. Keep one exclusive catalogue per ` +
-        "group: merge them, or leave `exclusive` off on one.",
-    );
-  }
-  exclusive.set(args.groupId, name);
 }
 
 /** One role of a {@link GroupRoles} as the service holds it (an entry of its `roles` output). */
@@ -121,7 +98,6 @@ export class GroupRoles extends pulumi.dynamic.Resource {
    */
   constructor(name: string, args: GroupRolesArgs, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args.roles, "roles", `GroupRoles resource '${name}'`);
-    claimExclusiveGroup(name, args);
     const member = enterGroup("GroupRoles", name, args.groupId, args.exclusive, opts);
     super(
       provider,

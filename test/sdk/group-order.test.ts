@@ -66,6 +66,18 @@ describe("an exclusive catalogue and the other resources of its group", () => {
     );
   });
 
+  it("refuses a second exclusive catalogue of the group, in either SDK, naming both", () => {
+    const first = new plugin.GroupRoles("owner9", { groupId: 9, roles: {}, exclusive: true });
+    const message =
+      "GroupRoles resource 'second9': GroupRoles 'owner9' already has `exclusive: true` for group 9; each would " +
+      "remove the roles the other declares";
+    for (const Kind of [GroupRoles, plugin.GroupRoles]) {
+      expect(() => new Kind("second9", { groupId: 9, roles: {}, exclusive: true }, { dependsOn: [first] })).toThrow(
+        message,
+      );
+    }
+  });
+
   it("leaves alone other groups, reads (`get`), non-exclusive catalogues and a groupId not known yet", () => {
     new GroupRoles("owner5", { groupId: 5, roles: {}, exclusive: true });
     new Role("elsewhere", { groupId: 6, name: "Elsewhere" });
