@@ -28,12 +28,6 @@ function report(r: SimulateResult): string {
     .join("\n\n");
 }
 
-/**
- * Histories the simulation failed on, shrunk, kept as they were printed. 113: a Role created beside an
- * exclusive catalogue that registers first. Its preview was green, the up made both, and the next
- * preview refused (the catalogue, blind to the Role, would remove its role); with a failed up between,
- * the re-run deleted the role (104). Now the Role's Check refuses it, naming the dependsOn.
- */
 /** History 3352's program: three Roles of group 0 and catalogue c11 (depending on r5, not on r1 or r3). */
 const SALES_8 = { name: "Sales 8", retain: true };
 const AGENTS_10 = { name: "Agents 10", description: "about ops 32" };
@@ -55,6 +49,28 @@ function history3352(entries: CatalogueDecl["roles"], exclusive?: true): Program
   };
 }
 
+/** History 6384's catalogues: c13 in group 0, c20 in group 1, with their first entries. */
+const C13: CatalogueDecl = {
+  res: "c13",
+  group: 0,
+  roles: {
+    k7: { name: "Docs 8", description: "about audit 88" },
+    k9: { name: "Agents 10", description: "about triage 17", retain: true },
+    k11: { name: "Sales 12" },
+  },
+};
+const C20_ROLES: CatalogueDecl["roles"] = {
+  k14: { name: "Support 15", description: "about billing 95", settings: { remoteAssist: true } },
+  k21: { name: "Audit 17", retain: true },
+  k18: { name: "Sales 19", description: "about support 71", settings: { viewVideo: false } },
+};
+
+/**
+ * Histories the simulation failed on, shrunk, kept as they were printed. 113: a Role created beside an
+ * exclusive catalogue that registers first. Its preview was green, the up made both, and the next
+ * preview refused (the catalogue, blind to the Role, would remove its role); with a failed up between,
+ * the re-run deleted the role (104). Now the Role's Check refuses it, naming the dependsOn.
+ */
 const REGRESSIONS: Array<{ name: string; history: History }> = [
   {
     name: "113: a Role created beside an exclusive catalogue registered first",
@@ -287,26 +303,7 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
               { res: "r5", group: 1, name: "Ops 6", description: "about agents 77" },
               { res: "r23", group: 1, name: "Agents 24", retainOnDelete: true },
             ],
-            catalogues: [
-              {
-                res: "c13",
-                group: 0,
-                roles: {
-                  k7: { name: "Docs 8", description: "about audit 88" },
-                  k9: { name: "Agents 10", description: "about triage 17", retain: true },
-                  k11: { name: "Sales 12" },
-                },
-              },
-              {
-                res: "c20",
-                group: 1,
-                roles: {
-                  k14: { name: "Support 15", description: "about billing 95", settings: { remoteAssist: true } },
-                  k21: { name: "Audit 17", retain: true },
-                  k18: { name: "Sales 19", description: "about support 71", settings: { viewVideo: false } },
-                },
-              },
-            ],
+            catalogues: [C13, { res: "c20", group: 1, roles: C20_ROLES }],
             cataloguesFirst: true,
           },
         },
@@ -316,27 +313,8 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
           program: {
             roles: [{ res: "r23", group: 1, name: "Agents 22", retainOnDelete: true }],
             catalogues: [
-              {
-                res: "c13",
-                group: 0,
-                roles: {
-                  k7: { name: "Docs 8", description: "about audit 88" },
-                  k9: { name: "Agents 10", description: "about triage 17", retain: true },
-                  k11: { name: "Sales 12" },
-                },
-                exclusive: true,
-              },
-              {
-                res: "c20",
-                group: 1,
-                roles: {
-                  k14: { name: "Support 15", description: "about billing 95", settings: { remoteAssist: true } },
-                  k21: { name: "Audit 17", retain: true },
-                  k18: { name: "Sales 19", description: "about support 71", settings: { viewVideo: false } },
-                  k25: { name: "Agents 24" },
-                },
-                adoptExisting: true,
-              },
+              { ...C13, exclusive: true },
+              { res: "c20", group: 1, roles: { ...C20_ROLES, k25: { name: "Agents 24" } }, adoptExisting: true },
             ],
             cataloguesFirst: true,
           },
