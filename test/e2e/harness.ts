@@ -2,11 +2,12 @@
  * Runs example programs through the engine stand-in (tools/engine) against a real emulator, with the
  * stack config a user would set. The roles config is secret, as users set it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { runEngine, type EngineOptions, type EngineResult, type InlineProgramHost } from "../../tools/engine";
+import { cliStackDirs, runPulumiCli } from "../../tools/pulumi-cli/run";
 import { defaultRunner, inlineHostFor, type ProgramRunner } from "../support/program-runner";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import type { EmulatorOptions } from "../../emulator";
@@ -41,6 +42,21 @@ export const typePrefix = (sdk: SdkKind): string =>
 export const isGroupRolesType = (type: string, kind?: "Role" | "GroupRoles"): boolean =>
   /^(pulumi-nodejs:dynamic\/grouproles|grouproles:index):(Role|GroupRoles)$/.test(type) &&
   (kind === undefined || type.endsWith(`:${kind}`));
+
+/**
+ * Which engine runs the operations: the stand-in (tools/engine, the default) or the real Pulumi CLI
+ * (`E2E_ENGINE=cli`, set by `npm run test:cli`, which builds the CLI first: tools/pulumi-cli/README.md).
+ */
+export type EngineKind = "stand-in" | "cli";
+export function engineKind(): EngineKind {
+  const chosen = process.env.E2E_ENGINE ?? "stand-in";
+  if (chosen !== "stand-in" && chosen !== "cli") throw new Error(`E2E_ENGINE must be stand-in or cli, got ${chosen}`);
+  return chosen;
+}
+
+/** Runs one operation through the engine {@link engineKind} names. */
+export const runOperation = (o: EngineOptions): Promise<EngineResult> =>
+  engineKind() === "cli" ? runPulumiCli(o) : runEngine(o);
 
 export interface Stack {
   h: EmulatorHarness;
@@ -87,13 +103,20 @@ export async function stackFor(
   const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
   // The spec program (plain JS) runs inline unless E2E_PROGRAM says otherwise; examples through cmd/run.
-  const inlineHost = programDir === specProgram && runner === "inline" ? inlineHostFor(programDir) : undefined;
+  // The real CLI starts its own language host, so it never runs a program inline.
+  const inlineHost =
+    programDir === specProgram && runner === "inline" && engineKind() === "stand-in"
+      ? inlineHostFor(programDir)
+      : undefined;
   const stateFile = path.join(work, "state.json");
+  // The real CLI's file backend: its own copy of the stack's state, kept beside the state file.
+  const backend = cliStackDirs(stateFile).backend;
   const fresh = async () => {
     rmSync(stateFile, { force: true });
+    rmSync(backend, { recursive: true, force: true });
     await h.admin("POST", "/reset");
   };
-  const baselines = new Map<string, { state: string; service: unknown }>();
+  const baselines = new Map<string, { state: string; service: unknown; backend?: string }>();
   const stack: Stack = {
     h,
     sdk,
@@ -106,7 +129,7 @@ export async function stackFor(
       dir = programDir,
       secretConfig = secrets?.(h) ?? { "grouproles:accessToken": h.emu.token },
     ) =>
-      runEngine({
+      runOperation({
         operation,
         programDir: dir,
         stack: "dev",
@@ -126,12 +149,25 @@ export async function stackFor(
       const saved = baselines.get(key);
       if (saved) {
         writeFileSync(stateFile, saved.state);
+        if (saved.backend) {
+          rmSync(backend, { recursive: true, force: true });
+          cpSync(saved.backend, backend, { recursive: true });
+        }
         await h.admin("PUT", "/state", saved.service);
         return;
       }
       await fresh();
       await make();
-      baselines.set(key, { state: readFileSync(stateFile, "utf8"), service: await h.admin("GET", "/state") });
+      let savedBackend: string | undefined;
+      if (existsSync(backend)) {
+        savedBackend = path.join(work, `baseline-${baselines.size}`);
+        cpSync(backend, savedBackend, { recursive: true });
+      }
+      baselines.set(key, {
+        state: readFileSync(stateFile, "utf8"),
+        service: await h.admin("GET", "/state"),
+        ...(savedBackend ? { backend: savedBackend } : {}),
+      });
       await h.clearRequests();
     },
     close: async () => {

@@ -1,0 +1,307 @@
+// TEST INFRASTRUCTURE (real-CLI layer): one `pulumi preview|up|refresh|destroy` through the real Pulumi CLI
+// (built by `npm run cli:install`), with a local file backend and a passphrase secrets provider, answered
+// in the engine stand-in's result shape (tools/engine `EngineResult`), so that an end-to-end suite runs
+// through either engine unchanged (`E2E_ENGINE=cli`, see test/e2e/harness.ts).
+//
+// What comes from where:
+// - the plan, errors and diagnostics from the CLI's engine event log (`--event-log`: apitype.EngineEvent
+//   lines, the stream the Automation API reads);
+// - the resources from `pulumi stack export --show-secrets`, also written to `stateFile` in the stand-in's
+//   checkpoint format (tools/engine/state.ts), so that tests read either engine's state the same way;
+// - provider calls from the CLI's gRPC log (`PULUMI_DEBUG_GRPC`), counted per ResourceProvider method.
+// Each stack gets a project directory of its own (a copy of the program's files and a link to the
+// repository's node_modules): `pulumi config` writes `Pulumi.<stack>.yaml` beside Pulumi.yaml, and test
+// files run in parallel on the same example.
+
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import type { EngineOptions, EngineResult, HostReport, PlanStep, ProviderMethod, StateResource, StepOp } from "../engine";
+import { planText } from "../engine/plan";
+import { noCalls } from "../engine/provider-host";
+import { StateWriter } from "../engine/state";
+import { type Props, type Value, unwrapSecrets } from "../engine/values";
+
+const repoRoot = path.resolve(__dirname, "../..");
+/** Where `npm run cli:install` puts the CLI (scripts/install-pulumi-cli.js `cliBinDir`). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { cliBinDir } = require(path.join(repoRoot, "scripts/install-pulumi-cli.js")) as { cliBinDir: () => string };
+
+/** The passphrase of every test stack's secrets provider: the point is real encryption, not secrecy. */
+const PASSPHRASE = "grouproles-real-cli-tests";
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** True when `npm run cli:install` has built the CLI. */
+export function cliAvailable(): boolean {
+  return existsSync(path.join(cliBinDir(), "pulumi"));
+}
+
+/** The directories a stack of this state file keeps beside it: the file backend and its project copy. */
+export function cliStackDirs(stateFile: string): { backend: string; project: string } {
+  const base = `${stateFile}.cli`;
+  return { backend: path.join(base, "backend"), project: path.join(base, "project") };
+}
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cliEnv(o: EngineOptions, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("PULUMI_") && !k.startsWith("VITEST")) env[k] = v;
+  const dirs = cliStackDirs(o.stateFile);
+  return {
+    ...env,
+    ...o.env,
+    ...o.providerEnv,
+    // The CLI first, then Node.js 22 and the package's own bins (pulumi-resource-grouproles) as npm scripts have them.
+    PATH: [cliBinDir(), path.join(repoRoot, "node_modules", ".bin"), o.providerEnv?.PATH, process.env.PATH]
+      .filter(Boolean)
+      .join(path.delimiter),
+    PULUMI_BACKEND_URL: `file://${dirs.backend}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_HOME: path.join(`${o.stateFile}.cli`, "home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+    // `--event-log` is a flag of debug commands only (operations/up.go), as the Automation API sets it.
+    PULUMI_DEBUG_COMMANDS: "true",
+    NO_COLOR: "1",
+    ...extra,
+  };
+}
+
+function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      path.join(cliBinDir(), "pulumi"),
+      [...args, "--non-interactive", "--color", "never"],
+      { cwd, env, timeout: timeoutMs, maxBuffer: 256 * 2 ** 20, killSignal: "SIGKILL" },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The program's files in the stack's own project directory (node_modules linked, not copied). */
+function layProject(programDir: string, project: string): void {
+  const marker = path.join(project, ".copied-from");
+  if (existsSync(marker) && readFileSync(marker, "utf8") === programDir) return;
+  mkdirSync(project, { recursive: true });
+  // The stack config stays (it holds the secrets provider's salt); the program's files are replaced.
+  const isStackConfig = (name: string) => /^Pulumi\..+\.yaml$/.test(name);
+  for (const e of readdirSync(project)) if (!isStackConfig(e)) rmSync(path.join(project, e), { recursive: true });
+  for (const e of readdirSync(programDir)) {
+    if (e === "node_modules" || isStackConfig(e)) continue;
+    cpSync(path.join(programDir, e), path.join(project, e), { recursive: true });
+  }
+  symlinkSync(path.join(repoRoot, "node_modules"), path.join(project, "node_modules"), "dir");
+  writeFileSync(marker, programDir);
+}
+
+/** `pulumi config` of exactly these values: what the stand-in takes as EngineOptions config. */
+async function setConfig(o: EngineOptions, cwd: string, env: NodeJS.ProcessEnv): Promise<CliRun> {
+  const args = ["config", "set-all", "--stack", o.stack];
+  for (const [k, v] of Object.entries(o.config ?? {})) args.push("--plaintext", `${k}=${v}`);
+  for (const [k, v] of Object.entries(o.secretConfig ?? {})) args.push("--secret", `${k}=${v}`);
+  const file = path.join(cwd, `Pulumi.${o.stack}.yaml`);
+  // Drop the previous run's values but keep the secrets provider's salt (state's secrets are encrypted with it).
+  if (existsSync(file)) {
+    const salt = /^encryptionsalt:.*$/m.exec(readFileSync(file, "utf8"))?.[0];
+    writeFileSync(file, `${salt ?? ""}\n`);
+  }
+  if (args.length === 4) return { code: 0, stdout: "", stderr: "" };
+  return pulumi(args, cwd, env, 60_000);
+}
+
+async function ensureStack(o: EngineOptions, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const dirs = cliStackDirs(o.stateFile);
+  mkdirSync(dirs.backend, { recursive: true });
+  const select = await pulumi(["stack", "select", "--create", o.stack, "--secrets-provider", "passphrase"], cwd, env, 60_000);
+  if (select.code !== 0) throw new Error(`pulumi stack select --create ${o.stack}: ${select.stderr || select.stdout}`);
+}
+
+interface EngineEvent {
+  diagnosticEvent?: { urn?: string; message: string; severity: string; ephemeral?: boolean };
+  resourcePreEvent?: { metadata: StepMetadata; planning?: boolean };
+  resOutputsEvent?: { metadata: StepMetadata; planning?: boolean };
+  summaryEvent?: { resourceChanges: Record<string, number> };
+  stdoutEvent?: { message: string };
+}
+
+interface StepMetadata {
+  op: string;
+  urn: string;
+  type: string;
+  old?: { inputs?: Props; outputs?: Props; retainOnDelete?: boolean } | null;
+  new?: { inputs?: Props; outputs?: Props; retainOnDelete?: boolean } | null;
+  diffs?: string[];
+  detailedDiff?: Record<string, { diffKind: string }> | null;
+}
+
+function readEvents(file: string): EngineEvent[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as EngineEvent);
+}
+
+/** The engine's step ops folded into the stand-in's (a replacement's three steps are one `replace`). */
+const OPS: Record<string, StepOp | undefined> = {
+  same: "same",
+  create: "create",
+  update: "update",
+  delete: "delete",
+  replace: "replace",
+  "create-replacement": "replace",
+  "delete-replaced": "replace",
+  read: "read",
+  "read-replacement": "read",
+  import: "import",
+  "import-replacement": "import",
+  refresh: "refresh",
+};
+
+function planFrom(events: EngineEvent[]): PlanStep[] {
+  const steps = new Map<string, PlanStep>();
+  for (const e of events) {
+    const m = e.resourcePreEvent?.metadata;
+    if (!m) continue;
+    const op = OPS[m.op];
+    if (!op) continue;
+    const key = `${m.urn}`;
+    const name = m.urn.split("::").slice(3).join("::");
+    const prior = steps.get(key);
+    const step: PlanStep = prior?.op === "replace" ? prior : { op, urn: m.urn, type: m.type, name };
+    if (op === "replace" && prior?.op !== "replace") {
+      step.op = "replace";
+      // The replaced resource's delete arriving before its create is a delete-before-replace.
+      step.deleteBeforeReplace = m.op === "delete-replaced";
+    }
+    if (m.diffs?.length) step.changedProperties = [...m.diffs].sort();
+    if (m.detailedDiff && Object.keys(m.detailedDiff).length)
+      step.detailedDiff = Object.fromEntries(Object.entries(m.detailedDiff).map(([k, v]) => [k, v.diffKind]));
+    if (op === "delete" && (m.old?.retainOnDelete ?? false)) step.retain = true;
+    if (m.new?.inputs && op !== "delete") step.inputs = unwrapSecrets(m.new.inputs) as Props;
+    if (m.old && (op === "update" || op === "replace"))
+      step.old = { inputs: m.old.inputs ?? {}, outputs: m.old.outputs ?? {} };
+    steps.set(key, step);
+  }
+  return [...steps.values()];
+}
+
+/** `pulumi stack export --show-secrets` resources in the stand-in's shape (secrets as `{sig, value}`). */
+function resourcesFrom(exported: string): StateResource[] {
+  const deployment = (JSON.parse(exported) as { deployment?: { resources?: Record<string, unknown>[] } }).deployment;
+  const openSecret = (v: Value): Value => {
+    if (Array.isArray(v)) return v.map(openSecret);
+    if (v && typeof v === "object") {
+      const o = v as Record<string, Value>;
+      if (o[SECRET_SIG] === "1b47061264138c4ac30d75fd1eb44270" && typeof o["plaintext"] === "string")
+        return { [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", value: JSON.parse(o["plaintext"]) as Value };
+      return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, openSecret(x)]));
+    }
+    return v;
+  };
+  return (deployment?.resources ?? []).map((r) => {
+    const s: StateResource = {
+      urn: String(r["urn"]),
+      type: String(r["type"]),
+      custom: Boolean(r["custom"]),
+      inputs: openSecret((r["inputs"] ?? {}) as Value) as Props,
+      outputs: openSecret((r["outputs"] ?? {}) as Value) as Props,
+      dependencies: (r["dependencies"] as string[] | undefined) ?? [],
+    };
+    if (r["id"]) s.id = String(r["id"]);
+    if (r["parent"]) s.parent = String(r["parent"]);
+    if (r["propertyDependencies"]) s.propertyDependencies = r["propertyDependencies"] as Record<string, string[]>;
+    if (r["protect"]) s.protect = true;
+    if (r["retainOnDelete"]) s.retainOnDelete = true;
+    if (r["external"]) s.external = true;
+    if (r["delete"]) s.delete = true;
+    if (r["initErrors"]) s.initErrors = r["initErrors"] as string[];
+    if (r["provider"]) s.provider = String(r["provider"]);
+    return s;
+  });
+}
+
+/** ResourceProvider calls the CLI made, from its gRPC log (one JSON object a line, `method` its path). */
+function providerCalls(file: string): HostReport["calls"] {
+  const calls = noCalls();
+  if (!existsSync(file)) return calls;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const m = /"method":"\/pulumirpc\.ResourceProvider\/(\w+)"/.exec(line);
+    if (m && m[1]! in calls) calls[m[1] as ProviderMethod] += 1;
+  }
+  return calls;
+}
+
+/** The operation through the real CLI; the same result shape as tools/engine `runEngine`. */
+export async function runPulumiCli(o: EngineOptions): Promise<EngineResult> {
+  if (o.plannedOutputs) throw new Error("runPulumiCli: plannedOutputs is the stand-in's alone (npm run try)");
+  const dirs = cliStackDirs(o.stateFile);
+  const timeout = o.timeoutMs ?? 300_000;
+  layProject(path.resolve(o.programDir), dirs.project);
+  const eventLog = path.join(`${o.stateFile}.cli`, "events.jsonl");
+  const grpcLog = path.join(`${o.stateFile}.cli`, "grpc.jsonl");
+  rmSync(eventLog, { force: true });
+  rmSync(grpcLog, { force: true });
+  const env = cliEnv(o);
+  await ensureStack(o, dirs.project, env);
+  const configured = await setConfig(o, dirs.project, env);
+  if (configured.code !== 0) throw new Error(`pulumi config set-all: ${configured.stderr || configured.stdout}`);
+
+  const args: string[] = [o.operation, "--stack", o.stack, "--event-log", eventLog];
+  if (o.operation !== "preview") args.push("--yes", "--skip-preview");
+  if (o.parallel !== undefined) args.push("--parallel", String(o.parallel));
+  if (o.refresh) args.push("--refresh");
+  if (o.expectNoChanges) args.push("--expect-no-changes");
+  if (o.continueOnError) args.push("--continue-on-error");
+  const run = await pulumi(args, dirs.project, cliEnv(o, { PULUMI_DEBUG_GRPC: grpcLog }), timeout);
+
+  const events = readEvents(eventLog);
+  const diagnostics: EngineResult["diagnostics"] = [];
+  const errors: string[] = [];
+  for (const e of events) {
+    const d = e.diagnosticEvent;
+    if (!d || d.ephemeral) continue;
+    const severity = d.severity === "error" ? "error" : d.severity === "warning" ? "warning" : "info";
+    const message = d.message.replace(/\n+$/, "");
+    diagnostics.push({ severity, message, ...(d.urn ? { urn: d.urn } : {}) });
+    if (severity === "error") errors.push(`error: ${d.urn ? `${d.urn}: ` : ""}${message}`);
+  }
+  if (run.code !== 0 && errors.length === 0) errors.push(`error: ${run.stderr || run.stdout}`);
+
+  const exported = await pulumi(["stack", "export", "--show-secrets", "--stack", o.stack], dirs.project, env, 60_000);
+  const resources = exported.code === 0 ? resourcesFrom(exported.stdout) : [];
+  const writer = new StateWriter(o.stateFile);
+  await writer.write({ version: 1, project: "", stack: o.stack, resources });
+  await writer.flush();
+  const plan = planFrom(events);
+  // The stack's outputs as the run ended (a preview writes no state: its outputs are in the event).
+  const stackOutputs = events
+    .map((e) => e.resOutputsEvent?.metadata)
+    .filter((m) => m?.type === "pulumi:pulumi:Stack")
+    .pop()?.new?.outputs;
+  const root = resources.find((r) => r.type === "pulumi:pulumi:Stack");
+  const calls = providerCalls(grpcLog);
+  const host: HostReport = { stdout: run.stdout, stderr: run.stderr, calls };
+  return {
+    ok: run.code === 0,
+    plan,
+    planText: planText(plan),
+    outputs: unwrapSecrets(stackOutputs ?? root?.outputs ?? {}) as Record<string, Value>,
+    errors,
+    diagnostics,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    resources,
+    providerHost: host,
+    providers: [{ label: "pulumi (real CLI)", ...host }],
+  };
+}
