@@ -183,7 +183,8 @@ function planFrom(events: EngineEvent[]): PlanStep[] {
       // The replaced resource's delete arriving before its create is a delete-before-replace.
       step.deleteBeforeReplace = m.op === "delete-replaced";
     }
-    if (m.diffs?.length) step.changedProperties = [...m.diffs].sort();
+    const changed = displayedDiffKeys(m);
+    if (changed.length) step.changedProperties = changed;
     if (m.detailedDiff && Object.keys(m.detailedDiff).length)
       step.detailedDiff = Object.fromEntries(Object.entries(m.detailedDiff).map(([k, v]) => [k, v.diffKind]));
     if (op === "delete" && (m.old?.retainOnDelete ?? false)) step.retain = true;
@@ -193,6 +194,25 @@ function planFrom(events: EngineEvent[]): PlanStep[] {
     steps.set(key, step);
   }
   return [...steps.values()];
+}
+
+/**
+ * The top-level properties the CLI's display names in `[diff: ...]` (backend/display/rows.go `getDiffInfo`):
+ * the detailed diff's when the provider sent one, else the inputs' own difference, internal `__` keys
+ * left out; narrowed to the provider's `diffs` when it listed any. None for a same step.
+ */
+function displayedDiffKeys(m: StepMetadata): string[] {
+  if (m.op === "same" || !m.old || !m.new) return [];
+  let keys: string[];
+  if (m.detailedDiff) keys = Object.keys(m.detailedDiff).map((p) => /^[^.[]+/.exec(p)?.[0] ?? p);
+  else {
+    const [a, b] = [m.old.inputs ?? {}, m.new.inputs ?? {}];
+    keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
+      (k) => !k.startsWith("__") && JSON.stringify(a[k]) !== JSON.stringify(b[k]),
+    );
+  }
+  if (m.diffs?.length) keys = keys.filter((k) => m.diffs!.includes(k));
+  return [...new Set(keys)].sort();
 }
 
 /** `pulumi stack export --show-secrets` resources in the stand-in's shape (secrets as `{sig, value}`). */
@@ -265,6 +285,7 @@ export async function runPulumiCli(o: EngineOptions): Promise<EngineResult> {
   const run = await pulumi(args, dirs.project, cliEnv(o, { PULUMI_DEBUG_GRPC: grpcLog }), timeout);
 
   const events = readEvents(eventLog);
+  if (process.env.DEBUG_CLI_EVENTS) console.log(JSON.stringify(events.filter((e) => e.resourcePreEvent).map((e) => e.resourcePreEvent?.metadata), null, 1));
   const diagnostics: EngineResult["diagnostics"] = [];
   const errors: string[] = [];
   for (const e of events) {
