@@ -68,6 +68,8 @@ export interface Stack {
   inlineHost?: InlineProgramHost;
   /** `--parallel` for the runs that follow; undefined: the CLI's default (4 per CPU). */
   parallel?: number;
+  /** Engine flags for the runs that follow (`--target`, `--exclude`, `--replace`, `--refresh`, ...). */
+  flags?: Pick<EngineOptions, "targets" | "excludes" | "replaces" | "refresh" | "expectNoChanges" | "timeoutMs">;
   run(
     operation: EngineOptions["operation"],
     config?: Record<string, string>,
@@ -143,6 +145,7 @@ export async function stackFor(
         secretConfig,
         ...(inlineHost && dir === programDir ? { inlineHost } : {}),
         ...(stack.parallel !== undefined ? { parallel: stack.parallel } : {}),
+        ...stack.flags,
       }),
     fresh,
     baseline: async (key, make) => {

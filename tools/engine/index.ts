@@ -81,6 +81,13 @@ export interface EngineOptions {
   /** Kill the program if it runs longer. @default 120000 */
   timeoutMs?: number;
   /**
+   * `--target URN` (each), `--exclude URN` (each) and `--replace URN` (each): the real CLI's
+   * (tools/pulumi-cli/run.ts). The stand-in refuses them rather than run without them.
+   */
+  targets?: string[];
+  excludes?: string[];
+  replaces?: string[];
+  /**
    * Run the program as an Automation API inline program in this persistent process (see
    * ./inline-host.ts) instead of a new `cmd/run` process: what the Automation API does, and much
    * cheaper per operation. Not with `env` (the program runs in the host's process).
@@ -197,6 +204,8 @@ function pulumiModule(programDir: string, sub: string): string {
 }
 
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
+  for (const flag of ["targets", "excludes", "replaces"] as const)
+    if (o[flag]?.length) throw new Error(`runEngine: the stand-in has no --${flag.slice(0, -1)} (the real CLI has)`);
   if (o.inlineHost && o.env)
     throw new Error("runEngine: `env` cannot be set for an inline program (it runs in the host's process)");
   const programDir = path.resolve(o.programDir);

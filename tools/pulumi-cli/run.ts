@@ -22,7 +22,14 @@ import { noCalls } from "../engine/provider-host";
 import { StateWriter } from "../engine/state";
 import { type Props, type Value, unwrapSecrets } from "../engine/values";
 
-const repoRoot = path.resolve(__dirname, "../..");
+/** This checkout: the nearest directory above this file with the installer (tools also run compiled, from .tmp/tools). */
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "scripts", "install-pulumi-cli.js"))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no checkout of pulumi-grouproles above ${from}`);
+  }
+}
+const repoRoot = findRepoRoot(__dirname);
 /** Where `npm run cli:install` puts the CLI (scripts/install-pulumi-cli.js `cliBinDir`). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { cliBinDir } = require(path.join(repoRoot, "scripts/install-pulumi-cli.js")) as { cliBinDir: () => string };
@@ -100,6 +107,10 @@ function layProject(programDir: string, project: string): void {
     cpSync(path.join(programDir, e), path.join(project, e), { recursive: true });
   }
   symlinkSync(path.join(repoRoot, "node_modules"), path.join(project, "node_modules"), "dir");
+  // In the checkout, the runtime finds the repository's package.json above a program that has none; the
+  // copy has nothing above it, so it gets one of its own (else `cmd/run` warns that it found none).
+  if (!existsSync(path.join(project, "package.json")))
+    writeFileSync(path.join(project, "package.json"), `${JSON.stringify({ name: path.basename(programDir), private: true })}\n`);
   writeFileSync(marker, programDir);
 }
 
@@ -282,6 +293,9 @@ export async function runPulumiCli(o: EngineOptions): Promise<EngineResult> {
   if (o.refresh) args.push("--refresh");
   if (o.expectNoChanges) args.push("--expect-no-changes");
   if (o.continueOnError) args.push("--continue-on-error");
+  for (const urn of o.targets ?? []) args.push("--target", urn);
+  for (const urn of o.excludes ?? []) args.push("--exclude", urn);
+  for (const urn of o.replaces ?? []) args.push("--replace", urn);
   const run = await pulumi(args, dirs.project, cliEnv(o, { PULUMI_DEBUG_GRPC: grpcLog }), timeout);
 
   const events = readEvents(eventLog);

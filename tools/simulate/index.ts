@@ -1,6 +1,7 @@
 /**
  * `npm run simulate -- [--runs N] [--seed S] [--minutes M] [--lanes L] [--replay] [--history FILE]
- *                     [--min-steps A] [--max-steps B] [--fault-rate P] [--no-shrink] [--shrink-attempts K]`
+ *                     [--min-steps A] [--max-steps B] [--fault-rate P] [--no-shrink] [--shrink-attempts K]
+ *                     [--engine stand-in|cli]`
  *
  * Random histories of a stack (programs, refactors, hand edits, users, token rotations, refresh,
  * destroy, faults, engine schedules) run through the engine stand-in against the emulator, every
@@ -32,8 +33,15 @@ const { values } = parseArgs({
     "no-shrink": { type: "boolean" },
     "shrink-attempts": { type: "string" },
     quiet: { type: "boolean" },
+    engine: { type: "string" },
   },
 });
+// `--engine cli`: every operation through the real Pulumi CLI (`npm run cli:install` first), with the same checks.
+if (values.engine !== undefined && values.engine !== "cli" && values.engine !== "stand-in") {
+  process.stderr.write(`--engine ${values.engine}: expected cli or stand-in\n`);
+  process.exit(2);
+}
+if (values.engine === "cli") process.env.SIMULATE_ENGINE = "cli";
 
 const num = (name: string, v: string | undefined): number | undefined => {
   if (v === undefined) return undefined;

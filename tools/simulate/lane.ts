@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { type EmulatorHarness, startHarness } from "../../test/support/emulator";
 import { type EngineResult, InlineProgramHost, type StateResource, readCheckpoint, runEngine } from "../engine";
+import { cliStackDirs, runPulumiCli } from "../pulumi-cli/run";
 import type { RequestLogEntry } from "../../emulator/request-log";
 import { type FaultKind, type FaultSpec, type GroupIx, type Program, specConfig } from "./model";
 
@@ -109,6 +110,7 @@ export class Lane {
   /** A new stack on an empty service: no state, no roles, no fault rules, an empty log. */
   async fresh(): Promise<void> {
     rmSync(this.stateFile, { force: true });
+    rmSync(cliStackDirs(this.stateFile).backend, { recursive: true, force: true });
     await this.h.admin("POST", "/reset");
   }
 
@@ -146,7 +148,9 @@ export class Lane {
     let faults: OpRecord["faults"] = [];
     const engineStart = Date.now();
     try {
-      result = await runEngine({
+      // `--engine cli` (SIMULATE_ENGINE=cli): the real Pulumi CLI, which starts its own language host.
+      const viaCli = process.env.SIMULATE_ENGINE === "cli";
+      result = await (viaCli ? runPulumiCli : runEngine)({
         operation,
         programDir: specProgram,
         stack: "sim",
@@ -158,7 +162,7 @@ export class Lane {
           ...specConfig(program, GROUPS),
         },
         secretConfig: { "grouproles:accessToken": this.tokens[tokenIx] },
-        inlineHost: this.host,
+        ...(viaCli ? {} : { inlineHost: this.host }),
         ...(o.parallel !== undefined ? { parallel: o.parallel } : {}),
         ...(o.refresh ? { refresh: true } : {}),
         ...(o.expectNoChanges ? { expectNoChanges: true } : {}),
