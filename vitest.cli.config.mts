@@ -6,10 +6,7 @@ import { LongestFirst } from "./vitest.sequencer.mts";
  * scripts/test-cli.js after `npm run cli:install`). Each operation starts the Go CLI, the language host,
  * the program and the provider processes, so fewer workers than `npm test` (2 cores).
  */
-export const CLI_SUITES = [
-  "test/e2e/real-cli.test.ts",
-  "test/e2e/quickstart.test.ts",
-];
+export const CLI_SUITES = ["test/e2e/real-cli.test.ts", "test/e2e/quickstart.test.ts"];
 
 export default defineConfig({
   test: {

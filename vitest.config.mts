@@ -12,6 +12,9 @@ const PACKAGED = [
   "test/sdk/serialized-provider.test.ts",
 ];
 
+/** Suites of what only the real Pulumi CLI does: `npm run test:cli` runs them (vitest.cli.config.mts). */
+const CLI_ONLY = ["test/e2e/real-cli.test.ts", "test/e2e/engine-order-cases.test.ts"];
+
 // Most suites spend their time in child processes (the provider host started for every engine
 // operation, the program's process for those run through `cmd/run`) and in waits on them (retry
 // backoffs, the wait for registrations to stop), so one worker per core (vitest's default on 2 cores is
@@ -46,7 +49,7 @@ export default defineConfig({
         test: {
           name: "suites",
           include: ["test/**/*.test.ts"],
-          exclude: PACKAGED,
+          exclude: [...PACKAGED, ...CLI_ONLY],
           globalSetup: ["test/support/build.ts"],
         },
       },

@@ -84,7 +84,11 @@ function build(version, binDir) {
 
 /** The launchers the CLI looks for beside itself (workspace.IsPluginBundled), copied from the checkout. */
 function layLaunchers(binDir) {
-  for (const file of ["launchers/pulumi-language-nodejs", "launchers/pulumi-resource-pulumi-nodejs", "language-host.js"]) {
+  for (const file of [
+    "launchers/pulumi-language-nodejs",
+    "launchers/pulumi-resource-pulumi-nodejs",
+    "language-host.js",
+  ]) {
     const target = path.join(binDir, path.basename(file));
     fs.copyFileSync(path.join(moduleDir, file), target);
     fs.chmodSync(target, 0o755);

@@ -24,14 +24,16 @@ const role = (name: string, roleName: string, opts?: Record<string, unknown>, gr
   ...(opts ? { opts } : {}),
 });
 /** Name to roleId, as the service lists the group. */
-const held = async (groupId = 42) =>
-  Object.fromEntries((await s.h.listRoles(groupId)).map((r) => [r.name, r.roleId]));
+const held = async (groupId = 42) => Object.fromEntries((await s.h.listRoles(groupId)).map((r) => [r.name, r.roleId]));
 const urn = (type: "Role" | "GroupRoles", name: string) =>
   `urn:pulumi:dev::roles-spec::pulumi-nodejs:dynamic/grouproles:${type}::${name}`;
 
 describe.runIf(engineKind() === "cli")("the engine-order cases through the real CLI", () => {
   it("1. a move between catalogues with a slow resource before the receiver: a green preview keeps the role", async () => {
-    const before = [cat("one", { a: { name: "A" }, b: { name: "B" } }), cat("two", { c: { name: "C" } }, { adoptExisting: true })];
+    const before = [
+      cat("one", { a: { name: "A" }, b: { name: "B" } }),
+      cat("two", { c: { name: "C" } }, { adoptExisting: true }),
+    ];
     const first = await runMixed(s, "up", before, [role("anchor", "Anchor")]);
     expect(first.ok, first.errors.join("\n")).toBe(true);
     const ids = await held();
@@ -71,7 +73,10 @@ describe.runIf(engineKind() === "cli")("the engine-order cases through the real 
     expect(first.ok, first.errors.join("\n")).toBe(true);
     const ids = await held();
     const after = [
-      { ...cat("old", { a: { name: "A" }, b: { name: "B" } }, {}, { deleteBeforeReplace: true }), args: { groupId: 43, roles: { a: { name: "A" }, b: { name: "B" } } } },
+      {
+        ...cat("old", { a: { name: "A" }, b: { name: "B" } }, {}, { deleteBeforeReplace: true }),
+        args: { groupId: 43, roles: { a: { name: "A" }, b: { name: "B" } } },
+      },
       cat("keep", { a: { name: "A" } }, { adoptExisting: true }),
     ];
     const preview = await runMixed(s, "preview", after);

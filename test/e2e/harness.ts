@@ -76,6 +76,13 @@ export interface Stack {
     programDir?: string,
     secretConfig?: Record<string, string>,
   ): Promise<EngineResult>;
+  /** The engine options {@link run} runs with (for a command of the real CLI's own, `pulumi import`). */
+  options(
+    operation: EngineOptions["operation"],
+    config?: Record<string, string>,
+    programDir?: string,
+    secretConfig?: Record<string, string>,
+  ): EngineOptions;
   /**
    * A new stack on an empty service: the state file removed, the emulator reset (roles, fault rules,
    * request log). Cheaper than a `destroy`, which would start the program's provider host only to
@@ -125,28 +132,28 @@ export async function stackFor(
     work,
     stateFile,
     ...(inlineHost ? { inlineHost } : {}),
-    run: (
+    run: (...args) => runOperation(stack.options(...args)),
+    options: (
       operation,
       config = {},
       dir = programDir,
       secretConfig = secrets?.(h) ?? { "grouproles:accessToken": h.emu.token },
-    ) =>
-      runOperation({
-        operation,
-        programDir: dir,
-        stack: "dev",
-        stateFile,
-        config: {
-          "grouproles:baseUrl": h.emu.baseUrl,
-          "grouproles:presenceUrl": h.emu.presenceUrl,
-          ...baseConfig,
-          ...config,
-        },
-        secretConfig,
-        ...(inlineHost && dir === programDir ? { inlineHost } : {}),
-        ...(stack.parallel !== undefined ? { parallel: stack.parallel } : {}),
-        ...stack.flags,
-      }),
+    ) => ({
+      operation,
+      programDir: dir,
+      stack: "dev",
+      stateFile,
+      config: {
+        "grouproles:baseUrl": h.emu.baseUrl,
+        "grouproles:presenceUrl": h.emu.presenceUrl,
+        ...baseConfig,
+        ...config,
+      },
+      secretConfig,
+      ...(inlineHost && dir === programDir ? { inlineHost } : {}),
+      ...(stack.parallel !== undefined ? { parallel: stack.parallel } : {}),
+      ...stack.flags,
+    }),
     fresh,
     baseline: async (key, make) => {
       const saved = baselines.get(key);

@@ -1,55 +1,163 @@
 /**
- * The same examples through the real Pulumi CLI (Automation API, LocalWorkspace, local file backend),
- * when `pulumi` is on PATH. Where it is not (the machines this package is built on), these tests are
- * reported as skipped, never as passed.
+ * What only the real Pulumi CLI does, through the CLI that `npm run cli:install` builds (run by
+ * `npm run test:cli`, never by `npm test`): the Automation API driving it, `pulumi import` (the
+ * command), `--target`, `--exclude`, `deleteBeforeReplace` of a Role moved to another group, and
+ * `preview --refresh --expect-no-changes` after an `up`, for both kinds of resource. Outcomes are read
+ * from the service.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliBinDir, runPulumiImport } from "../../tools/pulumi-cli/run";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
-import { exampleDir } from "./harness";
+import {
+  engineKind,
+  exampleDir,
+  runSpec,
+  SDK_KINDS,
+  specStackPerFile,
+  typePrefix,
+  type RoleSpec,
+  type Stack,
+} from "./harness";
 
-const hasCli = (() => {
-  try {
-    execFileSync("pulumi", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const role = (name: string, roleName: string, opts?: Record<string, unknown>, groupId = 42): RoleSpec => ({
+  name,
+  args: { groupId, name: roleName },
+  ...(opts ? { opts } : {}),
+});
+const names = async (h: EmulatorHarness, groupId = 42) => (await h.listRoles(groupId)).map((r) => r.name).sort();
 
-describe.skipIf(!hasCli)("real Pulumi CLI (Automation API)", () => {
-  let h: EmulatorHarness;
-  let backend: string;
-  beforeAll(async () => {
-    h = await startHarness();
-    backend = mkdtempSync(path.join(os.tmpdir(), "pulumi-backend-"));
+describe.runIf(engineKind() === "cli")("the real Pulumi CLI", () => {
+  describe("the Automation API (LocalWorkspace, a local file backend) on examples/quickstart", () => {
+    let h: EmulatorHarness;
+    let backend: string;
+    beforeAll(async () => {
+      h = await startHarness();
+      backend = mkdtempSync(path.join(os.tmpdir(), "pulumi-backend-"));
+    });
+    afterAll(async () => {
+      await h?.close();
+      rmSync(backend, { recursive: true, force: true });
+    });
+
+    it("preview, up, a no-op up, destroy", async () => {
+      const pulumiCommand = await pulumi.automation.PulumiCommand.get({
+        root: path.dirname(cliBinDir()),
+        skipVersionCheck: true,
+      });
+      const stack = await pulumi.automation.LocalWorkspace.createOrSelectStack(
+        { stackName: "dev", workDir: exampleDir("quickstart") },
+        {
+          pulumiCommand,
+          // The workspace's config file would be written into the example: keep it in the backend's directory.
+          envVars: {
+            PULUMI_BACKEND_URL: `file://${backend}`,
+            PULUMI_CONFIG_PASSPHRASE: "test",
+            PULUMI_SKIP_UPDATE_CHECK: "true",
+            PATH: `${cliBinDir()}${path.delimiter}${process.env.PATH}`,
+          },
+        },
+      );
+      try {
+        await stack.setAllConfig({
+          "quickstart:groupId": { value: "42" },
+          "grouproles:baseUrl": { value: h.emu.baseUrl },
+          "grouproles:presenceUrl": { value: h.emu.presenceUrl },
+          "grouproles:accessToken": { value: h.emu.token, secret: true },
+        });
+        const preview = await stack.preview();
+        expect(preview.changeSummary.create).toBeGreaterThanOrEqual(3);
+        expect(await names(h)).toEqual([]);
+        await stack.up();
+        expect(await names(h)).toEqual(["Supervisors", "Support", "Viewers"]);
+        const again = await stack.up();
+        expect(again.summary.resourceChanges?.update ?? 0).toBe(0);
+        await stack.destroy();
+        expect(await h.listRoles(42)).toEqual([]);
+      } finally {
+        await stack.workspace.removeStack("dev").catch(() => undefined);
+      }
+    });
   });
-  afterAll(async () => {
-    await h?.close();
-    rmSync(backend, { recursive: true, force: true });
+
+  describe.each(SDK_KINDS)("%s resources through the CLI", (sdk) => {
+    let s: Stack;
+    specStackPerFile((stack) => (s = stack), sdk);
+    const urn = (name: string) => `urn:pulumi:dev::roles-spec::${typePrefix(sdk)}Role::${name}`;
+
+    it("--target creates only the targeted Role; --exclude then creates all but the excluded one", async () => {
+      const roles = [role("a", "A"), role("b", "B"), role("c", "C")];
+      s.flags = { targets: [urn("a")] };
+      const targeted = await runSpec(s, "up", roles);
+      expect(targeted.ok, targeted.errors.join("\n")).toBe(true);
+      expect(await names(s.h)).toEqual(["A"]);
+      s.flags = { excludes: [urn("c")] };
+      const excluded = await runSpec(s, "up", roles);
+      s.flags = undefined;
+      expect(excluded.ok, excluded.errors.join("\n")).toBe(true);
+      expect(await names(s.h)).toEqual(["A", "B"]);
+      const rest = await runSpec(s, "up", roles);
+      expect(rest.ok, rest.errors.join("\n")).toBe(true);
+      expect(await names(s.h)).toEqual(["A", "B", "C"]);
+    });
+
+    it("deleteBeforeReplace: a Role moved to another group is deleted there, then created here", async () => {
+      const first = await runSpec(s, "up", [role("a", "A", { deleteBeforeReplace: true })]);
+      expect(first.ok, first.errors.join("\n")).toBe(true);
+      const moved = await runSpec(s, "up", [role("a", "A", { deleteBeforeReplace: true }, 43)]);
+      expect(moved.ok, moved.errors.join("\n")).toBe(true);
+      expect(moved.plan.find((p) => p.name === "a")).toMatchObject({ op: "replace", deleteBeforeReplace: true });
+      expect(await names(s.h, 42)).toEqual([]);
+      expect(await names(s.h, 43)).toEqual(["A"]);
+    });
+
+    it("preview --refresh --expect-no-changes after an up passes, and fails once the service drifted", async () => {
+      const roles = [
+        role("a", "A"),
+        { ...role("b", "B"), args: { groupId: 42, name: "B", settings: { viewVideo: true } } },
+      ];
+      const up = await runSpec(s, "up", roles);
+      expect(up.ok, up.errors.join("\n")).toBe(true);
+      s.flags = { refresh: true, expectNoChanges: true };
+      try {
+        const clean = await runSpec(s, "preview", roles);
+        expect(clean.ok, clean.errors.join("\n")).toBe(true);
+        const b = (await s.h.listRoles(42)).find((r) => r.name === "B")!;
+        await s.h.api("PUT", "/groups/42/roles", [{ roleId: b.roleId, name: "B", settings: { viewVideo: false } }]);
+        const drifted = await runSpec(s, "preview", roles);
+        expect(drifted.ok).toBe(false);
+      } finally {
+        s.flags = undefined;
+      }
+    });
   });
 
-  it("quickstart: preview, up, no-op up, destroy", async () => {
-    const stack = await pulumi.automation.LocalWorkspace.createOrSelectStack(
-      { stackName: "dev", workDir: exampleDir("quickstart") },
-      { envVars: { PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: "test" } },
-    );
-    await stack.setConfig("quickstart:groupId", { value: "42" });
-    await stack.setConfig("grouproles:baseUrl", { value: h.emu.baseUrl });
-    await stack.setConfig("grouproles:presenceUrl", { value: h.emu.presenceUrl });
-    await stack.setConfig("grouproles:accessToken", { value: h.emu.token, secret: true });
-    const preview = await stack.preview();
-    expect(preview.changeSummary.create).toBeGreaterThanOrEqual(3);
-    await stack.up();
-    expect((await h.listRoles(42)).map((r) => r.name).sort()).toEqual(["Supervisors", "Support", "Viewers"]);
-    await h.clearRequests();
-    const again = await stack.up();
-    expect(again.summary.resourceChanges?.update ?? 0).toBe(0);
-    await stack.destroy();
-    expect(await h.listRoles(42)).toEqual([]);
-  }, 300_000);
+  describe("pulumi import (the command) of a role made by hand, with the resource plugin", () => {
+    let s: Stack;
+    specStackPerFile((stack) => (s = stack), "package");
+
+    it("adopts the role: its ID kept, nothing created; the program that declares it then changes nothing", async () => {
+      const made = await s.h.api("POST", "/groups/42/roles", [{ name: "Agents", description: "by hand" }]);
+      expect(made.status).toBe(200);
+      const agents = (await s.h.listRoles(42)).find((r) => r.name === "Agents")!;
+      await s.h.clearRequests();
+      const imported = await runPulumiImport(
+        s.options("up", { "roles-spec:sdk": "package" }),
+        "grouproles:index:Role",
+        "agents",
+        `42/${agents.roleId}`,
+      );
+      expect(imported.ok, imported.errors.join("\n") + imported.stderr).toBe(true);
+      expect((await s.h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBeUndefined();
+      const recorded = imported.resources.find((r) => r.urn.endsWith("::agents"));
+      expect(recorded?.id).toBe(`42/${agents.roleId}`);
+      const declared = [{ ...role("agents", "Agents"), args: { groupId: 42, name: "Agents", description: "by hand" } }];
+      const preview = await runSpec(s, "preview", declared);
+      expect(preview.ok, preview.errors.join("\n")).toBe(true);
+      expect(preview.plan.filter((p) => p.op !== "same" && p.type.endsWith(":Role"))).toEqual([]);
+    });
+  });
 });

@@ -37,7 +37,11 @@ const pluginproto = require(path.join(pulumiDir, "proto/plugin_pb"));
 /** The exit code with which `cmd/run` says it already showed the user an actionable message. */
 const BAIL_EXIT_CODE = 32;
 
-const engineAddress = process.argv.slice(2).filter((a) => !a.startsWith("-")).pop() ?? "";
+const engineAddress =
+  process.argv
+    .slice(2)
+    .filter((a) => !a.startsWith("-"))
+    .pop() ?? "";
 
 /** `ns:name` -> `ns:config:name`, as the real host's constructConfig hands config to the runtime. */
 function configForRuntime(configMap) {

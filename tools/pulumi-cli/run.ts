@@ -16,7 +16,15 @@
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import type { EngineOptions, EngineResult, HostReport, PlanStep, ProviderMethod, StateResource, StepOp } from "../engine";
+import type {
+  EngineOptions,
+  EngineResult,
+  HostReport,
+  PlanStep,
+  ProviderMethod,
+  StateResource,
+  StepOp,
+} from "../engine";
 import { planText } from "../engine/plan";
 import { noCalls } from "../engine/provider-host";
 import { StateWriter } from "../engine/state";
@@ -31,8 +39,9 @@ function findRepoRoot(from: string): string {
 }
 const repoRoot = findRepoRoot(__dirname);
 /** Where `npm run cli:install` puts the CLI (scripts/install-pulumi-cli.js `cliBinDir`). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { cliBinDir } = require(path.join(repoRoot, "scripts/install-pulumi-cli.js")) as { cliBinDir: () => string };
+export const { cliBinDir } = require(path.join(repoRoot, "scripts/install-pulumi-cli.js")) as {
+  cliBinDir: () => string;
+};
 
 /** The passphrase of every test stack's secrets provider: the point is real encryption, not secrecy. */
 const PASSPHRASE = "grouproles-real-cli-tests";
@@ -110,7 +119,10 @@ function layProject(programDir: string, project: string): void {
   // In the checkout, the runtime finds the repository's package.json above a program that has none; the
   // copy has nothing above it, so it gets one of its own (else `cmd/run` warns that it found none).
   if (!existsSync(path.join(project, "package.json")))
-    writeFileSync(path.join(project, "package.json"), `${JSON.stringify({ name: path.basename(programDir), private: true })}\n`);
+    writeFileSync(
+      path.join(project, "package.json"),
+      `${JSON.stringify({ name: path.basename(programDir), private: true })}\n`,
+    );
   writeFileSync(marker, programDir);
 }
 
@@ -132,7 +144,12 @@ async function setConfig(o: EngineOptions, cwd: string, env: NodeJS.ProcessEnv):
 async function ensureStack(o: EngineOptions, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
   const dirs = cliStackDirs(o.stateFile);
   mkdirSync(dirs.backend, { recursive: true });
-  const select = await pulumi(["stack", "select", "--create", o.stack, "--secrets-provider", "passphrase"], cwd, env, 60_000);
+  const select = await pulumi(
+    ["stack", "select", "--create", o.stack, "--secrets-provider", "passphrase"],
+    cwd,
+    env,
+    60_000,
+  );
   if (select.code !== 0) throw new Error(`pulumi stack select --create ${o.stack}: ${select.stderr || select.stdout}`);
 }
 
@@ -273,7 +290,28 @@ function providerCalls(file: string): HostReport["calls"] {
 }
 
 /** The operation through the real CLI; the same result shape as tools/engine `runEngine`. */
-export async function runPulumiCli(o: EngineOptions): Promise<EngineResult> {
+export function runPulumiCli(o: EngineOptions): Promise<EngineResult> {
+  const args: string[] = [o.operation];
+  if (o.operation !== "preview") args.push("--yes", "--skip-preview");
+  if (o.parallel !== undefined) args.push("--parallel", String(o.parallel));
+  if (o.refresh) args.push("--refresh");
+  if (o.expectNoChanges) args.push("--expect-no-changes");
+  if (o.continueOnError) args.push("--continue-on-error");
+  for (const urn of o.targets ?? []) args.push("--target", urn);
+  for (const urn of o.excludes ?? []) args.push("--exclude", urn);
+  for (const urn of o.replaces ?? []) args.push("--replace", urn);
+  return runCommand(o, args);
+}
+
+/**
+ * `pulumi import <type> <name> <id>` (the command, which the stand-in does not have), with no code
+ * generated; `o.operation` is not used. The same result shape as {@link runPulumiCli}.
+ */
+export function runPulumiImport(o: EngineOptions, type: string, name: string, id: string): Promise<EngineResult> {
+  return runCommand(o, ["import", type, name, id, "--yes", "--skip-preview", "--generate-code=false"]);
+}
+
+async function runCommand(o: EngineOptions, command: string[]): Promise<EngineResult> {
   if (o.plannedOutputs) throw new Error("runPulumiCli: plannedOutputs is the stand-in's alone (npm run try)");
   const dirs = cliStackDirs(o.stateFile);
   const timeout = o.timeoutMs ?? 300_000;
@@ -287,19 +325,18 @@ export async function runPulumiCli(o: EngineOptions): Promise<EngineResult> {
   const configured = await setConfig(o, dirs.project, env);
   if (configured.code !== 0) throw new Error(`pulumi config set-all: ${configured.stderr || configured.stdout}`);
 
-  const args: string[] = [o.operation, "--stack", o.stack, "--event-log", eventLog];
-  if (o.operation !== "preview") args.push("--yes", "--skip-preview");
-  if (o.parallel !== undefined) args.push("--parallel", String(o.parallel));
-  if (o.refresh) args.push("--refresh");
-  if (o.expectNoChanges) args.push("--expect-no-changes");
-  if (o.continueOnError) args.push("--continue-on-error");
-  for (const urn of o.targets ?? []) args.push("--target", urn);
-  for (const urn of o.excludes ?? []) args.push("--exclude", urn);
-  for (const urn of o.replaces ?? []) args.push("--replace", urn);
+  const args = [...command, "--stack", o.stack, "--event-log", eventLog];
   const run = await pulumi(args, dirs.project, cliEnv(o, { PULUMI_DEBUG_GRPC: grpcLog }), timeout);
 
   const events = readEvents(eventLog);
-  if (process.env.DEBUG_CLI_EVENTS) console.log(JSON.stringify(events.filter((e) => e.resourcePreEvent).map((e) => e.resourcePreEvent?.metadata), null, 1));
+  if (process.env.DEBUG_CLI_EVENTS)
+    console.log(
+      JSON.stringify(
+        events.filter((e) => e.resourcePreEvent).map((e) => e.resourcePreEvent?.metadata),
+        null,
+        1,
+      ),
+    );
   const diagnostics: EngineResult["diagnostics"] = [];
   const errors: string[] = [];
   for (const e of events) {
