@@ -1,7 +1,7 @@
 /**
  * `npm run simulate -- [--runs N] [--seed S] [--minutes M] [--lanes L] [--replay] [--history FILE]
  *                     [--min-steps A] [--max-steps B] [--fault-rate P] [--no-shrink] [--shrink-attempts K]
- *                     [--engine stand-in|cli]`
+ *                     [--engine stand-in|cli] [--differential]`
  *
  * Random histories of a stack (programs, refactors, hand edits, users, token rotations, refresh,
  * destroy, faults, engine schedules) run through the engine stand-in against the emulator, every
@@ -14,6 +14,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { History } from "./model";
 import type { RunStats } from "./run";
+import { differential } from "./differential";
 import { type Found, simulate } from "./simulate";
 
 // Node's compile cache for every process the runs start (as the test suite sets it): about 15% of each start.
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     "shrink-attempts": { type: "string" },
     quiet: { type: "boolean" },
     engine: { type: "string" },
+    differential: { type: "boolean" },
   },
 });
 // `--engine cli`: every operation through the real Pulumi CLI (`npm run cli:install` first), with the same checks.
@@ -41,7 +43,7 @@ if (values.engine !== undefined && values.engine !== "cli" && values.engine !== 
   process.stderr.write(`--engine ${values.engine}: expected cli or stand-in\n`);
   process.exit(2);
 }
-if (values.engine === "cli") process.env.SIMULATE_ENGINE = "cli";
+const engine = values.engine === "cli" ? "cli" : "stand-in";
 
 const num = (name: string, v: string | undefined): number | undefined => {
   if (v === undefined) return undefined;
@@ -109,7 +111,43 @@ function summary(stats: RunStats, ms: number, found: Found[]): void {
   }
 }
 
+/** `--differential`: each history through the stand-in and the real CLI, outcomes compared (./differential.ts). */
+async function mainDifferential(): Promise<void> {
+  if (!seeds) throw new Error("--differential needs --runs N (with --seed S) or --seed S --replay");
+  say(`differential: ${seeds.length} histories from seed ${seeds[0]}, each through the stand-in and the real CLI`);
+  const started = Date.now();
+  const results = await differential(seeds, {
+    ...(values["min-steps"] ? { minSteps: num("min-steps", values["min-steps"])! } : {}),
+    ...(values["max-steps"] ? { maxSteps: num("max-steps", values["max-steps"])! } : {}),
+    ...(values["fault-rate"] ? { faultRate: num("fault-rate", values["fault-rate"])! } : {}),
+    onHistory: (h) => {
+      const v = [
+        ...h.violations.standIn.map((x) => `stand-in ${x.kind}`),
+        ...h.violations.cli.map((x) => `CLI ${x.kind}`),
+      ];
+      say(
+        `history ${h.seed}: ${h.operations} operations, ${h.differences.length ? `${h.differences.length} DIFFERENCES` : "the same"}${v.length ? `; violations: ${v.join(", ")}` : ""}`,
+      );
+      for (const d of h.differences) say(`  ${d}`);
+      if (h.differences.length) {
+        say("  stand-in trace:");
+        say(h.traces[0].map((l) => `    ${l}`).join("\n"));
+        say("  CLI trace:");
+        say(h.traces[1].map((l) => `    ${l}`).join("\n"));
+      }
+    },
+  });
+  const differing = results.filter((r) => r.differences.length).length;
+  const ops = results.reduce((n, r) => n + r.operations, 0);
+  say();
+  say(
+    `differential: ${results.length} histories, ${ops} operations each way, in ${((Date.now() - started) / 1000).toFixed(0)} s; histories that differ: ${differing}`,
+  );
+  process.exitCode = differing ? 1 : 0;
+}
+
 async function main(): Promise<void> {
+  if (values.differential) return mainDifferential();
   say(
     histories
       ? `running ${histories.length} given histories`
@@ -122,6 +160,7 @@ async function main(): Promise<void> {
     ...(seeds ? { seeds } : { firstSeed: seed }),
     ...(minutes !== undefined ? { minutes } : {}),
     lanes: num("lanes", values.lanes) ?? 2,
+    engine,
     shrink: !values["no-shrink"],
     ...(values["shrink-attempts"] ? { shrinkAttempts: num("shrink-attempts", values["shrink-attempts"])! } : {}),
     ...(values["min-steps"] ? { minSteps: num("min-steps", values["min-steps"])! } : {}),

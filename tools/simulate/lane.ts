@@ -85,6 +85,8 @@ const ACTIONS: Record<FaultKind, Record<string, unknown>> = {
   "malformed-json": { action: "malformed-json" },
 };
 
+export type SimulationEngine = "stand-in" | "cli";
+
 export class Lane {
   private constructor(
     /** Two tokens, both granted every group: the stack rotates from one to the other. */
@@ -92,15 +94,17 @@ export class Lane {
     readonly h: EmulatorHarness,
     readonly host: InlineProgramHost,
     readonly work: string,
+    /** The engine every operation runs through: the stand-in, or the real CLI (`npm run cli:install` first). */
+    readonly engine: SimulationEngine,
   ) {}
 
-  static async start(): Promise<Lane> {
+  static async start(engine: SimulationEngine = "stand-in"): Promise<Lane> {
     const tokens = [`sim-a-${randomUUID()}`, `sim-b-${randomUUID()}`] as const;
     const h = await startHarness({ tokens: [...tokens] });
     const host = new InlineProgramHost(
       path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [specProgram] })),
     );
-    return new Lane(tokens, h, host, mkdtempSync(path.join(os.tmpdir(), "simulate-")));
+    return new Lane(tokens, h, host, mkdtempSync(path.join(os.tmpdir(), "simulate-")), engine);
   }
 
   get stateFile(): string {
@@ -148,8 +152,8 @@ export class Lane {
     let faults: OpRecord["faults"] = [];
     const engineStart = Date.now();
     try {
-      // `--engine cli` (SIMULATE_ENGINE=cli): the real Pulumi CLI, which starts its own language host.
-      const viaCli = process.env.SIMULATE_ENGINE === "cli";
+      // The real Pulumi CLI starts its own language host: no inline program.
+      const viaCli = this.engine === "cli";
       result = await (viaCli ? runPulumiCli : runEngine)({
         operation,
         programDir: specProgram,

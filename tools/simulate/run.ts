@@ -20,6 +20,7 @@ import {
   writes,
 } from "./checks";
 import { GROUPS, type Lane, type OpOptions, type OpRecord } from "./lane";
+import { type OpOutcome, outcomeOf } from "./outcome";
 import { type FaultKind, type FaultSpec, type History, type Program, type Step, describeProgram } from "./model";
 
 export interface StepViolation extends Violation {
@@ -70,6 +71,8 @@ export interface HistoryResult {
   stats: RunStats;
   /** One line per operation, for a report of a failing history. */
   trace: string[];
+  /** What each operation ended with, in order (for `--differential`). */
+  outcomes: OpOutcome[];
 }
 
 const EMPTY: Program = { roles: [], catalogues: [] };
@@ -84,6 +87,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
   const stats = emptyStats();
   stats.histories = 1;
   const trace: string[] = [];
+  const outcomes: OpOutcome[] = [];
   const violations: StepViolation[] = [];
   /** Roles the stack does not manage: made by hand, or forgotten with retain. */
   const unmanaged = new Set<number>();
@@ -100,6 +104,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
 
   const op = async (operation: OpRecord["operation"], program: Program, o: OpOptions = {}): Promise<OpRecord> => {
     const rec = await lane.op(operation, program, tokenIx, o);
+    outcomes.push(outcomeOf(operation, rec));
     stats.operations++;
     stats.engineMs += rec.engineMs;
     for (const f of rec.faults) {
@@ -278,7 +283,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
     stepIx++;
   }
   stats.ms = Date.now() - started;
-  return { violations, stats, trace };
+  return { violations, stats, trace, outcomes };
 }
 
 async function handEdit(

@@ -1,7 +1,7 @@
 // TEST INFRASTRUCTURE (simulation): many histories over a few lanes, each violation shrunk.
 
 import { type GenerateOptions, generateHistory } from "./generate";
-import { Lane } from "./lane";
+import { Lane, type SimulationEngine } from "./lane";
 import type { History } from "./model";
 import { type RunStats, type StepViolation, addStats, emptyStats, runHistory } from "./run";
 import { shrink } from "./shrink";
@@ -27,6 +27,8 @@ export interface SimulateOptions extends GenerateOptions {
   minutes?: number;
   /** Lanes side by side (each with its emulator and program host). @default 2 */
   lanes?: number;
+  /** The engine the histories run through. @default "stand-in" */
+  engine?: SimulationEngine;
   /** Shrink each failing history. @default true */
   shrink?: boolean;
   shrinkAttempts?: number;
@@ -58,7 +60,7 @@ export async function simulate(o: SimulateOptions): Promise<SimulateResult> {
     const seed = seeds ? seeds.shift() : next++;
     return seed === undefined ? undefined : generateHistory(seed, o);
   };
-  const lanes = await Promise.all(Array.from({ length: o.lanes ?? 2 }, () => Lane.start()));
+  const lanes = await Promise.all(Array.from({ length: o.lanes ?? 2 }, () => Lane.start(o.engine)));
   try {
     await Promise.all(
       lanes.map(async (lane) => {
