@@ -258,7 +258,16 @@ export class Deployment implements Journal {
         additionalSecretOutputs: [],
         aliasUrns: [],
       };
-      ref = this.register(goal).then((r) => `${r.urn}::${r.id}`);
+      // A default provider whose registration fails (its CheckConfig refused the config) fails the
+      // deployment with its own error alone: the resource that asked for it gets no error of its own,
+      // only the monitor's shut-down answer (resource/deploy/source_eval.go getProviderReference ->
+      // defaultProviders.getDefaultProviderRef; seen with the real CLI v3.274.1: one error, the provider's).
+      ref = this.register(goal).then(
+        (r) => `${r.urn}::${r.id}`,
+        (e: unknown) => {
+          throw e instanceof ShutDown ? e : new ShutDown();
+        },
+      );
       this.defaults.set(key, ref);
     }
     return ref;

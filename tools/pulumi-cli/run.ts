@@ -195,12 +195,23 @@ const OPS: Record<string, StepOp | undefined> = {
   refresh: "refresh",
 };
 
+/**
+ * A refresh step's outcome, which the engine reports in its outputs event, not its pre event
+ * (engine/update.go: `RefreshStep.ResultOp()` for a refresh): same, update (drift), delete (gone).
+ */
+const REFRESH_RESULT: Record<string, StepOp | undefined> = { same: "same", update: "refresh", delete: "delete" };
+
 function planFrom(events: EngineEvent[]): PlanStep[] {
   const steps = new Map<string, PlanStep>();
+  const refreshed = new Map<string, string>();
+  for (const e of events) {
+    const m = e.resOutputsEvent?.metadata;
+    if (m) refreshed.set(m.urn, m.op);
+  }
   for (const e of events) {
     const m = e.resourcePreEvent?.metadata;
     if (!m) continue;
-    const op = OPS[m.op];
+    const op = m.op === "refresh" ? REFRESH_RESULT[refreshed.get(m.urn) ?? "same"] : OPS[m.op];
     if (!op) continue;
     const key = `${m.urn}`;
     const name = m.urn.split("::").slice(3).join("::");
