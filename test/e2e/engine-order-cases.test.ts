@@ -6,23 +6,13 @@
  * preview and `up`), so they run through the real CLI only (`npm run test:cli`).
  */
 import { describe, expect, it } from "vitest";
-import { engineKind, runMixed, specStackPerFile, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
+import { catalogueSpec, roleSpec, engineKind, runMixed, specStackPerFile, type Stack } from "./harness";
 
 let s: Stack;
 specStackPerFile((stack) => (s = stack));
 
-type Entries = GroupRolesSpec["args"]["roles"];
-const cat = (
-  name: string,
-  roles: Entries,
-  extra: Partial<GroupRolesSpec["args"]> = {},
-  opts?: Record<string, unknown>,
-): GroupRolesSpec => ({ name, args: { groupId: 42, roles, ...extra }, ...(opts ? { opts } : {}) });
-const role = (name: string, roleName: string, opts?: Record<string, unknown>, groupId = 42): RoleSpec => ({
-  name,
-  args: { groupId, name: roleName },
-  ...(opts ? { opts } : {}),
-});
+const cat = catalogueSpec;
+const role = roleSpec;
 /** Name to roleId, as the service lists the group. */
 const held = async (groupId = 42) => Object.fromEntries((await s.h.listRoles(groupId)).map((r) => [r.name, r.roleId]));
 const urn = (type: "Role" | "GroupRoles", name: string) =>

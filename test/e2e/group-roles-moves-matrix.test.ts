@@ -11,23 +11,22 @@
  * (test/provider/group-roles-diff-moves.test.ts, registration-order, deployment-ledger, role-renames).
  */
 import { describe, expect, it } from "vitest";
-import { runMixed, specStackPerFile, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
+import {
+  catalogueSpec,
+  roleSpec,
+  runMixed,
+  specStackPerFile,
+  type GroupRolesSpec,
+  type RoleSpec,
+  type Stack,
+} from "./harness";
 
 let s: Stack;
 specStackPerFile((stack) => (s = stack));
 
 type Entries = GroupRolesSpec["args"]["roles"];
-const cat = (
-  name: string,
-  roles: Entries,
-  extra: Partial<GroupRolesSpec["args"]> = {},
-  opts?: Record<string, unknown>,
-): GroupRolesSpec => ({ name, args: { groupId: 42, roles, ...extra }, ...(opts ? { opts } : {}) });
-const role = (name: string, roleName: string, opts?: Record<string, unknown>): RoleSpec => ({
-  name,
-  args: { groupId: 42, name: roleName },
-  ...(opts ? { opts } : {}),
-});
+const cat = catalogueSpec;
+const role = roleSpec;
 const CATALOGUES_FIRST = { "roles-spec:order": "catalogues-first" };
 /** `--parallel` 1, 2 and the default (undefined: 4 per CPU, as the CLI). */
 const PARALLELS = [1, 2, undefined] as const;

@@ -13,23 +13,21 @@
  * deployment-ledger, role-renames).
  */
 import { describe, expect, it } from "vitest";
-import { runMixed, specStackPerFile, type GroupRolesSpec, type RoleSpec, type Stack } from "./harness";
+import {
+  catalogueSpec,
+  roleSpec,
+  runMixed,
+  specStackPerFile,
+  type GroupRolesSpec,
+  type RoleSpec,
+  type Stack,
+} from "./harness";
 
 let s: Stack;
 specStackPerFile((stack) => (s = stack));
 
-type Entries = GroupRolesSpec["args"]["roles"];
-const cat = (
-  name: string,
-  roles: Entries,
-  extra: Partial<GroupRolesSpec["args"]> = {},
-  opts?: Record<string, unknown>,
-): GroupRolesSpec => ({ name, args: { groupId: 42, roles, ...extra }, ...(opts ? { opts } : {}) });
-const role = (name: string, roleName: string, opts?: Record<string, unknown>): RoleSpec => ({
-  name,
-  args: { groupId: 42, name: roleName },
-  ...(opts ? { opts } : {}),
-});
+const cat = catalogueSpec;
+const role = roleSpec;
 const CATALOGUES_FIRST = { "roles-spec:order": "catalogues-first" };
 
 const up = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], config: Record<string, string> = {}) => {

@@ -255,6 +255,21 @@ export interface GroupRolesSpec {
   opts?: Record<string, unknown>;
 }
 
+/** A GroupRoles of the spec program in group 42 (or `extra.groupId`), with its resource options. */
+export const catalogueSpec = (
+  name: string,
+  roles: GroupRolesSpec["args"]["roles"],
+  extra: Partial<GroupRolesSpec["args"]> = {},
+  opts?: Record<string, unknown>,
+): GroupRolesSpec => ({ name, args: { groupId: 42, roles, ...extra }, ...(opts ? { opts } : {}) });
+
+/** A Role of the spec program named `roleName` in group `groupId` (42), with its resource options. */
+export const roleSpec = (name: string, roleName: string, opts?: Record<string, unknown>, groupId = 42): RoleSpec => ({
+  name,
+  args: { groupId, name: roleName },
+  ...(opts ? { opts } : {}),
+});
+
 /** Runs the spec program with these Role and GroupRoles resources. */
 export const runMixed = (
   s: Stack,

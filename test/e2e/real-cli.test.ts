@@ -13,21 +13,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliBinDir, runPulumiImport } from "../../tools/pulumi-cli/run";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import {
+  roleSpec,
   engineKind,
   exampleDir,
   runSpec,
   SDK_KINDS,
   specStackPerFile,
   typePrefix,
-  type RoleSpec,
   type Stack,
 } from "./harness";
 
-const role = (name: string, roleName: string, opts?: Record<string, unknown>, groupId = 42): RoleSpec => ({
-  name,
-  args: { groupId, name: roleName },
-  ...(opts ? { opts } : {}),
-});
+const role = roleSpec;
 const names = async (h: EmulatorHarness, groupId = 42) => (await h.listRoles(groupId)).map((r) => r.name).sort();
 
 describe.runIf(engineKind() === "cli")("the real Pulumi CLI", () => {
