@@ -64,7 +64,7 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect(preview.ok).toBe(false);
     const message = preview.errors.join("\n");
     expect(message).toContain(
-      "resource 'catalogue': property roles.support.name value {\"\"} has a problem: " +
+      "resource 'catalogue': property roles.support.name value {<nil>} has a problem: " +
         "roles.support.name must not be empty",
     );
     expect(message).toContain('roles.b.name "Sales" is also the name of roles.a');

@@ -125,7 +125,7 @@ describe("npm run try", () => {
     const failed = await trial(dir, "up");
     expect(failed.code).toBe(1);
     expect(failed.out).toContain(
-      `error: Role admins: Role resource 'admins': property settings.remoteAsist value {false} has a problem: ` +
+      `error: Role admins: Role resource 'admins': property settings.remoteAsist value {<nil>} has a problem: ` +
         `unknown setting "remoteAsist": did you mean "remoteAssist"?`,
     );
     expect(failed.out).toContain("The preview failed, so the update did not run");

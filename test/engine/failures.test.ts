@@ -91,7 +91,7 @@ describe("engine stand-in failures and secrets", () => {
     const r = await s.run("preview", [{ name: "v", props: { value: "invalid" } }]);
     expect(r.ok).toBe(false);
     expect(r.errors).toEqual([
-      `error: urn:pulumi:dev::engine-fixture::${ITEM}::v: ${ITEM} resource 'v': property value value {"invalid"} has a problem: value must not be 'invalid'`,
+      `error: urn:pulumi:dev::engine-fixture::${ITEM}::v: ${ITEM} resource 'v': property value value {invalid} has a problem: value must not be 'invalid'`,
     ]);
     expect(r.providerHost.calls.Create).toBe(0);
   });

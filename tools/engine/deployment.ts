@@ -459,7 +459,7 @@ export class Deployment implements Journal {
       return { t, host, old, op, changed, inputs: goal.inputs, checked: plain(goal.inputs) };
     }
     const checked = await host.checkConfig(t, old ? plain(old.inputs) : {}, plain(goal.inputs));
-    if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
+    if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures));
     let op: StepOp = old ? "same" : "create";
     let changed: string[] = [];
     if (old) {

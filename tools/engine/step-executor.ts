@@ -141,9 +141,11 @@ export class StepExecutor {
         await provider.update(t, id, plain(old!.outputs), step.plainInputs, plain(old!.inputs), goal.ignoreChanges),
       );
     } catch (e) {
-      // A partial update: the engine records the properties the provider returned, with init errors.
+      // A partial update: the engine records the properties the provider returned, with init errors, and
+      // the OLD inputs, "because the resource that exists was not created or updated successfully with
+      // those inputs" (engine/update.go OnResourceStepPost, pulumi/pulumi#2011; found through the real CLI).
       if (e instanceof ProviderInitError)
-        this.j.put(old, { ...this.j.entry(goal, t.urn, inputs, seal(e.properties), id), initErrors: e.reasons });
+        this.j.put(old, { ...this.j.entry(goal, t.urn, old!.inputs, seal(e.properties), id), initErrors: e.reasons });
       throw e;
     }
     this.j.put(old, this.j.entry(goal, t.urn, inputs, outs, id));

@@ -5,10 +5,19 @@
 // the old state, and decide the step (same, create, update, replace). Nothing is executed here; the
 // executor (./step-executor) runs the step under `--parallel`.
 
-import { ignoreChange, parsePropertyPath, valueAt } from "./property-path";
+import { ignoreChange, parsePropertyPath } from "./property-path";
 import type { ProviderHost, Target } from "./provider-host";
 import type { StateResource } from "./state";
-import { type Props, changedKeys, containsSecret, isSecret, secret, unwrapSecrets } from "./values";
+import {
+  type Props,
+  UNKNOWN,
+  type Value,
+  changedKeys,
+  containsSecret,
+  isSecret,
+  secret,
+  unwrapSecrets,
+} from "./values";
 
 /** What one RegisterResource request asks for. */
 export interface Goal {
@@ -77,7 +86,7 @@ export async function generateStep(
   const news =
     old && goal.ignoreChanges.length ? applyIgnoreChanges(goal.inputs, old.inputs, goal.ignoreChanges) : goal.inputs;
   const checked = await provider.check(t, old ? plain(old.inputs) : {}, plain(news));
-  if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures, checked.inputs));
+  if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures));
   if (!old) return { ...base, op: "create", plainInputs: checked.inputs };
 
   const diff = await provider.diff(
@@ -124,7 +133,7 @@ export async function generateStep(
   // continueStepsFromDiff: a replacement's defaults are computed anew, so Check runs again, with no olds
   // and the program's own inputs.
   const rechecked = await provider.check(t, {}, plain(goal.inputs));
-  if (rechecked.failures.length) throw new StepError(checkFailures(goal, rechecked.failures, rechecked.inputs));
+  if (rechecked.failures.length) throw new StepError(checkFailures(goal, rechecked.failures));
   return {
     ...base,
     op: "replace",
@@ -168,40 +177,33 @@ export function applyIgnoreChanges(news: Props, olds: Props, paths: string[]): P
 }
 
 /**
- * The CLI's wording for CheckFailures (step_generator.go issueCheckFailures,
- * diag.GetResourcePropertyInvalidValueError: `%v resource '%v': property %v value %v has a problem: %v`),
- * with two departures so that the line is true and leaks nothing:
- *
- * - the value is the one at the failure's property path. The engine looks the path up as one top-level
- *   key (`inputs[failure.Property]`), so for `settings.remoteAsist` it prints `{<nil>}` whatever the value;
- * - a secret prints as `[secret]`, and a provider's value not at all: a provider's settings hold
- *   credentials, and a mistyped key (`accesToken`) is neither marked secret nor known to be one.
+ * The CLI's wording for CheckFailures, as the engine prints it (step_generator.go issueCheckFailures,
+ * diag.GetResourcePropertyInvalidValueError: `%v resource '%v': property %v value %v has a problem: %v`):
+ * the value is the declared inputs' (the goal's, before Check) at the failure's property taken as one
+ * top-level key, so a path such as `roles.support.name` prints `{<nil>}`; it is rendered as Go prints a
+ * PropertyValue (`{Support}`, `{42}`, `{<nil>}`), secrets as `[secret]` (PropertyValue.RedactSecrets).
+ * Provider resources are no exception. Checked against the real CLI v3.274.1 (`npm run test:cli`).
  */
-export function checkFailures(
-  goal: Goal,
-  failures: Array<{ property: string; reason: string }>,
-  inputs: Props,
-): string {
-  const provider = goal.type.startsWith("pulumi:providers:");
-  const shown = (property: string): string => {
-    let top = property;
-    try {
-      top = String(parsePropertyPath(property)[0]);
-    } catch {
-      // Not a path: the property is one key.
-    }
-    const declared = valueAt(goal.inputs, property);
-    const value = valueAt(inputs, property) ?? declared;
-    if (containsSecret(goal.inputs[top]) || containsSecret(declared) || containsSecret(value)) return "[secret]";
-    return JSON.stringify(value === undefined ? null : unwrapSecrets(value));
-  };
+export function checkFailures(goal: Goal, failures: Array<{ property: string; reason: string }>): string {
   return failures
     .map((f) =>
-      !f.property
-        ? `${goal.type} resource '${goal.name}' has a problem: ${f.reason}`
-        : provider
-          ? `${goal.type} resource '${goal.name}': property ${f.property} has a problem: ${f.reason}`
-          : `${goal.type} resource '${goal.name}': property ${f.property} value {${shown(f.property)}} has a problem: ${f.reason}`,
+      f.property
+        ? `${goal.type} resource '${goal.name}': property ${f.property} value {${goValue(goal.inputs[f.property])}} has a problem: ${f.reason}`
+        : `${goal.type} resource '${goal.name}' has a problem: ${f.reason}`,
     )
     .join("\n");
+}
+
+/** A property value as Go's `%v` prints the inside of a PropertyValue (properties.go String), secrets redacted. */
+function goValue(v: Value | undefined): string {
+  if (v === undefined || v === null) return "<nil>";
+  if (isSecret(v)) return "[secret]";
+  if (v === UNKNOWN) return "output<string>{}";
+  if (Array.isArray(v)) return `[${v.map((x) => `{${goValue(x)}}`).join(" ")}]`;
+  if (typeof v === "object")
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:{${goValue(v[k])}}`)
+      .join(" ")}]`;
+  return String(v);
 }
