@@ -6,7 +6,33 @@ import { LongestFirst } from "./vitest.sequencer.mts";
  * scripts/test-cli.js after `npm run cli:install`). Each operation starts the Go CLI, the language host,
  * the program and the provider processes, so fewer workers than `npm test` (2 cores).
  */
-export const CLI_SUITES = ["test/e2e/real-cli.test.ts", "test/e2e/quickstart.test.ts"];
+export const CLI_SUITES = [
+  // What only the real CLI runs: the Automation API, `pulumi import`, --target, --exclude, --parallel, ...
+  "test/e2e/real-cli.test.ts",
+  // The end-to-end suites, the same files `npm test` runs through the stand-in.
+  "test/e2e/quickstart.test.ts",
+  "test/e2e/roles-from-file.test.ts",
+  "test/e2e/group-catalogue.test.ts",
+  "test/e2e/import-existing.test.ts",
+  "test/e2e/group-roles.test.ts",
+  "test/e2e/group-roles-exclusive.test.ts",
+  "test/e2e/renames.test.ts",
+  "test/e2e/config-preview.test.ts",
+  "test/e2e/credentials.test.ts",
+  "test/e2e/token-expiry.test.ts",
+  "test/e2e/in-use-advice.test.ts",
+  "test/e2e/unlisted-settings.test.ts",
+  "test/e2e/changed-keys.test.ts",
+  "test/e2e/partial-creates.test.ts",
+  "test/e2e/partial-destroy.test.ts",
+  "test/e2e/large-partial-update.test.ts",
+  "test/e2e/untrusted-replies.test.ts",
+  "test/e2e/wrong-url.test.ts",
+  // Not yet: group-roles-moves, group-roles-moves-matrix and group-roles-refactors set up "the receiver
+  // registers first" by the order of the code, which the real engine does not keep (registrations arrive
+  // as their inputs resolve); engine-order-cases holds the five cases the real engine breaks. Both wait
+  // for decisions made from the program's structure (docs/limits.md "Engine flags").
+];
 
 export default defineConfig({
   test: {

@@ -113,6 +113,7 @@ describe("what is published", () => {
         "package.json",
         "schema.json",
         "tools/engine/README.md",
+        "tools/pulumi-cli/README.md",
       ]);
       expect(packed.filter((f) => f.startsWith("examples/") && !/\.(ts|json|yaml|yml|md)$/.test(f))).toEqual([]);
       expect(packed).toContain("docs/group-roles.md");

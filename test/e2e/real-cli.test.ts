@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliBinDir, runPulumiImport } from "../../tools/pulumi-cli/run";
 import { startHarness, type EmulatorHarness } from "../support/emulator";
 import {
+  catalogueSpec,
   roleSpec,
+  runMixed,
   engineKind,
   exampleDir,
   runSpec,
@@ -99,6 +101,27 @@ describe.runIf(engineKind() === "cli")("the real Pulumi CLI", () => {
       expect(rest.ok, rest.errors.join("\n")).toBe(true);
       expect(await names(s.h)).toEqual(["A", "B", "C"]);
     });
+
+    it.each([1, 2, undefined])(
+      "--parallel %s: Roles and a GroupRoles created, renamed and removed as the program says",
+      async (parallel) => {
+        s.parallel = parallel;
+        try {
+          const catalogue = catalogueSpec("catalogue", { x: { name: "X" }, y: { name: "Y" } });
+          const first = await runMixed(s, "up", [catalogue], [role("a", "A"), role("b", "B"), role("c", "C")]);
+          expect(first.ok, first.errors.join("\n")).toBe(true);
+          expect(await names(s.h)).toEqual(["A", "B", "C", "X", "Y"]);
+          const ids = Object.fromEntries((await s.h.listRoles(42)).map((r) => [r.name, r.roleId]));
+          const changed = catalogueSpec("catalogue", { x: { name: "X2" } });
+          const second = await runMixed(s, "up", [changed], [role("a", "A2"), role("c", "C")]);
+          expect(second.ok, second.errors.join("\n")).toBe(true);
+          const after = Object.fromEntries((await s.h.listRoles(42)).map((r) => [r.name, r.roleId]));
+          expect(after).toEqual({ A2: ids.A, C: ids.C, X2: ids.X });
+        } finally {
+          s.parallel = undefined;
+        }
+      },
+    );
 
     it("deleteBeforeReplace: a Role moved to another group is deleted there, then created here", async () => {
       const first = await runSpec(s, "up", [role("a", "A", { deleteBeforeReplace: true })]);

@@ -169,8 +169,13 @@ describe("npm run try", () => {
     moves(`{ ops: { name: "Ops" } }`, `{ it: { name: "IT" }, sales: { name: "Sales" } }`);
     const stopped = await trial(dir, "up");
     expect(stopped.code).toBe(1);
-    expect(stopped.out).toContain(`roles.sales: "Sales" (roleId ${salesId}) is held by 2 users`);
-    expect(stopped.out).toContain("which Pulumi registers before this resource and which deletes it");
+    // The engine reports the first refusal it meets and looks at no later registration: the giver's (its
+    // role is in use) or the receiver's (the order), whichever registers first.
+    expect(stopped.out).toMatch(
+      new RegExp(
+        `roles\\.sales: "Sales" \\(roleId ${salesId}\\) is held by 2 users|which Pulumi registers before this resource and which deletes it`,
+      ),
+    );
     expect(stopped.out).toContain("The preview failed, so the update did not run");
     expect(stopped.out).not.toContain("Updating (try):");
     expect(sales()).toMatchObject({ roleId: salesId, userCount: 2 });
@@ -217,15 +222,18 @@ describe("npm run try", () => {
       );
       expect(typo.code).toBe(1);
       expect(typo.out).not.toContain(token);
-      expect(typo.out).toContain(
-        // No property named: a plugin's failure about a credential key names none (the engine would print its value).
-        "error: pulumi:providers:grouproles site: pulumi:providers:grouproles resource 'site' has a problem: " +
-          'unknown provider setting "accesToken"; did you mean "accessToken"?',
+      // One error, as the real CLI prints it: the first provider the engine checks fails the deployment, and
+      // no other registration is looked at (the explicit `site`, or the default one the `getRoles` call
+      // needs, whichever reaches the engine first). No property named: a plugin's failure about a
+      // credential key names none (the engine would print its value).
+      const errors = typo.out.split("\n").filter((l) => l.startsWith("error:"));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(
+        /^error: pulumi:providers:grouproles (site|default_0_1_0): pulumi:providers:grouproles resource '(site|default_0_1_0)' has a problem: unknown provider setting "accesToken"; did you mean "accessToken"\?/,
       );
       expect(typo.out).not.toMatch(
         /pulumi config set|no credentials|^\s+at |UNAVAILABLE|Program output|unhandled exception/m,
       );
-      expect(typo.out.split("\n").filter((l) => l.startsWith("error:"))).toHaveLength(2);
 
       const up = await trial(
         dir,

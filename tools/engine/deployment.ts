@@ -39,7 +39,7 @@ export interface Diagnostic {
 const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 
 /** An event that arrived after the main loop stopped: answered "shut down", not reported as a failure. */
-class ShutDown extends Error {
+export class ShutDown extends Error {
   constructor() {
     super("resource monitor shut down while waiting on step's done channel");
   }
@@ -171,7 +171,14 @@ export class Deployment implements Journal {
       if (this.failed) throw new ShutDown();
       return handle();
     });
-    this.mainLoop = handled.catch(() => undefined);
+    // A failed event ends the loop before the next one is looked at (its error is reported by the
+    // registration it belongs to, a few turns later; the next event must not be handled meanwhile).
+    this.mainLoop = handled.then(
+      () => undefined,
+      () => {
+        this.failed = true;
+      },
+    );
     return handled;
   }
 

@@ -9,7 +9,7 @@ import * as engproto from "@pulumi/pulumi/proto/engine_pb";
 import * as resrpc from "@pulumi/pulumi/proto/resource_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
-import type { Deployment, Goal } from "./deployment";
+import { type Deployment, type Goal, ShutDown } from "./deployment";
 import { fromStruct, toStruct } from "./values";
 
 export interface MonitorInfo {
@@ -146,7 +146,10 @@ export async function startMonitor(
           );
           cb(null, r);
         },
-        (e: Error) => cb({ code: grpc.status.UNKNOWN, details: e.message }),
+        // After a failure the engine answers no more calls (seen with the real CLI: an invoke whose default
+        // provider was never registered is left unanswered until the program ends); the stand-in answers
+        // UNAVAILABLE, which the SDK takes quietly, as it does for a registration.
+        (e: Error) => cb(e instanceof ShutDown ? SHUT_DOWN : { code: grpc.status.UNKNOWN, details: e.message }),
       );
     },
   };

@@ -289,11 +289,17 @@ function resourcesFrom(exported: string): StateResource[] {
   });
 }
 
-/** ResourceProvider calls the CLI made, from its gRPC log (one JSON object a line, `method` its path). */
+/**
+ * ResourceProvider calls the CLI made, from its gRPC log (PULUMI_DEBUG_GRPC: one JSON object a line,
+ * `method` its path; it also holds every request's values, credentials included: it stays in the test's
+ * directory, which is removed with it).
+ */
 function providerCalls(file: string): HostReport["calls"] {
   const calls = noCalls();
   if (!existsSync(file)) return calls;
   for (const line of readFileSync(file, "utf8").split("\n")) {
+    // Each call is logged when it starts and again when it ends: count the starts.
+    if (!line.includes('"progress":"request_started"')) continue;
     const m = /"method":"\/pulumirpc\.ResourceProvider\/(\w+)"/.exec(line);
     if (m && m[1]! in calls) calls[m[1] as ProviderMethod] += 1;
   }
