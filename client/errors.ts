@@ -230,8 +230,17 @@ export class BodyTimeoutError extends TimeoutError {
 export class DeadlineExceededError extends TimeoutError {
   readonly code = "ERR_DEADLINE_EXCEEDED";
   readonly phase = "total";
-  constructor(timeoutMs: number, request: RequestInfo) {
-    super(`whole reply of ${request.origin ?? ""}${request.path} (the deadline, deadlineMs)`, timeoutMs, { request });
+  /** How long the call ran, every attempt and wait included. */
+  readonly elapsedMs: number;
+  constructor(timeoutMs: number, request: RequestInfo, spent: { attempts: number; elapsedMs: number }) {
+    super(
+      `whole reply of ${request.origin ?? ""}${request.path} (the deadline, deadlineMs, bounds the whole call: ` +
+        `${spent.attempts} attempt${spent.attempts === 1 ? "" : "s"} in ${(spent.elapsedMs / 1000).toFixed(1)} s)`,
+      timeoutMs,
+      { request },
+    );
+    this.attempts = spent.attempts;
+    this.elapsedMs = spent.elapsedMs;
   }
 }
 

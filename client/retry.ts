@@ -58,7 +58,19 @@ export interface RetryInput {
   options?: RetryOptions;
   /** A number in [0, 1); injected so tests are deterministic. */
   random?: () => number;
+  /**
+   * Time left before the call's deadline (`deadlineMs`, which bounds the whole call, retries and waits
+   * included), when the attempt ended. A retry whose wait leaves less than {@link MIN_ATTEMPT_MS} of it
+   * is not made. Undefined: no deadline is taken into account.
+   */
+  remainingMs?: number;
 }
+
+/**
+ * The least time a retry must have left after its wait: one second, enough for a loopback or LAN
+ * round trip; an attempt with less would only fail with the deadline, having sent a request for nothing.
+ */
+export const MIN_ATTEMPT_MS = 1000;
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
 
@@ -72,6 +84,22 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; r
  * - `Retry-After` wins over the computed backoff, up to `maxRetryAfterMs`; longer waits are not retried.
  */
 export function shouldRetry(input: RetryInput): RetryDecision {
+  const decision = retryRule(input);
+  if (!decision.retry || input.remainingMs === undefined) return decision;
+  const left = input.remainingMs - decision.delayMs;
+  if (left >= MIN_ATTEMPT_MS) return decision;
+  return {
+    retry: false,
+    reason:
+      `the deadline (deadlineMs) leaves ${formatSeconds(Math.max(0, input.remainingMs))}, too little for another ` +
+      `attempt after a ${formatSeconds(decision.delayMs)} wait`,
+  };
+}
+
+const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The decision as the outcome and the options make it, before the deadline is taken into account. */
+function retryRule(input: RetryInput): RetryDecision {
   const opts = { ...DEFAULT_RETRY, ...input.options };
   if (input.attempt >= opts.maxAttempts) {
     return { retry: false, reason: `gave up after ${input.attempt} attempt${input.attempt === 1 ? "" : "s"}` };

@@ -18,10 +18,13 @@ export interface TimeoutOptions {
    */
   bodyMs?: number;
   /**
-   * Deadline of one attempt as a whole: connecting, sending, the reply's headers and its whole body.
-   * The phase timeouts above bound each wait; this bounds their sum, so a reply trickled a byte at a
-   * time still ends. Two minutes: four times a slow list of the largest group, and short enough that a
-   * pipeline step with retries (4 attempts) ends well within a CI job's limit.
+   * Deadline of a whole call: every attempt (connecting, sending, the reply's headers and its whole
+   * body), the waits between retries and in the request budget. The phase timeouts above bound each
+   * wait; this bounds the call, so a reply trickled a byte at a time, or a server that never answers,
+   * ends it within the deadline whatever the retry policy allows. A retry starts only when, after its
+   * wait, at least a second of the deadline is left (`MIN_ATTEMPT_MS`); the error then says how many
+   * attempts ran and for how long (`ERR_DEADLINE_EXCEEDED`, or the last attempt's own timeout). Two
+   * minutes: four times a slow list of the largest group, and short enough for a CI job's limit.
    * @default 120000
    */
   deadlineMs?: number;

@@ -150,6 +150,12 @@ export class Transport {
     const { tokens } = this.options;
     const bearer = call.bearer;
     let renewed = false;
+    // The deadline bounds the whole call: every attempt, the waits between them and in the budget. It is
+    // real time (as the timer that aborts an attempt), not the `now` seam tests move to expire tokens.
+    const now = Date.now;
+    const deadlineMs = { ...DEFAULT_TIMEOUTS, ...this.options.timeouts, ...call.timeouts }.deadlineMs;
+    const started = now();
+    const deadline = { at: started + deadlineMs, ms: deadlineMs, started, now, attempts: 0 };
     for (let attempt = 1; ; attempt++) {
       // Each attempt takes its own slot; the wait before a retry holds none.
       const release: Release | undefined = await budget?.acquire();
@@ -161,7 +167,8 @@ export class Transport {
         throw error;
       }
       try {
-        return await this.attempt(call, token);
+        deadline.attempts = attempt;
+        return await this.attempt(call, token, deadline);
       } catch (error) {
         if (bearer && token !== undefined && error instanceof AuthenticationError) {
           if (!renewed && tokens.renew(bearer.groupId, bearer.service, token)) {
@@ -184,7 +191,14 @@ export class Transport {
         release?.();
         if (!(error instanceof GroupRolesError)) throw error;
         const decision = outcome
-          ? shouldRetry({ outcome, attempt, idempotent: call.idempotent, options: retry, random: this.seams.random })
+          ? shouldRetry({
+              outcome,
+              attempt,
+              idempotent: call.idempotent,
+              options: retry,
+              random: this.seams.random,
+              remainingMs: deadline.at - now(),
+            })
           : ({ retry: false, reason: "" } as const);
         if (!decision.retry) {
           if (attempt > 1) error.attempts = attempt;
@@ -197,7 +211,7 @@ export class Transport {
     }
   }
 
-  private async attempt<T>(call: CallOptions<T>, token: string | undefined): Promise<T> {
+  private async attempt<T>(call: CallOptions<T>, token: string | undefined, callDeadline: CallDeadline): Promise<T> {
     const timeouts = { ...DEFAULT_TIMEOUTS, ...this.options.timeouts, ...call.timeouts };
     const info: RequestInfo = { method: call.method, path: call.path, origin: call.origin };
     const agent = agentFor(timeouts.connectMs, this.options.maxConnections ?? 16);
@@ -218,9 +232,16 @@ export class Transport {
     let statusCode: number;
     let replyHeaders: Record<string, string | string[] | undefined>;
     let text: string;
-    // The deadline aborts the request wherever it is: connecting, waiting, or between two chunks.
+    // The call's deadline aborts the request wherever it is: connecting, waiting, or between two chunks.
+    const exceeded = () =>
+      new DeadlineExceededError(callDeadline.ms, info, {
+        attempts: callDeadline.attempts,
+        elapsedMs: callDeadline.now() - callDeadline.started,
+      });
+    const left = callDeadline.at - callDeadline.now();
+    if (left <= 0) throw exceeded();
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeouts.deadlineMs);
+    const timer = setTimeout(() => deadline.abort(), left);
     try {
       const res = await agent.request({
         origin: call.origin,
@@ -237,7 +258,7 @@ export class Transport {
       const maxBytes = this.options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
       text = await readCapped(res.body, res.headers["content-length"], maxBytes, info);
     } catch (error) {
-      if (deadline.signal.aborted) throw new DeadlineExceededError(timeouts.deadlineMs, info);
+      if (deadline.signal.aborted) throw exceeded();
       if (error instanceof GroupRolesError) throw error;
       throw transportError(error, info, timeouts);
     } finally {
@@ -266,6 +287,18 @@ export class Transport {
     }
     return parsed.data;
   }
+}
+
+/** The deadline of one call, which its attempts share. */
+interface CallDeadline {
+  /** When it ends, on the `now` clock. */
+  at: number;
+  /** Its length (`deadlineMs`). */
+  ms: number;
+  started: number;
+  now: () => number;
+  /** Attempts made so far. */
+  attempts: number;
 }
 
 /** A 401 the token source could not (or could no longer) fix: say which credential, never its value. */

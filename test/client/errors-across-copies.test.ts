@@ -21,7 +21,7 @@ const ARGS: Record<string, unknown[]> = {
   ConnectTimeoutError: [5, {}],
   HeadersTimeoutError: [5, {}],
   BodyTimeoutError: [5, {}],
-  DeadlineExceededError: [5, { method: "GET", path: "/x" }],
+  DeadlineExceededError: [5, { method: "GET", path: "/x" }, { attempts: 1, elapsedMs: 5 }],
   ReplyTooLargeError: [5, { method: "GET", path: "/x" }],
   ConnectionError: ["dropped", true, {}],
   UnexpectedReplyError: ["odd reply", undefined, {}],

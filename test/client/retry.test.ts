@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay, parseRetryAfter, shouldRetry } from "../../client/retry";
+import { backoffDelay, MIN_ATTEMPT_MS, parseRetryAfter, shouldRetry } from "../../client/retry";
 
 const fixed = () => 0.5;
 
@@ -76,6 +76,47 @@ describe("shouldRetry", () => {
     });
     expect(d.retry).toBe(false);
     expect(d.retry === false && d.reason).toContain("120 s");
+  });
+});
+
+describe("shouldRetry within the call's deadline", () => {
+  const outcome = { kind: "status", status: 503 } as const;
+  const random = () => 0.5;
+  it("retries while the wait leaves at least MIN_ATTEMPT_MS of the deadline", () => {
+    const d = shouldRetry({
+      outcome,
+      attempt: 1,
+      idempotent: true,
+      random,
+      options: { baseDelayMs: 200 },
+      remainingMs: 1200 + MIN_ATTEMPT_MS,
+    });
+    expect(d).toEqual({ retry: true, delayMs: 150 });
+  });
+  it("does not retry when the wait would leave less, and says so", () => {
+    const d = shouldRetry({
+      outcome,
+      attempt: 1,
+      idempotent: true,
+      random,
+      options: { baseDelayMs: 200 },
+      remainingMs: 150 + MIN_ATTEMPT_MS - 1,
+    });
+    expect(d.retry).toBe(false);
+    expect(d).toMatchObject({
+      reason: expect.stringMatching(
+        /^the deadline \(deadlineMs\) leaves 1\.1 s, too little for another attempt after a 0\.1 s wait$/,
+      ),
+    });
+  });
+  it("a Retry-After wait counts too; no deadline given, the rule is as before", () => {
+    const later = { kind: "status", status: 429, retryAfterMs: 5000 } as const;
+    expect(shouldRetry({ outcome: later, attempt: 1, idempotent: true, remainingMs: 5500 }).retry).toBe(false);
+    expect(shouldRetry({ outcome: later, attempt: 1, idempotent: true, remainingMs: 6000 })).toEqual({
+      retry: true,
+      delayMs: 5000,
+    });
+    expect(shouldRetry({ outcome: later, attempt: 1, idempotent: true })).toEqual({ retry: true, delayMs: 5000 });
   });
 });
 
