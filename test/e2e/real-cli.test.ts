@@ -102,9 +102,13 @@ describe.runIf(engineKind() === "cli")("the real Pulumi CLI", () => {
       expect(await names(s.h)).toEqual(["A", "B", "C"]);
     });
 
-    it.each([1, 2, undefined])(
+    it.each([
+      ["1", 1],
+      ["2", 2],
+      ["the default", undefined],
+    ] as const)(
       "--parallel %s: Roles and a GroupRoles created, renamed and removed as the program says",
-      async (parallel) => {
+      async (_label, parallel) => {
         s.parallel = parallel;
         try {
           const catalogue = catalogueSpec("catalogue", { x: { name: "X" }, y: { name: "Y" } });
