@@ -189,8 +189,11 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       );
       expect(message).toMatch(/first/);
       expect(message).toMatch(/second/);
-      // Nothing written: the one request is the preview's credential check of group 42 (a list).
-      expect((await s.h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 1 });
+      // Nothing written: at most the preview's credential check of group 42 (a list), made by whichever
+      // resource reached its Diff before the duplicate's Check failed (none did, in some real-engine runs).
+      const { counts } = await s.h.requests();
+      expect(Object.keys(counts).filter((k) => k !== "GET /api/v0/groups/:groupId/roles")).toEqual([]);
+      expect(counts["GET /api/v0/groups/:groupId/roles"] ?? 0).toBeLessThanOrEqual(1);
     });
 
     it("a rename onto a name another resource gives up in the same change is not a duplicate", async () => {

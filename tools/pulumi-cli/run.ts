@@ -13,7 +13,7 @@
 // repository's node_modules): `pulumi config` writes `Pulumi.<stack>.yaml` beside Pulumi.yaml, and test
 // files run in parallel on the same example.
 
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type {
@@ -89,17 +89,38 @@ function cliEnv(o: EngineOptions, extra: Record<string, string> = {}): NodeJS.Pr
   };
 }
 
+/**
+ * Runs `pulumi args...`. It gets a process group of its own, killed whole at `timeoutMs` (a hung `up`):
+ * killing the CLI alone would leave its language host and provider plugins running.
+ */
 function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(
-      path.join(cliBinDir(), "pulumi"),
-      [...args, "--non-interactive", "--color", "never"],
-      { cwd, env, timeout: timeoutMs, maxBuffer: 256 * 2 ** 20, killSignal: "SIGKILL" },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+    const child = spawn(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive", "--color", "never"], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+    const timer = setTimeout(() => {
+      stderr += `\n(killed after ${timeoutMs} ms with its process group)`;
+      try {
+        process.kill(-(child.pid ?? 0), "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }, timeoutMs);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      resolve({ code: 1, stdout, stderr: `${stderr}${e.message}` });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
   });
 }
 
