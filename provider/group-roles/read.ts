@@ -87,5 +87,10 @@ export async function read(
     }),
   );
   const roles = Object.fromEntries(read.filter((r): r is [string, EntryState] => r !== undefined));
-  return { id: formatGroupId(groupId), props: { groupId, roles } };
+  // What the service cannot tell (the program's `exclusive`) stays as the state had it: dropped, a refresh
+  // of an unchanged exclusive catalogue read as drift, and `preview --refresh --expect-no-changes` failed.
+  return {
+    id: formatGroupId(groupId),
+    props: { groupId, roles, ...(state.exclusive ? { exclusive: true as const } : {}) },
+  };
 }
