@@ -56,10 +56,13 @@ export interface GroupRolesDiff {
   detailedDiff?: Record<string, EntryChange>;
 }
 
-/** The group's roles as the preview sees them ([] when the service says the group is gone). */
-async function listedForPreview(groupId: number, what: string): Promise<RoleSummary[]> {
+/**
+ * The group's roles as the preview sees them ([] when the service says the group is gone and nothing is
+ * to be written there; when `writes`, that group refuses the change, as the `up` would meet its 404).
+ */
+async function listedForPreview(groupId: number, what: string, writes: boolean): Promise<RoleSummary[]> {
   // A refused credential, or an address that cannot work (a 404 that proves nothing among them).
-  const refusal = await credentialRefusal(groupId, what);
+  const refusal = await credentialRefusal(groupId, what, writes);
   if (refusal) throw refusal;
   const { roles, error } = await previewListing(groupId);
   if (roles) return roles;
@@ -155,6 +158,7 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
     const listed = await listedForPreview(
       groupId,
       `moving the roles of group ${groupId}: checking whether they are in use`,
+      false,
     );
     const byId = new Map(listed.map((r) => [r.roleId, r]));
     const held = deleted.flatMap(([key, r]) => (byId.get(r.roleId)?.inUse ? [heldRole(key, byId.get(r.roleId)!)] : []));
@@ -177,7 +181,7 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
   }
   const lateRefusal = allRefusals(late);
   if (lateRefusal) throw lateRefusal;
-  const listed = await listedForPreview(newGroup, `moving the roles to group ${newGroup}: listing it`);
+  const listed = await listedForPreview(newGroup, `moving the roles to group ${newGroup}: listing it`, true);
   const inputs = toInputs({ ...news, groupId: newGroup });
   const refusal = refusalOf(
     planApply({ groupId: newGroup, roles: {} }, inputs, listed, otherResources(ledger, newGroup, reg, "diff")),
@@ -249,7 +253,7 @@ async function diffOf(
   if (!writes && !exclusive)
     return { changes: removed.length > 0 || flagChanged, replaces: [], deleteBeforeReplace: false };
   const what = `group ${groupId}: checking the change against the group's roles`;
-  const listed = await listedForPreview(groupId, what);
+  const listed = await listedForPreview(groupId, what, writes);
   if (!hasUnknowns(roles)) {
     const plan = planApply(state, toInputs({ ...news, groupId }), listed, otherResources(ledger, groupId, reg, "diff"));
     const refusal = refusalOf(plan);

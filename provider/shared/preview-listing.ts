@@ -8,7 +8,8 @@
  * configured credential is accepted there. A refusal fails the check (401, 403, no credential for the
  * group), and so does an address that cannot work, which every request of the `up` would meet too: no
  * connection could be made at all (refused, no such host: `requestSent` false, after the client's
- * retries), or a 404 that does not say the group is gone (a wrong path in `grouproles:baseUrl`). Any
+ * retries), or a 404 that does not say the group is gone (a wrong path in `grouproles:baseUrl`), or one
+ * that says it is (a `groupId` the service does not have: the write would meet that 404 at `up`). Any
  * other failure (a 5xx, a timeout, a dropped reply) is left to the operation itself, with its retries.
  */
 import type { GroupRolesClient } from "../../client";
@@ -25,7 +26,7 @@ import { clientFromConfig } from "../../config/stack-config";
 import { confirmAbsentRoleGone } from "./absent-role";
 import { deploymentLedger } from "./deployment-ledger";
 import type { CheckFailure } from "./fields";
-import { isGroupGone, unprovenNotFound } from "./gone";
+import { GROUP_GONE_CODE, isGroupGone, unprovenNotFound } from "./gone";
 
 /** The group's list, or the error listing it met. */
 export type GroupListing = { roles: RoleSummary[]; error?: undefined } | { roles?: undefined; error: unknown };
@@ -67,6 +68,8 @@ export async function roleGoneInPreview(
 export async function credentialRefusal(
   groupId: number,
   what = `listing group ${groupId}`,
+  /** A write to the group is planned: a group the service says does not exist then refuses it too. */
+  writes = true,
 ): Promise<GroupRolesError | undefined> {
   const { error } = await previewListing(groupId);
   if (error instanceof AuthenticationError || error instanceof ForbiddenError || error instanceof ConfigurationError)
@@ -76,9 +79,19 @@ export async function credentialRefusal(
       `group ${groupId} cannot be reached, so the planned change cannot apply: ${error.message}. Check ` +
         "grouproles:baseUrl: it must be the address of the service, reachable from where Pulumi runs",
     );
-  if (error instanceof NotFoundError && !isGroupGone(error))
+  if (isGroupGone(error)) return writes ? groupMissing(error as NotFoundError, groupId) : undefined;
+  if (error instanceof NotFoundError)
     return unprovenNotFound(error, groupId, what, "so the planned change cannot apply");
   return undefined;
+}
+
+/** A planned write to a group the service says does not exist: the `up` would meet the same 404. */
+function groupMissing(error: NotFoundError, groupId: number): NotFoundError {
+  return error.rephrase(
+    `group ${groupId} does not exist in the service (listing it answered 404 ${GROUP_GONE_CODE}), so the ` +
+      "planned change cannot apply: check groupId; if the group was deleted, `pulumi refresh` drops what the " +
+      "state holds of it",
+  );
 }
 
 /**

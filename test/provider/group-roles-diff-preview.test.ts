@@ -33,12 +33,15 @@ const UPDATE = { changes: true, replaces: [], deleteBeforeReplace: false };
 const REPLACE = { changes: true, replaces: ["groupId"], deleteBeforeReplace: false };
 
 describe("diff: when listing the group fails", () => {
-  it("a group the service says is gone is no error: the change shows, and an exclusive no-op stays none", async () => {
+  it("a group the service says is gone refuses a change (the up's write would meet that 404); an exclusive no-op stays none", async () => {
     const outs = await created({ a: { name: "A" } });
     const exclusive = await created({ b: { name: "B" } }, { groupId: 43, exclusive: true });
     await listFails(42, { status: 404, code: "group_not_found" });
     await listFails(43, { status: 404, code: "group_not_found" });
-    expect(await diff42(outs, { a: { name: "A2" } })).toMatchObject(UPDATE);
+    const err = await rejection(diff42(outs, { a: { name: "A2" } }));
+    expect(err.message).toContain(
+      "group 42 does not exist in the service (listing it answered 404 group_not_found), so the planned change cannot apply: check groupId",
+    );
     const same = inputs({ b: { name: "B" } }, { groupId: 43, exclusive: true });
     expect(await groupRoles.diff("43", stateOf(exclusive), same)).toMatchObject({ ...UPDATE, changes: false });
   });
