@@ -36,14 +36,27 @@ export const CLI_SUITES = [
   // for decisions made from the program's structure (docs/limits.md "Engine flags").
 ];
 
+/** The suite that installs the packed tarball (explicit providers of the resource plugin, from an install). */
+const PACKAGED = ["test/e2e/package.test.ts"];
+
 export default defineConfig({
   test: {
-    include: CLI_SUITES,
     maxWorkers: 2,
     testTimeout: 300_000,
     hookTimeout: 300_000,
     sequence: { sequencer: LongestFirst },
-    globalSetup: ["test/support/build.ts"],
     reporters: ["default", ["json", { outputFile: "test-results/vitest-cli.json" }]],
+    projects: [
+      { extends: true, test: { name: "cli", include: CLI_SUITES, globalSetup: ["test/support/build.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "cli-packaged",
+          include: PACKAGED,
+          globalSetup: ["test/support/build.ts", "test/support/pack.ts"],
+          setupFiles: ["test/support/packed-ready.ts"],
+        },
+      },
+    ],
   },
 });

@@ -14,10 +14,11 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync 
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { type EngineResult, type InlineProgramHost, runEngine } from "../../tools/engine";
+import type { EngineResult, InlineProgramHost } from "../../tools/engine";
 import { ProviderHost } from "../../tools/engine/provider-host";
 import { type EmulatorHarness, startHarness } from "../support/emulator";
 import { defaultRunner, inlineHostFor } from "../support/program-runner";
+import { engineKind, runOperation } from "./harness";
 import { credentialFingerprint } from "../../emulator";
 
 /** An `Authorization` header as the emulator's request log records it. */
@@ -53,7 +54,7 @@ function run(
   spec: Spec,
   env: Record<string, string> = { PATH: `${path.dirname(bin)}${path.delimiter}${process.env.PATH ?? ""}` },
 ): Promise<EngineResult> {
-  return runEngine({
+  return runOperation({
     operation,
     programDir: dir,
     stack: "dev",
@@ -92,7 +93,8 @@ beforeAll(async () => {
   cpSync(path.join(__dirname, "programs", "package-spec"), dir, { recursive: true });
   bin = path.join(project, "node_modules", ".bin", "pulumi-resource-grouproles");
   stateFile = path.join(project, "package-spec-state.json");
-  if (defaultRunner() === "inline") inlineHost = inlineHostFor(dir);
+  // The real CLI starts its own language host: no inline program then.
+  if (defaultRunner() === "inline" && engineKind() === "stand-in") inlineHost = inlineHostFor(dir);
   [us, eu] = await Promise.all([startHarness(), startHarness({ tokens: ["eu-token", "eu-token-2"] })]);
 });
 afterAll(async () => {
@@ -151,7 +153,9 @@ describe("how the engine finds and starts the plugin (workspace/plugins.go getPl
   it("a `plugins.providers` path of Pulumi.yaml comes first, and is not warned about", async () => {
     const yaml = path.join(dir, "Pulumi.yaml");
     const original = readFileSync(yaml, "utf8");
-    const pluginDir = path.relative(dir, path.dirname(realpathSync(bin)));
+    // Relative, as the docs show it; absolute through the real CLI, whose runner runs a copy of the project.
+    const binDir = path.dirname(realpathSync(bin));
+    const pluginDir = engineKind() === "cli" ? binDir : path.relative(dir, binDir);
     writeFileSync(yaml, `${original}plugins:\n  providers:\n    - name: grouproles\n      path: ${pluginDir}\n`);
     try {
       // The PATH has no plugin at all: only the project's entry can find it.
@@ -197,8 +201,11 @@ describe("two providers in one program, on two sites with their own credentials"
     expect((await eu.listRoles(7)).map((r) => r.name).sort()).toEqual(["Alpha", "Beta"]);
     // One plugin process per provider: the default one and the two explicit ones (on a new stack the
     // stand-in also starts the dynamic-provider host early, in case the program needs it).
-    const plugins = up.providers.filter((p) => p.label !== "pulumi-nodejs");
-    expect(plugins.map((p) => p.label.split("::").pop()).sort()).toEqual(["default_0_1_0", "eu", "us"]);
+    // (A report of the stand-in's own: the real CLI's processes are not told apart.)
+    if (engineKind() === "stand-in") {
+      const plugins = up.providers.filter((p) => p.label !== "pulumi-nodejs");
+      expect(plugins.map((p) => p.label.split("::").pop()).sort()).toEqual(["default_0_1_0", "eu", "us"]);
+    }
     const state = readFileSync(stateFile, "utf8");
     expect(state).not.toContain("eu-token");
     expect(state).not.toContain(us.emu.token);
@@ -252,11 +259,13 @@ describe("a provider whose settings are not known in the preview", () => {
     const preview = await run("preview", spec);
     expect(preview.ok, failed(preview)).toBe(true);
     expect(changes(preview)).toContain("+ create grouproles:index:Role r");
+    // Per-process call counts are the stand-in's report; through the real CLI the outcome alone is checked.
+    const standIn = engineKind() === "stand-in";
     const late = preview.providers.find((p) => p.label.endsWith("::late"));
-    expect(late?.calls).toMatchObject({ Configure: 0, Check: 0, Invoke: 0 });
+    if (standIn) expect(late?.calls).toMatchObject({ Configure: 0, Check: 0, Invoke: 0 });
     const up = await run("up", spec);
     expect(up.ok, failed(up)).toBe(true);
-    expect(up.providers.find((p) => p.label.endsWith("::late"))?.calls.Configure).toBe(1);
+    if (standIn) expect(up.providers.find((p) => p.label.endsWith("::late"))?.calls.Configure).toBe(1);
     expect((await us.listRoles(42)).map((r) => r.name).sort()).toEqual(["Anchor", "R"]);
   });
 });
@@ -392,7 +401,8 @@ describe("pulumi import: Read with the ID alone, then Check and Diff show no cha
     const first = await run("up", { roles });
     expect(first.ok, failed(first)).toBe(true);
     const before = await us.listRoles(44);
-    expect(before.map((r) => r.name)).toEqual(["Agents", "Billing"]);
+    // By name: the engine creates independent resources in no set order, so IDs follow no order either.
+    expect(before.map((r) => r.name).sort()).toEqual(["Agents", "Billing"]);
 
     // One change: the two Role resources go, a GroupRoles imports the group (deletes run last). Two rules
     // keep the roles: the import's claim (provider/plugin/imports.ts) and the catalogue's Diff declaring

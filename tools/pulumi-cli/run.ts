@@ -73,7 +73,13 @@ function cliEnv(o: EngineOptions, extra: Record<string, string> = {}): NodeJS.Pr
     ...o.env,
     ...o.providerEnv,
     // The CLI first, then Node.js 22 and the package's own bins (pulumi-resource-grouproles) as npm scripts have them.
-    PATH: [cliBinDir(), path.join(repoRoot, "node_modules", ".bin"), o.providerEnv?.PATH, process.env.PATH]
+    // A PATH the caller gives is the whole of it (a test may leave the plugin out); else this checkout's bins.
+    PATH: [
+      cliBinDir(),
+      ...(o.env?.PATH || o.providerEnv?.PATH
+        ? [o.env?.PATH, o.providerEnv?.PATH]
+        : [path.join(repoRoot, "node_modules", ".bin"), process.env.PATH]),
+    ]
       .filter(Boolean)
       .join(path.delimiter),
     PULUMI_BACKEND_URL: `file://${dirs.backend}`,
@@ -126,8 +132,7 @@ function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: 
 
 /** The program's files in the stack's own project directory (node_modules linked, not copied). */
 function layProject(programDir: string, project: string): void {
-  const marker = path.join(project, ".copied-from");
-  if (existsSync(marker) && readFileSync(marker, "utf8") === programDir) return;
+  // Laid anew for every command: a test may change the program's files (its Pulumi.yaml) between runs.
   mkdirSync(project, { recursive: true });
   // The stack config stays (it holds the secrets provider's salt); the program's files are replaced.
   const isStackConfig = (name: string) => /^Pulumi\..+\.yaml$/.test(name);
@@ -136,7 +141,8 @@ function layProject(programDir: string, project: string): void {
     if (e === "node_modules" || isStackConfig(e)) continue;
     cpSync(path.join(programDir, e), path.join(project, e), { recursive: true });
   }
-  symlinkSync(path.join(repoRoot, "node_modules"), path.join(project, "node_modules"), "dir");
+  // The node_modules the program resolves from where it is (its own, an installed project's, this checkout's).
+  symlinkSync(nearestNodeModules(programDir), path.join(project, "node_modules"), "dir");
   // In the checkout, the runtime finds the repository's package.json above a program that has none; the
   // copy has nothing above it, so it gets one of its own (else `cmd/run` warns that it found none).
   if (!existsSync(path.join(project, "package.json")))
@@ -144,7 +150,14 @@ function layProject(programDir: string, project: string): void {
       path.join(project, "package.json"),
       `${JSON.stringify({ name: path.basename(programDir), private: true })}\n`,
     );
-  writeFileSync(marker, programDir);
+}
+
+/** The first `node_modules` at or above `dir`, as Node's resolution finds packages. */
+function nearestNodeModules(dir: string): string {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, "node_modules"))) return path.join(d, "node_modules");
+    if (path.dirname(d) === d) return path.join(repoRoot, "node_modules");
+  }
 }
 
 /** `pulumi config` of exactly these values: what the stand-in takes as EngineOptions config. */
@@ -223,7 +236,9 @@ const OPS: Record<string, StepOp | undefined> = {
 const REFRESH_RESULT: Record<string, StepOp | undefined> = { same: "same", update: "refresh", delete: "delete" };
 
 function planFrom(events: EngineEvent[]): PlanStep[] {
-  const steps = new Map<string, PlanStep>();
+  const steps: PlanStep[] = [];
+  /** A replacement's steps (create-replacement, replace, delete-replaced) fold into one, by URN. */
+  const replacing = new Map<string, PlanStep>();
   const refreshed = new Map<string, string>();
   for (const e of events) {
     const m = e.resOutputsEvent?.metadata;
@@ -234,14 +249,13 @@ function planFrom(events: EngineEvent[]): PlanStep[] {
     if (!m) continue;
     const op = m.op === "refresh" ? REFRESH_RESULT[refreshed.get(m.urn) ?? "same"] : OPS[m.op];
     if (!op) continue;
-    const key = `${m.urn}`;
     const name = m.urn.split("::").slice(3).join("::");
-    const prior = steps.get(key);
-    const step: PlanStep = prior?.op === "replace" ? prior : { op, urn: m.urn, type: m.type, name };
-    if (op === "replace" && prior?.op !== "replace") {
-      step.op = "replace";
+    const prior = op === "replace" ? replacing.get(m.urn) : undefined;
+    const step: PlanStep = prior ?? { op, urn: m.urn, type: m.type, name };
+    if (op === "replace" && !prior) {
       // The replaced resource's delete arriving before its create is a delete-before-replace.
       step.deleteBeforeReplace = m.op === "delete-replaced";
+      replacing.set(m.urn, step);
     }
     const changed = displayedDiffKeys(m);
     if (changed.length) step.changedProperties = changed;
@@ -251,9 +265,9 @@ function planFrom(events: EngineEvent[]): PlanStep[] {
     if (m.new?.inputs && op !== "delete") step.inputs = unwrapSecrets(m.new.inputs) as Props;
     if (m.old && (op === "update" || op === "replace"))
       step.old = { inputs: m.old.inputs ?? {}, outputs: m.old.outputs ?? {} };
-    steps.set(key, step);
+    if (!prior) steps.push(step);
   }
-  return [...steps.values()];
+  return steps;
 }
 
 /**
@@ -267,8 +281,13 @@ function displayedDiffKeys(m: StepMetadata): string[] {
   if (m.detailedDiff) keys = Object.keys(m.detailedDiff).map((p) => /^[^.[]+/.exec(p)?.[0] ?? p);
   else {
     const [a, b] = [m.old.inputs ?? {}, m.new.inputs ?? {}];
+    // The event log masks secrets (`"ciphertext": "[secret]"`): two masked values may differ, as the engine,
+    // which sees them, knows; the provider's `diffs` then says whether they do.
+    const masked = (v: Value | undefined) => JSON.stringify(v ?? null).includes('"[secret]"');
     keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
-      (k) => !k.startsWith("__") && JSON.stringify(a[k]) !== JSON.stringify(b[k]),
+      (k) =>
+        !k.startsWith("__") &&
+        (masked(a[k]) && masked(b[k]) ? (m.diffs ?? []).includes(k) : JSON.stringify(a[k]) !== JSON.stringify(b[k])),
     );
   }
   if (m.diffs?.length) keys = keys.filter((k) => m.diffs!.includes(k));
@@ -353,6 +372,8 @@ async function runCommand(o: EngineOptions, command: string[]): Promise<EngineRe
   if (o.plannedOutputs) throw new Error("runPulumiCli: plannedOutputs is the stand-in's alone (npm run try)");
   const dirs = cliStackDirs(o.stateFile);
   const timeout = o.timeoutMs ?? 300_000;
+  // As for the stand-in, no state file is a new, empty stack: a test that removed it starts afresh.
+  if (!existsSync(o.stateFile)) rmSync(dirs.backend, { recursive: true, force: true });
   layProject(path.resolve(o.programDir), dirs.project);
   const eventLog = path.join(`${o.stateFile}.cli`, "events.jsonl");
   const grpcLog = path.join(`${o.stateFile}.cli`, "grpc.jsonl");
