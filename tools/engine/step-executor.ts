@@ -362,7 +362,10 @@ export class StepExecutor {
       // the refreshed state as "old" and the recorded inputs as "new".
       const diff = await provider.diff(t, got.id, got.properties, oldInputs, newInputs, []);
       drifted = diff.changes === "unknown" ? changedKeys(newInputs, oldInputs).length > 0 : diff.changes === "some";
-      if (diff.diffs.length) changed = [...diff.diffs].sort();
+      // The CLI names only what the provider's diff names (a refresh leaves the inputs as they were, and
+      // the display diffs inputs: backend/display/rows.go getDiffInfo); a dynamic provider names nothing.
+      // Found by `npm run simulate -- --differential` against the real CLI.
+      changed = diff.diffs.length ? [...diff.diffs].sort() : [];
     }
     this.j.planStep(drifted ? "refresh" : "same", r.urn, drifted ? { changedProperties: changed } : {}, seq);
     Object.assign(r, { id: got.id, outputs, inputs });
