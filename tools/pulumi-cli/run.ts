@@ -25,10 +25,11 @@ import type {
   StateResource,
   StepOp,
 } from "../engine";
+import { cleanEnv } from "../engine/child-env";
 import { planText } from "../engine/plan";
 import { noCalls } from "../engine/provider-host";
 import { StateWriter } from "../engine/state";
-import { type Props, type Value, unwrapSecrets } from "../engine/values";
+import { type Props, SECRET_SIG, SIG_KEY, type Value, unwrapSecrets } from "../engine/values";
 
 /** This checkout: the nearest directory above this file with the installer (tools also run compiled, from .tmp/tools). */
 function findRepoRoot(from: string): string {
@@ -45,7 +46,6 @@ export const { cliBinDir } = require(path.join(repoRoot, "scripts/install-pulumi
 
 /** The passphrase of every test stack's secrets provider: the point is real encryption, not secrecy. */
 const PASSPHRASE = "grouproles-real-cli-tests";
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 /** True when `npm run cli:install` has built the CLI. */
 export function cliAvailable(): boolean {
@@ -65,15 +65,12 @@ interface CliRun {
 }
 
 function cliEnv(o: EngineOptions, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("PULUMI_") && !k.startsWith("VITEST")) env[k] = v;
   const dirs = cliStackDirs(o.stateFile);
   return {
-    ...env,
+    ...cleanEnv(),
     ...o.env,
     ...o.providerEnv,
-    // The CLI first, then Node.js 22 and the package's own bins (pulumi-resource-grouproles) as npm scripts have them.
-    // A PATH the caller gives is the whole of it (a test may leave the plugin out); else this checkout's bins.
+    // The CLI first; then a PATH the caller gives is the whole of it (a test may leave the plugin out); else this checkout's bins.
     PATH: [
       cliBinDir(),
       ...(o.env?.PATH || o.providerEnv?.PATH
@@ -301,8 +298,8 @@ function resourcesFrom(exported: string): StateResource[] {
     if (Array.isArray(v)) return v.map(openSecret);
     if (v && typeof v === "object") {
       const o = v as Record<string, Value>;
-      if (o[SECRET_SIG] === "1b47061264138c4ac30d75fd1eb44270" && typeof o["plaintext"] === "string")
-        return { [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", value: JSON.parse(o["plaintext"]) as Value };
+      if (o[SIG_KEY] === SECRET_SIG && typeof o["plaintext"] === "string")
+        return { [SIG_KEY]: SECRET_SIG, value: JSON.parse(o["plaintext"]) as Value };
       return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, openSecret(x)]));
     }
     return v;
