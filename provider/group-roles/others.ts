@@ -1,5 +1,6 @@
 /** What the other resources of this deployment do with the roles of one group, as the plan asks it. */
 import { type DeploymentLedger, orderedBefore, type Registration } from "../shared/deployment-ledger";
+import { dependencyDeclaring } from "../shared/structure";
 import type { OtherResources } from "./plan";
 
 /**
@@ -51,6 +52,10 @@ export function otherResources(
     removable: (roleId, name) => {
       if (own.has(roleId) || taken(roleId) || kept(roleId) || ledger.mayBeTakenOver(groupId, roleId, name))
         return false;
+      // Declared by a resource in this one's `dependsOn`, as the program's structure says: holds under
+      // `--target` too, where that resource sends the provider nothing (step_generator.go
+      // `NewUntargetedSameStep`).
+      if (dependencyDeclaring(self.structure, groupId, { roleId, name })) return false;
       const release = ledger.releaseOf(groupId, roleId);
       // An exclusive catalogue removes, at apply, only what its Diff (or Check) let go: decided once.
       const decided = at === "apply" && ledger.hasDecidedRemovals(self);

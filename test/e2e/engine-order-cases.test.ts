@@ -92,17 +92,19 @@ describe.runIf(engineKind() === "cli")("the engine-order cases through the real 
     expect(Object.keys(await held()).sort()).toEqual(["R", "X", "Y"]);
   });
 
-  it("5. up --replace of a Role replaces it", async () => {
+  it("5. up --replace of a Role whose name stays: refused in the preview, saying why and what works", async () => {
     const roles = [role("r", "R")];
     const first = await runMixed(s, "up", [], roles);
     expect(first.ok, first.errors.join("\n")).toBe(true);
+    const before = await held();
     s.flags = { replaces: [urn("Role", "r")] };
     try {
-      const up = await runMixed(s, "up", [], roles);
-      expect(up.ok, up.errors.join("\n")).toBe(true);
+      const preview = await runMixed(s, "preview", [], roles);
+      expect(preview.ok).toBe(false);
+      expect(preview.errors.join("\n")).toContain("If this is `pulumi up --replace` of this Role");
     } finally {
       s.flags = undefined;
     }
-    expect(Object.keys(await held())).toEqual(["R"]);
+    expect(await held()).toEqual(before);
   });
 });
