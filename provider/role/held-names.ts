@@ -117,7 +117,9 @@ export function heldNameReason(
   return (
     `${head}${replaced} What works depends on whose role it is. If it belongs to a resource of this program that ` +
     "you renamed or moved in code (Pulumi deletes the old resource only after every create), keep the role with " +
-    'the resource option `aliases: [{ name: "<old resource name>" }]` on the renamed resource. If you removed that ' +
+    'the resource option `aliases: [{ name: "<old resource name>" }]` on the renamed resource. If another resource ' +
+    "of this program renames it away or deletes it in this change, give this Role the resource option `dependsOn` " +
+    "on that resource (Pulumi may otherwise run this write first). If you removed that " +
     "role from the program in this change, apply it in two steps (the removal first). If no resource of this " +
     `program declares it (made by hand or by another stack), declare it as it is with the resource option \`import: "${id}"\` ` +
     "to manage it, or choose another name."
