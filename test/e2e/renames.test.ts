@@ -151,7 +151,9 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       expect(r.errors.join("\n")).toMatch(
         /renaming role "Alpha" to "Taken" in group 42: group 42 already has a role named "Taken" \(id 42\/\d+\)/,
       );
-      expect(r.errors.join("\n")).toContain("If no resource of this program declares it (made by hand or by another stack)");
+      expect(r.errors.join("\n")).toContain(
+        "If no resource of this program declares it (made by hand or by another stack)",
+      );
       expect(await names()).toEqual(before);
     });
 

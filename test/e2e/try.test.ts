@@ -187,7 +187,9 @@ describe("npm run try", () => {
     expect(skipped.code).toBe(1);
     expect(skipped.out).not.toContain("Previewing");
     expect(skipped.out).toContain("~ update  GroupRoles giver [roles]");
-    expect(skipped.out).toMatch(/which deletes it in its own update|give this resource the resource option `dependsOn`/);
+    expect(skipped.out).toMatch(
+      /which deletes it in its own update|give this resource the resource option `dependsOn`/,
+    );
     expect(sales()).toBeUndefined();
   });
 

@@ -309,7 +309,7 @@ describe("names held by roles the resource does not manage", () => {
 
     const later = namesTaken(42, [conflict("later")]).message;
     expect(later).toContain(
-      '  roles.later: "later name" is held by roleId 105, which another resource of this program frees in this change, but nothing orders that before this resource\'s change (it is not in this resource\'s `dependsOn`, or deletes the role after every other change)\n',
+      "  roles.later: \"later name\" is held by roleId 105, which another resource of this program frees in this change, but nothing orders that before this resource's change (it is not in this resource's `dependsOn`, or deletes the role after every other change)\n",
     );
     expect(later).toContain(laterAdvice);
     expect(later).not.toContain(waitAdvice);

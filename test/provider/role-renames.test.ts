@@ -58,7 +58,7 @@ describe("renames that meet a taken name", () => {
     await register(b, "Z");
     const taker = await rejection(register(a, "Y"));
     expect(taker.message).toContain('already has a role named "Y"');
-    expect(taker.message).toContain("give this Role the resource option `dependsOn` on the Role \"Y\"");
+    expect(taker.message).toContain('give this Role the resource option `dependsOn` on the Role "Y"');
     resetDeploymentLedger();
     await register(a, "Y").catch(() => undefined); // refused on its own: "Y" is held
     resetDeploymentLedger();
