@@ -98,7 +98,7 @@ async function declareCreate(news: Props, reg: Registration): Promise<CheckFailu
   }
   const release = ledger.releaseNamed(groupId, name);
   // Its own old role, which the engine replaces (./held-names says whether the name is free in time).
-  const own = release !== undefined && release.reg.replaced && release.reg.structure.urn === reg.structure.urn;
+  const own = release?.reg.replaced === true && release.reg.structure.urn === reg.structure.urn;
   if (release && release.reg !== reg && !own)
     return [{ property: "name", reason: createsReleasedName(what, groupId, release) }];
   // A name a role of the group holds: `up` would meet a 409 (./held-names, e.g. a Role renamed in code).
