@@ -1,6 +1,6 @@
 /**
  * What the program's structure says about a resource, handed to the provider as the internal input
- * `__structure` (Pulumi's display skips `__` inputs: sdk/go/common/resource/properties.go
+ * `__structure` (Pulumi's display skips `__` inputs: pulumi/pulumi sdk/go/common/resource/properties.go
  * `IsInternalPropertyKey`). It is the same in the preview and the `up`, under every schedule and
  * every `--target`: the provider's cross-resource decisions rest on it, never on the order in which
  * independent registrations reach it (docs/design/engine-order.md).
@@ -8,7 +8,7 @@
  * - `urn`: the resource's own URN, so that the provider knows a replacement's second Check for it.
  * - `dependsOn`: every resource its `dependsOn` reaches (through the `dependsOn` of the resources this
  *   package declared): the engine registers this one only after each of their steps ended
- *   (sdk/nodejs/runtime/resource.ts `prepareResource` awaits their URNs, which resolve when their
+ *   (pulumi/pulumi: sdk/nodejs/runtime/resource.ts `prepareResource` awaits their URNs, which resolve when their
  *   registration returned). For a `Role` or `GroupRoles` among them, what it declares (group, names,
  *   role IDs once known), which holds even when `--target` leaves it out of the deployment.
  * - `deleteBeforeReplace`: the resource option, which the engine never sends to a provider, and which
