@@ -384,7 +384,7 @@ export class Deployment implements Journal {
     const provider = await this.hostFor(goal);
     const t: Target = { urn, name: goal.name, type: goal.type };
     let old = this.oldFor(urn, goal.aliasUrns);
-    if (!this.isTargeted(urn)) return this.registerUntargeted(goal, urn, old);
+    if (!this.isTargeted(urn)) return this.registerUntargeted(urn, old);
     const skipped = goal.dependencies.find((d) => this.skippedCreates.has(d));
     if (skipped) {
       // step_generator.go GenerateSteps: a targeted step that depends on an untargeted create
@@ -523,7 +523,7 @@ export class Deployment implements Journal {
    * An untargeted resource: no Check, no Diff, nothing shown. With state it keeps its old inputs and
    * outputs (`NewUntargetedSameStep`); without, it is not created and not recorded (`NewSkippedCreateStep`).
    */
-  private async registerUntargeted(goal: Goal, urn: string, old: StateResource | undefined): Promise<StepResult> {
+  private async registerUntargeted(urn: string, old: StateResource | undefined): Promise<StepResult> {
     const worker = await this.nextEvent(() => this.executor.workers.acquire());
     return this.executor.workers.runOn(worker, async () => {
       if (!old) {
