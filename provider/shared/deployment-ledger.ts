@@ -18,12 +18,12 @@ import { NO_STRUCTURE, type Structure } from "./structure";
  *   step has ended (deployment_executor.go `performPostSteps`, under the step executor's lock).
  *
  * So every record here carries the {@link Registration} that made it, and:
- * - a decision made at Check or Diff time sees only earlier registrations (later ones have not come),
- *   and never changes afterwards;
- * - an operation may wait for the step of an earlier registration (it is running or done), never for a
- *   later one (with every worker busy, or `--parallel 1`, a later one cannot even start its Check);
- * - what only a later registration could settle is refused in its own Check or Diff (so in the
- *   preview too), with the message naming the order that works (`dependsOn`).
+ * - another registration counts in a decision only when the program's structure orders it first: it is
+ *   in this one's `dependsOn` ({@link orderedBefore}; the SDK then registered this one after that one's
+ *   step ended). The order independent registrations arrive in differs between the preview and the `up`;
+ * - a case one of two unordered registrations could settle only in one order is refused by whichever of
+ *   them comes second, so in every order, with the message naming the `dependsOn` that orders them;
+ * - no operation waits for another resource's step.
  */
 /** One registration of the deployment (a Check, then for an existing resource its Diff) and its step. */
 export interface Registration {
@@ -569,9 +569,9 @@ export class DeploymentLedger {
   }
 
   /**
-   * The registration other than `self`, before it, whose step frees the name `name` that this role holds
-   * now: it deletes the role in its update (let go, and not to another resource), or renames it away.
-   * A step may wait for it (see {@link awaitStep}).
+   * The registration in `self`'s `dependsOn` whose step frees the name `name` that this role holds now: it
+   * deletes the role in its update (let go, and not to another resource), or renames it away. Its step
+   * ended before `self` registered: nothing waits for it.
    */
   freer(groupId: number, roleId: number, name: string, self: Registration): Registration | undefined {
     const release = this.released.get(key(groupId, roleId));
