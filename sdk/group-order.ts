@@ -20,9 +20,10 @@
  * what registered before). A second exclusive catalogue of a group is refused here too: each would
  * remove the roles the other declares.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { inProse } from "../client/role-fields";
 import { perRun } from "./per-run";
+import { type Declaration, noteStructure, reached } from "./structure";
 
 interface Member {
   /** `Role 'reader'` or `GroupRoles 'catalogue'`, as messages name it. */
@@ -35,29 +36,7 @@ const program = perRun(() => ({
   members: new Map<number, Member[]>(),
   /** The exclusive catalogue of each group, once declared. */
   exclusive: new Map<number, Member>(),
-  /** Each resource's `dependsOn`, as far as they are plain resources. */
-  dependsOn: new WeakMap<pulumi.Resource, pulumi.Resource[]>(),
 }));
-
-/** The plain resources of a `dependsOn` option (an Output or a promise of them cannot be read here). */
-function plainDependsOn(opts: pulumi.CustomResourceOptions | undefined): pulumi.Resource[] {
-  const d = opts?.dependsOn;
-  const list: unknown[] = Array.isArray(d) ? d : d === undefined ? [] : [d];
-  return list.filter((r): r is pulumi.Resource => pulumi.Resource.isInstance(r));
-}
-
-/** Every resource `opts.dependsOn` reaches, through the `dependsOn` of the resources this package declared. */
-function reached(opts: pulumi.CustomResourceOptions | undefined): Set<pulumi.Resource> {
-  const { dependsOn } = program();
-  const seen = new Set<pulumi.Resource>();
-  const queue = plainDependsOn(opts);
-  for (let r = queue.pop(); r !== undefined; r = queue.pop()) {
-    if (seen.has(r)) continue;
-    seen.add(r);
-    queue.push(...(dependsOn.get(r) ?? []));
-  }
-  return seen;
-}
 
 /**
  * Called by a `Role` or `GroupRoles` constructor before it registers. Throws when the resource breaks
@@ -110,12 +89,13 @@ export function enterGroup(
   return member;
 }
 
-/** Records the registered resource and its `dependsOn`, for the catalogues declared after it. */
+/** Records the registered resource, its `dependsOn` and what it declares, for the resources declared after it. */
 export function declared(
   member: Member | undefined,
   resource: pulumi.Resource,
   opts: pulumi.CustomResourceOptions | undefined,
+  declaration?: Declaration,
 ): void {
-  program().dependsOn.set(resource, plainDependsOn(opts));
+  noteStructure(resource, opts, declaration);
   if (member) member.resource = resource;
 }

@@ -9,6 +9,7 @@ import type { EntryState } from "../provider/group-roles/types";
 import { checkoutGroupRolesShim, isInstalled } from "./checkout-shim";
 import { refuseDroppedKeys } from "./dropped-keys";
 import { declared, enterGroup } from "./group-order";
+import { catalogueDeclaration, structureInput } from "./structure";
 import type { RoleFieldArgs, RoleFieldState } from "./role-fields";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
@@ -109,11 +110,12 @@ export class GroupRoles extends pulumi.dynamic.Resource {
         roles: pulumi.output(args.roles),
         adoptExisting: args.adoptExisting,
         exclusive: args.exclusive,
+        __structure: structureInput(GroupRoles.__pulumiType, name, opts),
       },
       opts,
       "grouproles",
       "GroupRoles",
     );
-    declared(member, this, opts);
+    declared(member, this, opts, catalogueDeclaration(args, this));
   }
 }

@@ -9,6 +9,7 @@ import { refuseDroppedKeys } from "./dropped-keys";
 import * as roleProvider from "../provider";
 import { checkoutProviderShim, isInstalled } from "./checkout-shim";
 import { enterGroup, declared } from "./group-order";
+import { roleDeclaration, structureInput } from "./structure";
 import { perRun } from "./per-run";
 import { roleFieldProps } from "./role-field-props";
 import type { RoleFieldArgs, RoleFieldOutputs } from "./role-fields";
@@ -112,6 +113,7 @@ export class Role extends pulumi.dynamic.Resource {
         ...roleFieldProps(args),
         importId,
         sameNameAs: sameNameAs(name, args),
+        __structure: args && structureInput(Role.__pulumiType, name, opts),
         // Declared as undefined so that Pulumi creates Outputs for them.
         roleId: undefined,
         inUse: undefined,
@@ -121,6 +123,6 @@ export class Role extends pulumi.dynamic.Resource {
       "grouproles",
       "Role",
     );
-    declared(member, this, opts);
+    declared(member, this, opts, args && roleDeclaration(args, this));
   }
 }

@@ -11,7 +11,7 @@ import type { Props } from "./types";
 /** Longest entry key: keys name entries in messages and state, like resource names. */
 export const ENTRY_KEY_MAX = 100;
 
-const TOP_LEVEL = new Set(["groupId", "roles", "adoptExisting", "exclusive", "__provider"]);
+const TOP_LEVEL = new Set(["groupId", "roles", "adoptExisting", "exclusive", "__provider", "__structure"]);
 const ENTRY_FIELDS = new Set([...ROLE_FIELD_NAMES, "retain"]);
 const ENTRY_SHAPE = roleShape("retain");
 

@@ -17,6 +17,7 @@ import {
   lateFreeing,
   lateKeep,
   lateTakeover,
+  unorderedTakeover,
   refusingOnlyInProgram,
 } from "../shared/registration-order";
 import { isGroupGone } from "../shared/gone";
@@ -136,10 +137,11 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
         `group ${groupId}: roles.${key} "${old.name}" (roleId ${old.roleId}) leaves this catalogue and is taken ` +
           `over by ${release.handedTo.described}: it keeps its ID and users, nothing is deleted`,
       );
-    else
-      refuse(
-        lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, `group ${groupId}: roles.${key}`),
-      );
+    else {
+      const what = `group ${groupId}: roles.${key}`;
+      refuse(unorderedTakeover(ledger, groupId, release, reg, what));
+      refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, what));
+    }
   }
   const refused = allRefusals(refusals);
   if (refused) throw refused;
@@ -151,8 +153,12 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
   const ledger = deploymentLedger();
   // The replaced resource's delete runs after every other step and leaves what another resource took
   // over since: these roles may move to a resource registered before or after this one.
-  for (const old of Object.values(state.roles))
-    if (!old.retain) ledger.release(groupId, old.roleId, old.name, reg, true);
+  const late: Array<NameTakenError | undefined> = [];
+  for (const [key, old] of Object.entries(state.roles)) {
+    if (old.retain) continue;
+    const release = ledger.release(groupId, old.roleId, old.name, reg, !reg.deleteBeforeReplace);
+    late.push(unorderedTakeover(ledger, groupId, release, reg, `group ${groupId}: roles.${key}`));
+  }
   const deleted = Object.entries(state.roles).filter(([, r]) => !r.retain);
   if (deleted.length) {
     const listed = await listedForPreview(
@@ -171,7 +177,6 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
     if (refusal) throw refusal;
     return;
   }
-  const late: Array<NameTakenError | undefined> = [];
   for (const [key, entry] of Object.entries(roles as Props)) {
     const name = (entry as Props | undefined)?.name;
     if (typeof name !== "string") continue;

@@ -153,7 +153,7 @@ function conflictLine(c: NameConflict): string {
     case "wait":
       return `${held}, which ${c.freedBy?.described ?? "another resource of this program"} renames away or deletes in this change, but its change failed`;
     case "later":
-      return `${held}, which another resource of this program frees in this change, but only after this resource's change (it registers after this resource, or deletes the role after every other change)`;
+      return `${held}, which another resource of this program frees in this change, but nothing orders that before this resource's change (it is not in this resource's \`dependsOn\`, or deletes the role after every other change)`;
     default:
       return `${held}, which this resource does not manage${c.added ? "" : " (a rename cannot take a role over)"}`;
   }
@@ -178,12 +178,15 @@ export function namesTaken(
   outcome = "nothing was changed",
   cause?: unknown,
 ): NameTakenError {
-  const adoptable = conflicts.some((c) => c.added && (c.kind === "outside" || c.kind === "released"));
+  const adoptable = conflicts.some(
+    (c) => c.added && (c.kind === "outside" || c.kind === "released" || c.kind === "later"),
+  );
   const advice = [
     adoptable
       ? "To take a role that holds the name of an added entry over and converge it to the program, set " +
         "`adoptExisting: true` on this resource: that is also how an entry moves here from another GroupRoles or " +
-        "from a Role of this program in one change (the role keeps its ID and is not deleted)."
+        "from a Role of this program in one change (the role keeps its ID and is not deleted; the resource that " +
+        "lets it go needs the resource option `dependsOn` on this one)."
       : "",
     conflicts.some((c) => c.kind === "program")
       ? "Role names are unique within a group: declare each role in one resource only; to move a role, remove it " +
@@ -193,13 +196,13 @@ export function namesTaken(
       ? "The other resource's change did not free the name: see its error, then run `pulumi up` again."
       : "",
     conflicts.some((c) => c.kind === "later")
-      ? "A resource that frees a name must register before the one that takes it: give this resource `dependsOn` " +
-        "on the one that renames or removes the holder; a role a replaced resource deletes frees its name only " +
-        "after every change: apply that in two steps."
+      ? "A name another resource frees can be taken only by a resource that depends on it: give this resource " +
+        "`dependsOn` on the one that renames or removes the holder; a role a replaced or removed resource deletes " +
+        "frees its name only after every change: apply that in two steps."
       : "",
     conflicts.some((c) => c.kind === "outside")
       ? "If a Role or GroupRoles of this program renames or removes that role in this same change, it had not " +
-        "registered yet: give this resource `dependsOn` on it, so that this one registers after it and sees the name freed."
+        "registered yet: give this resource `dependsOn` on it, so that this one registers after its change and finds the name free."
       : "",
   ].filter(Boolean);
   advice.push(

@@ -6,9 +6,8 @@
  * partial update (Pulumi's init error) holding the old state without those entries; every other
  * failure keeps its own error.
  *
- * The receiver is an earlier registration (a takeover needs it: ../shared/registration-order), so its
- * step has been taken by a worker and ends whatever this one does; waiting for it is the one wait the
- * ledger allows (docs/design/engine-order.md).
+ * The receiver is in this resource's `dependsOn` (a handover needs it: ../shared/registration-order),
+ * so its step ended before this one registered: its outcome is known, nothing is waited for.
  */
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { entries } from "./apply";
@@ -28,7 +27,7 @@ export async function withoutHandedOver(
   for (const [key, role] of Object.entries(state.roles)) {
     const release = ledger.releaseOf(groupId, role.roleId);
     if (!release?.handedTo || release.reg !== reg || !ledger.isClaimed(groupId, role.roleId)) continue;
-    if (await release.handedTo.outcome) gone.push(key);
+    if (release.handedTo.succeeded) gone.push(key);
   }
   if (!gone.length) return error;
   const roles = Object.fromEntries(Object.entries(state.roles).filter(([key]) => !gone.includes(key)));

@@ -1,5 +1,6 @@
 /** What the other resources of this deployment do with the roles of one group, as the plan asks it. */
-import type { DeploymentLedger, Registration } from "../shared/deployment-ledger";
+import { type DeploymentLedger, orderedBefore, type Registration } from "../shared/deployment-ledger";
+import { dependencyDeclaring } from "../shared/structure";
 import type { OtherResources } from "./plan";
 
 /**
@@ -32,8 +33,9 @@ export function otherResources(
       if (release && isOther(release.reg) && !release.handedTo && !kept(roleId)) {
         // Deleted after every other step (a replaced catalogue): it may be taken over, but its name stays held.
         if (release.deferred) return { deferred: true };
-        // Deleted in an earlier registration's update: that step frees the name. In a later one's: too late.
-        return release.reg.seq < self.seq ? { frees: release.reg, by: "delete" } : { later: true };
+        // Deleted in the update of a resource in this one's `dependsOn`: its step freed the name before
+        // this one registered. Any other's may run after this one: refused (./plan).
+        return orderedBefore(self, release.reg) ? { frees: release.reg, by: "delete" } : { later: true };
       }
       // Taken over or made by another resource in this deployment: it keeps the name it has.
       if (ledger.isOfThisDeployment(groupId, roleId) || taken(roleId)) return { keeps: {} };
@@ -41,8 +43,8 @@ export function otherResources(
       if (!declared) return undefined;
       const renamedAway = declared.currentName !== declared.plannedName && !declared.settled;
       if (!renamedAway) return { keeps: declared };
-      // Renamed away by an earlier registration: its step frees the name. By a later one: too late.
-      return declared.reg!.seq < self.seq
+      // Renamed away by a resource in this one's `dependsOn`: its step freed the name. By any other: refused.
+      return orderedBefore(self, declared.reg!)
         ? { keeps: declared, frees: declared.reg!, by: "rename" }
         : { keeps: declared, later: true };
     },
@@ -50,6 +52,10 @@ export function otherResources(
     removable: (roleId, name) => {
       if (own.has(roleId) || taken(roleId) || kept(roleId) || ledger.mayBeTakenOver(groupId, roleId, name))
         return false;
+      // Declared by a resource in this one's `dependsOn`, as the program's structure says: holds under
+      // `--target` too, where that resource sends the provider nothing (step_generator.go
+      // `NewUntargetedSameStep`).
+      if (dependencyDeclaring(self.structure, groupId, { roleId, name })) return false;
       const release = ledger.releaseOf(groupId, roleId);
       // An exclusive catalogue removes, at apply, only what its Diff (or Check) let go: decided once.
       const decided = at === "apply" && ledger.hasDecidedRemovals(self);

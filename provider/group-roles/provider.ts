@@ -13,6 +13,7 @@ import { configCheckFailures, dynamicConfigSource } from "../shared/config-check
 import { explainedDelete } from "../shared/deletions";
 import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
 import { allRefusals, lateDeclare, lateTakeover } from "../shared/registration-order";
+import { structureOf } from "../shared/structure";
 import { isUnknown } from "../shared/fields";
 import {
   batchOptions,
@@ -60,7 +61,11 @@ export async function check(olds: Props, news: Props) {
   const ledger = deploymentLedger();
   // The engine checks one registration at a time, in order: this one comes after every one checked so far.
   ledger.noteProgramCheck(); // first: it forgets what a refresh's Diffs declared
-  const reg = ledger.register(describeCatalogue(news.groupId, news.roles));
+  const reg = ledger.register(
+    describeCatalogue(news.groupId, news.roles),
+    structureOf(news),
+    Object.keys(olds).length === 0,
+  );
   return ledger.observe(
     "check of a GroupRoles",
     reg,
@@ -129,9 +134,9 @@ async function checkCreateNames(news: Props, reg: Registration) {
 const maxBatchSize = (): number => batchOptions(resolveConfig()).maxBatchSize ?? DEFAULT_BATCH_OPTIONS.maxBatchSize;
 
 /**
- * Lists the group, plans (refusing what would fail half-way) and applies. A name that a resource
- * registered before this one frees in its step (a rename away, a delete) is waited for: that step runs
- * whatever this one does (see ../shared/deployment-ledger). Nothing else is waited for.
+ * Lists the group, plans (refusing what would fail half-way) and applies. A name that a resource in
+ * this one's `dependsOn` frees in its step (a rename away, a delete) is free by now: its step ended
+ * before this one registered. Nothing waits for another resource's step.
  */
 async function converge(
   what: string,
@@ -159,37 +164,25 @@ async function planAndApply(
   const ledger = deploymentLedger();
   const { groupId } = inputs;
   const own = new Set<number>();
-  const waited = new Set<Registration>();
-  for (;;) {
-    const recorded = Object.values(state.roles).map((r) => r.roleId);
-    const listed = await listCoveringState(client, groupId, recorded, "the roles the state records").catch((e) => {
-      throw inContext(e, `${what}: listing the group (nothing was changed)`);
-    });
-    const plan = planApply(state, inputs, listed, otherResources(ledger, groupId, reg, "apply", own));
-    const taken = plan.conflicts.filter((c) => c.kind !== "wait");
-    if (taken.length) throw namesTaken(groupId, taken);
-    if (plan.held.length) throw removedInUse(groupId, plan.held);
-    const unmanagedHeld = plan.unmanaged.filter((r) => r.inUse);
-    if (unmanagedHeld.length) throw unmanagedInUse(groupId, unmanagedHeld);
-    // Names that earlier registrations free in their steps: once each step has ended, plan again.
-    const pending = [...new Set(plan.conflicts.map((c) => c.freedBy!))].filter((r) => !waited.has(r));
-    if (plan.conflicts.length && !pending.length) throw namesTaken(groupId, plan.conflicts);
-    if (pending.length) {
-      for (const freer of pending) {
-        waited.add(freer);
-        if (!(await ledger.awaitStep(freer))) throw namesTaken(groupId, plan.conflicts);
-      }
-      continue;
-    }
-    // Claimed before any write, in the same turn as the plan: a resource letting them go sees it.
-    for (const roleId of plan.takeovers) {
-      ledger.claim(groupId, roleId);
-      own.add(roleId);
-    }
-    const outs = await apply({ client, maxBatchSize: maxBatchSize(), providerRef, what, listed }, plan);
-    if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, true));
-    return outs;
+  const recorded = Object.values(state.roles).map((r) => r.roleId);
+  const listed = await listCoveringState(client, groupId, recorded, "the roles the state records").catch((e) => {
+    throw inContext(e, `${what}: listing the group (nothing was changed)`);
+  });
+  const plan = planApply(state, inputs, listed, otherResources(ledger, groupId, reg, "apply", own));
+  // A name a resource in this one's `dependsOn` frees is free by now (its step ended before this one
+  // registered): still held, it is not freed in this deployment. Nothing waits for another step.
+  if (plan.conflicts.length) throw namesTaken(groupId, plan.conflicts);
+  if (plan.held.length) throw removedInUse(groupId, plan.held);
+  const unmanagedHeld = plan.unmanaged.filter((r) => r.inUse);
+  if (unmanagedHeld.length) throw unmanagedInUse(groupId, unmanagedHeld);
+  // Claimed before any write, in the same turn as the plan: a resource letting them go sees it.
+  for (const roleId of plan.takeovers) {
+    ledger.claim(groupId, roleId);
+    own.add(roleId);
   }
+  const outs = await apply({ client, maxBatchSize: maxBatchSize(), providerRef, what, listed }, plan);
+  if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, true));
+  return outs;
 }
 
 export async function create(props: Props): Promise<{ id: string; outs: GroupRolesState }> {

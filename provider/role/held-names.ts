@@ -19,59 +19,109 @@
  * the list and the earlier registrations, never a clock.
  */
 import type { RoleSummary } from "../../client/types";
-import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
+import { deploymentLedger, orderedBefore, type Registration } from "../shared/deployment-ledger";
 import type { CheckFailure } from "../shared/fields";
 import { previewListing } from "../shared/preview-listing";
 import { formatRoleId } from "./inputs";
 
 type Props = Record<string, unknown>;
 
-/** The failure of a create (no olds) whose name a role of the group holds and nothing frees in time. */
-export async function heldNameFailures(news: Props, reg: Registration): Promise<CheckFailure[]> {
+/**
+ * The failure of a create (no olds), or of a rename of role `selfRoleId` (`renaming`: its name now), whose
+ * name a role of the group holds and nothing frees in time.
+ */
+export async function heldNameFailures(
+  news: Props,
+  reg: Registration,
+  rename?: { selfRoleId: number; from: string },
+): Promise<CheckFailure[]> {
   const { groupId, name } = news;
   // An import takes the holder over; a create that replaces an unconfirmed one adopts the role it made.
   if (typeof groupId !== "number" || typeof name !== "string" || typeof news.importId === "string") return [];
   const ledger = deploymentLedger();
   if (ledger.hasUnconfirmed(groupId, name)) return [];
   const { roles } = await previewListing(groupId);
-  const holder = roles?.find((r) => r.name === name);
+  const holder = roles?.find((r) => r.name === name && r.roleId !== rename?.selfRoleId);
   if (!holder) return []; // free, or not listed (the create meets it, with its retries and messages)
   const declared = ledger.declaration(groupId, holder.roleId);
-  // Renamed away by a registration before this one: the create waits for that step (./name-conflicts).
-  if (declared && declared.plannedName !== name) return [];
-  if (declared?.by === "role" && declared.reg?.seq === reg.seq - 1 && !declared.reg.settled) {
-    // The Check the engine runs again for a replacement, right after this resource's own Diff
-    // (step_generator.go continueStepsFromDiff; a Diff that plans a step leaves its registration
-    // unsettled): the holder is the role being replaced (the plugin's `replaceOnChanges`). With
-    // `deleteBeforeReplace` it is gone first; without, `up` says so (./create).
-    return [];
-  }
-  return [{ property: "name", reason: heldNameReason(groupId, name, holder, declared !== undefined) }];
+  const release = ledger.releaseOf(groupId, holder.roleId);
+  // Renamed away, or deleted in its update, by a resource in this one's `dependsOn`: its step ended
+  // before this one registered.
+  if (declared?.reg && declared.plannedName !== name && orderedBefore(reg, declared.reg)) return [];
+  if (release && !release.deferred && !release.handedTo && orderedBefore(reg, release.reg)) return [];
+  // The engine's second Check of this resource's own replacement (`replaceOnChanges`): its old role,
+  // deleted first when the replacement deletes before it creates (the Diff asks for that when the name
+  // stays: ./provider `diff`).
+  if (release?.reg.replaced && release.reg.structure.urn === reg.structure.urn && !release.deferred) return [];
+  const what = rename ? `renaming role "${rename.from}" to "${name}"` : `creating role "${name}"`;
+  const freer =
+    declared?.reg && declared.plannedName !== name
+      ? declared.reg
+      : release && !release.deferred && !release.handedTo
+        ? release.reg
+        : undefined;
+  const holderIs: HolderKind = freer
+    ? { freedBy: freer.described }
+    : declared
+      ? "kept"
+      : release?.deferred
+        ? "deleted last"
+        : "unknown";
+  return [{ property: "name", reason: heldNameReason(groupId, name, holder, holderIs, what, !rename) }];
 }
 
-/** Why the create cannot apply, and what works for each kind of holder (the advice `up` gives, and more). */
-export function heldNameReason(groupId: number, name: string, holder: RoleSummary, declared: boolean): string {
+/** What the program does with the role holding the name, as far as this deployment has seen. */
+export type HolderKind = { freedBy: string } | "kept" | "deleted last" | "unknown";
+
+/** Why the write cannot apply, and what works for each kind of holder (the advice `up` gives, and more). */
+export function heldNameReason(
+  groupId: number,
+  name: string,
+  holder: RoleSummary,
+  holderIs: HolderKind,
+  what = `creating role "${name}"`,
+  create = true,
+): string {
   const id = formatRoleId(groupId, holder.roleId);
   const head =
-    `creating role "${name}" in group ${groupId}: group ${groupId} already has a role named "${name}" (id ${id}), ` +
-    "and no resource registered before this Role renames it away, so this create would fail at `pulumi up` " +
-    "(role names are unique in a group).";
-  if (declared) {
+    `${what} in group ${groupId}: group ${groupId} already has a role named "${name}" (id ${id}), ` +
+    "and no resource in this Role's `dependsOn` renames it away or deletes it, so this write would fail at " +
+    "`pulumi up` (role names are unique in a group).";
+  if (typeof holderIs === "object") {
+    return (
+      `${head} ${holderIs.freedBy} frees the name in this change, but nothing orders its step before this one ` +
+      `(Pulumi may run this write first): give this Role the resource option \`dependsOn\` on ${holderIs.freedBy}, ` +
+      "and remove that resource's own `dependsOn` on this Role, if it has one. Two resources that swap names " +
+      "cannot be ordered: apply it in two steps (first a name neither uses), or declare both in one GroupRoles."
+    );
+  }
+  if (holderIs === "kept") {
     return (
       `${head} Another resource of this program (a GroupRoles entry or a Role) declares that role under that name: ` +
       "declare each role in one resource only. To move that role to this Role, remove it from the other resource in " +
-      `the same change, declare it here with the resource option \`import\` (its ID is ${id}), and make that ` +
-      "resource register after this Role (`dependsOn`)."
+      `the same change, declare it here with the resource option \`import\` (its ID is ${id}), and give that ` +
+      "resource `dependsOn` on this Role."
     );
   }
+  if (holderIs === "deleted last") {
+    return (
+      `${head} That role leaves the program in this change (its resource is removed, replaced, or moved to another ` +
+      "group), and Pulumi deletes it only after every other change: apply it in two steps (the removal first)."
+    );
+  }
+  const replaced = create
+    ? " If this is `pulumi up --replace` of this Role, the holder may be its own role: Pulumi sends a forced " +
+      "replacement no Diff, so the provider cannot tell; rename the role in code instead, or delete it in one " +
+      "`pulumi up` and create it in the next."
+    : "";
   return (
-    `${head} What works depends on whose role it is. If it belongs to a resource of this program that you renamed ` +
-    "or moved in code (Pulumi deletes the old resource only after every create), keep the role with the resource " +
-    'option `aliases: [{ name: "<old resource name>" }]` on the renamed resource. If a GroupRoles entry or another ' +
-    "Role of this program keeps that name, declare each role in one resource only; if one renames it away in this " +
-    "change but registers after this Role, give this Role `dependsOn` on it. If you removed that role from the " +
-    "program in this change, apply it in two steps (the removal first). If no resource of this program declares " +
-    `it (made by hand or by another stack), declare it as it is with the resource option \`import: "${id}"\` to ` +
-    "manage it, or choose another name."
+    `${head}${replaced} What works depends on whose role it is. If it belongs to a resource of this program that ` +
+    "you renamed or moved in code (Pulumi deletes the old resource only after every create), keep the role with " +
+    'the resource option `aliases: [{ name: "<old resource name>" }]` on the renamed resource. If another resource ' +
+    "of this program renames it away or deletes it in this change, give this Role the resource option `dependsOn` " +
+    "on that resource (Pulumi may otherwise run this write first). If you removed that " +
+    "role from the program in this change, apply it in two steps (the removal first). If no resource of this " +
+    `program declares it (made by hand or by another stack), declare it as it is with the resource option \`import: "${id}"\` ` +
+    "to manage it, or choose another name."
   );
 }

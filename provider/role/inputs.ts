@@ -25,7 +25,7 @@ export type RoleOutputs = RoleInputs & {
 };
 
 const INPUTS = ["groupId", ...ROLE_FIELD_NAMES];
-const KNOWN_PROPERTIES = new Set([...INPUTS, "importId", "sameNameAs", "__provider"]);
+const KNOWN_PROPERTIES = new Set([...INPUTS, "importId", "sameNameAs", "__provider", "__structure"]);
 
 /** Why a second Role of the program may not declare a name another one (`first`) declares. */
 export function sameNameReason(first: string, name: unknown, groupId: unknown): string {

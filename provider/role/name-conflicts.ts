@@ -50,10 +50,11 @@ export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
       continue;
     }
     const freer = ledger.freer(w.groupId, holder.roleId, w.wanted, w.reg);
-    if (freer && !waited.has(freer)) {
+    // The freer is in this resource's `dependsOn`: its step ended before this one registered (never
+    // waited for). Succeeded, it freed the name since the write was refused: one more try.
+    if (freer?.succeeded && !waited.has(freer)) {
       waited.add(freer);
-      if (await ledger.awaitStep(freer)) continue;
-      throw holderFailed(w, holder, conflict, freer);
+      continue;
     }
     const plan = ledger.declaration(w.groupId, holder.roleId);
     if (plan?.plannedName === w.wanted) throw keepsName(w, holder, conflict);

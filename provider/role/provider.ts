@@ -5,7 +5,7 @@
  * every resource of the deployment.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { ConflictError, NotFoundError, RoleInUseError } from "../../client/errors";
+import { ConflictError, NameTakenError, NotFoundError, RoleInUseError } from "../../client/errors";
 import { changedTextFields, setTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
@@ -18,6 +18,7 @@ import { lateDeclare, lateFreeing, lateKeep, lateTakeover, refusingOnlyInProgram
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { heldNameFailures } from "./held-names";
+import { structureOf } from "../shared/structure";
 import { RoleNotAppliedError, inContext } from "../shared/errors";
 import { deleteApplied, isAmbiguous } from "../shared/lost-replies";
 import { inUseDeleteMessage, inUseReplaceMessage } from "./errors";
@@ -49,7 +50,11 @@ export async function check(olds: Props, news: Props) {
   const ledger = deploymentLedger();
   // The engine checks one registration at a time, in order: this one comes after every one checked so far.
   ledger.noteProgramCheck(); // first: it forgets what a refresh's Diffs declared
-  const reg = ledger.register(`the Role "${String(news.name)}" of group ${String(news.groupId)}`);
+  const reg = ledger.register(
+    `the Role "${String(news.name)}" of group ${String(news.groupId)}`,
+    structureOf(news),
+    Object.keys(olds).length === 0,
+  );
   return ledger.observe(
     "check of a Role",
     reg,
@@ -92,7 +97,9 @@ async function declareCreate(news: Props, reg: Registration): Promise<CheckFailu
     return [];
   }
   const release = ledger.releaseNamed(groupId, name);
-  if (release && release.reg !== reg)
+  // Its own old role, which the engine replaces (./held-names says whether the name is free in time).
+  const own = release?.reg.replaced === true && release.reg.structure.urn === reg.structure.urn;
+  if (release && release.reg !== reg && !own)
     return [{ property: "name", reason: createsReleasedName(what, groupId, release) }];
   // A name a role of the group holds: `up` would meet a 409 (./held-names, e.g. a Role renamed in code).
   const held = await heldNameFailures(news, reg);
@@ -169,9 +176,13 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
       `updating role "${String(olds.name)}" (id ${id}): the service no longer has this role (deleted outside ` +
         "Pulumi since the last refresh?); `pulumi refresh` drops it from state and `pulumi up` then creates it again",
     );
+  // Should the engine replace it (`replaceOnChanges`, `--replace`) in its own group under the same name,
+  // the new role cannot be made while the old one holds the name: delete first.
+  reg.askDeleteBeforeReplace(news.groupId === olds.groupId && news.name === olds.name);
   if (replaces.length && typeof olds.name === "string") {
-    // The replaced role is deleted after every other step: a resource may take it over meanwhile.
-    ledger.release(groupId, roleId, olds.name, reg, true);
+    // The replaced role is deleted after every other step (a resource may take it over meanwhile), or
+    // first with `deleteBeforeReplace`.
+    ledger.release(groupId, roleId, olds.name, reg, !reg.deleteBeforeReplace);
   } else if (!replaces.length && typeof olds.name === "string" && typeof news.name === "string") {
     // Every existing role of the program is diffed as it registers: what a rename elsewhere can wait for.
     const what = `updating role "${olds.name}" (id ${id})`;
@@ -181,11 +192,21 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
         ? lateFreeing(ledger, groupId, { name: olds.name, roleId, plannedName: news.name }, reg, what)
         : undefined);
     if (late) throw late;
+    if (olds.name !== news.name) {
+      // The new name must be free when this update runs: only a resource in its `dependsOn` can free it.
+      const held = await heldNameFailures(news, reg, { selfRoleId: roleId, from: olds.name });
+      if (held.length) throw new NameTakenError(held[0]!.reason);
+    }
     ledger.declare(groupId, roleId, { currentName: olds.name, plannedName: news.name, by: "role", reg });
   }
   // `diffs`: the inputs that change, which `replaceOnChanges` is matched against (the plugin sends them;
   // the dynamic-provider host drops them).
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false, diffs: changed };
+  return {
+    changes: changed.length > 0,
+    replaces,
+    deleteBeforeReplace: changed.length > 0 && news.groupId === olds.groupId && news.name === olds.name,
+    diffs: changed,
+  };
 }
 
 async function refuseReplaceIfInUse(id: string, olds: Props, newGroupId: unknown): Promise<void> {

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { NO_STRUCTURE, type Structure } from "./structure";
 
 /**
  * What this deployment has declared and done, as far as this process has seen it: the shared memory
@@ -17,12 +18,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
  *   step has ended (deployment_executor.go `performPostSteps`, under the step executor's lock).
  *
  * So every record here carries the {@link Registration} that made it, and:
- * - a decision made at Check or Diff time sees only earlier registrations (later ones have not come),
- *   and never changes afterwards;
- * - an operation may wait for the step of an earlier registration (it is running or done), never for a
- *   later one (with every worker busy, or `--parallel 1`, a later one cannot even start its Check);
- * - what only a later registration could settle is refused in its own Check or Diff (so in the
- *   preview too), with the message naming the order that works (`dependsOn`).
+ * - another registration counts in a decision only when the program's structure orders it first: it is
+ *   in this one's `dependsOn` ({@link orderedBefore}; the SDK then registered this one after that one's
+ *   step ended). The order independent registrations arrive in differs between the preview and the `up`;
+ * - a case one of two unordered registrations could settle only in one order is refused by whichever of
+ *   them comes second, so in every order, with the message naming the `dependsOn` that orders them;
+ * - no operation waits for another resource's step.
  */
 /** One registration of the deployment (a Check, then for an existing resource its Diff) and its step. */
 export interface Registration {
@@ -32,8 +33,22 @@ export interface Registration {
   described: string;
   /** True once its step ended (or it has none: no change, a refused Check or Diff). */
   readonly settled: boolean;
-  /** Resolves once settled: true when its step succeeded (or it had none to run). */
-  readonly outcome: Promise<boolean>;
+  /** True once settled with success (its step succeeded, or it had none to run). */
+  readonly succeeded: boolean;
+  /** What the program's structure says of it (its URN, its `dependsOn`): ./structure. */
+  readonly structure: Structure;
+  /**
+   * The engine replaces this resource (a second Check without olds for its URN came after its Diff):
+   * what its Diff planned for its roles (renames) does not happen; its old roles go with its delete.
+   */
+  replaced: boolean;
+  /**
+   * A replacement of it deletes before it creates: the program's `deleteBeforeReplace` option, else what
+   * its provider's Diff asked (step_generator.go `continueStepsFromDiff`).
+   */
+  readonly deleteBeforeReplace: boolean;
+  /** Its Diff asks the engine to delete before it creates, should the resource be replaced. */
+  askDeleteBeforeReplace(ask: boolean): void;
   settle(ok: boolean): void;
 }
 
@@ -90,22 +105,47 @@ export interface UnconfirmedCreate {
 
 class RegistrationRecord implements Registration {
   settled = false;
-  private ok: (value: boolean) => void = () => undefined;
-  readonly outcome = new Promise<boolean>((resolve) => {
-    this.ok = resolve;
-  });
+  succeeded = false;
+  replaced = false;
+  private asked = false;
 
   constructor(
     readonly seq: number,
     public described: string,
+    readonly structure: Structure,
   ) {}
+
+  get deleteBeforeReplace(): boolean {
+    return this.structure.deleteBeforeReplace ?? this.asked;
+  }
+
+  askDeleteBeforeReplace(ask: boolean): void {
+    this.asked = ask;
+  }
 
   settle(ok: boolean): void {
     if (this.settled) return;
     this.settled = true;
-    this.ok(ok);
+    this.succeeded = ok;
   }
 }
+
+/**
+ * True when the program's structure makes `other` register, and its step end, before `reg`: it is in
+ * `reg`'s `dependsOn` (directly or through the `dependsOn` of a resource of this package). The only
+ * order between two registrations a decision may rest on (docs/design/engine-order.md).
+ */
+export function orderedBefore(reg: Registration, other: Registration): boolean {
+  const urn = other.structure.urn;
+  return urn !== undefined && urn !== reg.structure.urn && reg.structure.dependsOn.has(urn);
+}
+
+/**
+ * True when `reg`'s rename happens in its own step: not when the engine replaces the resource instead
+ * (the old role keeps its name until its delete, after every other step), unless `deleteBeforeReplace`
+ * deletes the old role first.
+ */
+export const renamesAway = (reg: Registration): boolean => !reg.replaced || reg.deleteBeforeReplace;
 
 export class DeploymentLedger {
   private seq = 0;
@@ -137,11 +177,6 @@ export class DeploymentLedger {
   private readonly wantedIds = new Map<string, Want>();
   /** What failed in this deployment (a refused Check, a failed Diff, Create, Update or Delete). */
   private readonly failures: string[] = [];
-  private onFailure: () => void = () => undefined;
-  /** Resolves at the first failure of this deployment. */
-  private readonly failed = new Promise<void>((resolve) => {
-    this.onFailure = resolve;
-  });
   /** The exclusive catalogue of each group: its identity and how to name it in a message. */
   private readonly exclusives = new Map<number, { owner: string; described: string; reg?: Registration }>();
   /** Values computed once per deployment and owner (e.g. a client's list of a group), see {@link once}. */
@@ -155,10 +190,25 @@ export class DeploymentLedger {
 
   // ---- registrations -----------------------------------------------------------------------------
 
-  /** A Check arrived: the engine generates this registration's step now, after every earlier one's. */
-  register(described = "a resource"): Registration {
-    this.latest = new RegistrationRecord(++this.seq, described);
-    return this.latest;
+  /** Registrations by URN, the latest for each (see {@link register}). */
+  private readonly byUrn = new Map<string, Registration>();
+
+  /**
+   * A Check arrived. `replacing`: it has no olds, so for a URN this deployment has already checked it is
+   * the engine's second Check of a replacement (step_generator.go `continueStepsFromDiff`, for a
+   * replace the provider's Diff asked for or that `replaceOnChanges` made): that earlier registration
+   * is {@link Registration.replaced}.
+   */
+  register(described = "a resource", structure: Structure = NO_STRUCTURE, replacing = false): Registration {
+    const reg = new RegistrationRecord(++this.seq, described, structure);
+    const urn = structure.urn;
+    if (urn !== undefined) {
+      const earlier = this.byUrn.get(urn);
+      if (earlier && replacing) this.replaced(earlier);
+      this.byUrn.set(urn, reg);
+    }
+    this.latest = reg;
+    return reg;
   }
 
   /**
@@ -169,6 +219,21 @@ export class DeploymentLedger {
     if (!this.latest || this.diffed.has(this.latest)) this.register();
     this.diffed.add(this.latest!);
     return this.latest!;
+  }
+
+  /**
+   * The engine replaces `reg`'s resource: the roles its Diff declared (kept, renamed) are not updated but
+   * let go with the old resource, deleted after every other step, or first with `deleteBeforeReplace`.
+   */
+  private replaced(reg: Registration): void {
+    reg.replaced = true;
+    for (const [k, d] of [...this.declared]) {
+      if (d.reg !== reg) continue;
+      const [groupId, roleId] = k.split("/").map(Number) as [number, number];
+      this.byPlannedName.get(nameKey(groupId, d.plannedName))?.delete(k);
+      this.declared.delete(k);
+      this.release(groupId, roleId, d.currentName, reg, !reg.deleteBeforeReplace);
+    }
   }
 
   /** Names `reg` by `name` (e.g. `role:42/7`), so that its create or update finds it (see {@link stepOf}). */
@@ -186,16 +251,6 @@ export class DeploymentLedger {
     const reg = this.register(described);
     this.bind(name, reg);
     return reg;
-  }
-
-  /**
-   * Waits for the step of an earlier registration: true when it succeeded, false when it failed or
-   * anything of this deployment failed (the engine may then skip steps it had not started). Only for
-   * registrations before the caller's own: their steps run whatever the caller does.
-   */
-  async awaitStep(reg: Registration): Promise<boolean> {
-    if (reg.settled) return reg.outcome;
-    return Promise.race([reg.outcome, this.failed.then(() => false)]);
   }
 
   /** Runs `reg`'s step (a create, update or delete): settles it, and notes a failure. */
@@ -232,10 +287,9 @@ export class DeploymentLedger {
     }
   }
 
-  /** An operation of this deployment failed: waits on other steps end (see {@link awaitStep}). */
+  /** An operation of this deployment failed. */
   noteFailure(what: string): void {
     this.failures.push(what);
-    this.onFailure();
   }
 
   /** The first failure of this deployment, if any. */
@@ -266,6 +320,7 @@ export class DeploymentLedger {
   private forgetRefreshDiffs(): void {
     this.latest = undefined;
     for (const m of [
+      this.byUrn,
       this.registrations,
       this.declared,
       this.byPlannedName,
@@ -514,17 +569,30 @@ export class DeploymentLedger {
   }
 
   /**
-   * The registration other than `self`, before it, whose step frees the name `name` that this role holds
-   * now: it deletes the role in its update (let go, and not to another resource), or renames it away.
-   * A step may wait for it (see {@link awaitStep}).
+   * The registration in `self`'s `dependsOn` whose step frees the name `name` that this role holds now: it
+   * deletes the role in its update (let go, and not to another resource), or renames it away. Its step
+   * ended before `self` registered: nothing waits for it.
    */
   freer(groupId: number, roleId: number, name: string, self: Registration): Registration | undefined {
     const release = this.released.get(key(groupId, roleId));
-    if (release && release.reg !== self && !release.deferred && !release.handedTo && release.reg.seq < self.seq)
+    if (release && release.reg !== self && !release.deferred && !release.handedTo && orderedBefore(self, release.reg))
       return release.reg;
     const declared = this.declared.get(key(groupId, roleId));
-    if (!declared?.reg || declared.reg === self || declared.reg.seq > self.seq || declared.settled) return undefined;
+    if (!declared?.reg || !orderedBefore(self, declared.reg) || declared.settled || !renamesAway(declared.reg))
+      return undefined;
     return declared.plannedName !== name ? declared.reg : undefined;
+  }
+
+  /**
+   * A registration other than `reg` that takes this role over (by its ID, or by its name with the means
+   * to take it over) although `reg` does not hand it over: it is not in `reg`'s `dependsOn`, so its
+   * step may run before or after `reg` deletes the role.
+   */
+  unorderedTaker(groupId: number, roleId: number, name: string, reg: Registration): Registration | undefined {
+    const byId = this.wantedIds.get(key(groupId, roleId));
+    if (byId && byId.reg !== reg) return byId.reg;
+    const byName = this.wantedNames.get(nameKey(groupId, name));
+    return byName?.adopts && byName.reg !== reg ? byName.reg : undefined;
   }
 
   /** Who declared `name` before holding it (see {@link wantName}). */
@@ -534,7 +602,7 @@ export class DeploymentLedger {
 
   /** The registration before `before` that takes this role over: by its ID, or by its name. */
   private adopter(groupId: number, roleId: number, name: string, before: Registration): Registration | undefined {
-    const earlier = (want: Want | undefined) => (want && want.reg.seq < before.seq ? want.reg : undefined);
+    const earlier = (want: Want | undefined) => (want && orderedBefore(before, want.reg) ? want.reg : undefined);
     const byName = this.wantedNames.get(nameKey(groupId, name));
     return earlier(this.wantedIds.get(key(groupId, roleId))) ?? (byName?.adopts ? earlier(byName) : undefined);
   }

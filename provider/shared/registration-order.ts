@@ -5,7 +5,7 @@
  * and a step may wait for an earlier registration's step, never for a later one's.
  */
 import { ConflictError, NameTakenError } from "../../client/errors";
-import type { DeploymentLedger, Registration } from "./deployment-ledger";
+import type { DeploymentLedger, Registration, Release } from "./deployment-ledger";
 
 /**
  * A refresh's Diff (before the program's first Check) refuses nothing. It shows the drift a refresh
@@ -53,9 +53,12 @@ const TWO_STEPS_MOVE =
   "adopted by name or `import`).";
 
 /**
- * `reg` takes over a role (by its ID, or the role holding `role.name`) that an earlier registration
- * deletes in its own update: by the time this one's step runs, the role may be gone. Undefined when
- * the move is sound (nobody lets it go, it was handed to `reg`, or it is deleted only after every step).
+ * `reg` takes over a role (by its ID, or the role holding `role.name`) that a registration checked
+ * before it deletes in its own update, and this one is not in that one's `dependsOn`: the engine may run
+ * either step first, so the role may be gone before this one takes it. Undefined when the move is
+ * sound (nobody lets it go, it was handed to `reg`, or it is deleted only after every step). The case
+ * where this one is checked first is refused in the giver's registration ({@link unorderedTakeover}):
+ * refused in every order.
  */
 export function lateTakeover(
   ledger: DeploymentLedger,
@@ -69,10 +72,34 @@ export function lateTakeover(
   if (!release || release.reg === reg || release.deferred || release.handedTo === reg) return undefined;
   return new NameTakenError(
     `${what}: role ${roleText(release)} of group ${groupId} is removed from ` +
-      `${release.reg.described}, which Pulumi registers before this resource and which deletes it in its own ` +
-      "update, before this one could take it over. To move the role (keeping its ID and users), make this resource " +
-      `register first: give ${release.reg.described} the resource option \`dependsOn\` on this resource ` +
+      `${release.reg.described}, which deletes it in its own update, and nothing orders that update after this ` +
+      "resource takes it over. To move the role (keeping its ID and users), " +
+      `give ${release.reg.described} the resource option \`dependsOn\` on this resource ` +
       `(${REVERSE_DEPENDENCY}). ${TWO_STEPS_MOVE}`,
+  );
+}
+
+/**
+ * `reg` deletes in its own update a role (`release`) that another registration, checked before it,
+ * takes over although this one does not have it in its `dependsOn`: either step may run first. The
+ * mirror of {@link lateTakeover}, so that the case is refused whichever of the two the engine checks
+ * first (the preview and the `up` may check them in different orders).
+ */
+export function unorderedTakeover(
+  ledger: DeploymentLedger,
+  groupId: number,
+  release: Release,
+  reg: Registration,
+  what: string,
+): NameTakenError | undefined {
+  if (release.deferred || release.handedTo) return undefined;
+  const taker = ledger.unorderedTaker(groupId, release.roleId, release.name, reg);
+  if (!taker) return undefined;
+  return new NameTakenError(
+    `${what}: role ${roleText(release)} of group ${groupId} leaves this resource, which deletes it in its own ` +
+      `update, and ${taker.described} takes it over in this change; nothing orders this update after that ` +
+      "takeover, so the role may be deleted first. To move the role (keeping its ID and users), give this resource " +
+      `the resource option \`dependsOn\` on ${taker.described} (${REVERSE_DEPENDENCY}). ${TWO_STEPS_MOVE}`,
   );
 }
 

@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { GroupRoleState, GroupRolesArgs } from "../group-roles";
 import { refuseDroppedKeys } from "../dropped-keys";
 import { declared, enterGroup } from "../group-order";
+import { catalogueDeclaration, structureInput } from "../structure";
 import { withVersion } from "./version";
 
 export type { GroupRoleEntry, GroupRoleState, GroupRolesArgs } from "../group-roles";
@@ -45,9 +46,10 @@ export class GroupRoles extends pulumi.CustomResource {
         roles: args?.roles === undefined ? undefined : pulumi.output(args.roles),
         adoptExisting: args?.adoptExisting,
         exclusive: args?.exclusive,
+        __structure: args && structureInput(GroupRoles.__pulumiType, name, opts),
       },
       withVersion(opts),
     );
-    declared(member, this, opts);
+    declared(member, this, opts, args && catalogueDeclaration(args, this));
   }
 }

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { RoleArgs } from "../role";
 import { refuseDroppedKeys } from "../dropped-keys";
 import { declared, enterGroup } from "../group-order";
+import { roleDeclaration, structureInput } from "../structure";
 import { withVersion } from "./version";
 import { roleFieldProps } from "../role-field-props";
 import type { RoleFieldOutputs } from "../role-fields";
@@ -51,12 +52,13 @@ export class Role extends pulumi.CustomResource {
       {
         groupId: args?.groupId,
         ...roleFieldProps(args),
+        __structure: args && structureInput(Role.__pulumiType, name, opts),
         roleId: undefined,
         inUse: undefined,
         userCount: undefined,
       },
       withVersion(opts),
     );
-    declared(member, this, opts);
+    declared(member, this, opts, args && roleDeclaration(args, this));
   }
 }

@@ -122,14 +122,15 @@ describe.each(PARALLELS)("moves whose outcome could depend on the schedule, --pa
     await expectSettled(ordered);
   });
 
-  it("a name one Role gives up and another takes: applied when the one that frees it registers first", async () => {
+  it("a name one Role gives up and another takes: applied when the taker has the freer in its dependsOn", async () => {
     const alpha = (name: string, opts?: Record<string, unknown>) => role("alpha", name, opts);
     const beta = (name: string, opts?: Record<string, unknown>) => role("beta", name, opts);
     await start("alpha Alpha, beta Beta", [], [alpha("Alpha"), beta("Beta")]);
     const before = await held();
     s.parallel = parallel;
     // alpha takes "Beta", which beta gives up: alpha first would meet the name still held.
-    await expectRefused([], [alpha("Beta"), beta("Gamma")], ['Give the Role "Alpha"', "`dependsOn` on this resource"]);
+    // Refused whichever registers first: alpha's own Diff sees "Beta" held and beta not in its dependsOn.
+    await expectRefused([], [alpha("Beta"), beta("Gamma")], ['renaming role "Alpha" to "Beta"', "`dependsOn`"]);
     const ordered = [beta("Gamma"), alpha("Beta", { dependsOn: ["beta"] })];
     await up([], ordered);
     expect(await held()).toEqual({ Beta: before.Alpha, Gamma: before.Beta });

@@ -173,7 +173,7 @@ describe("npm run try", () => {
     // role is in use) or the receiver's (the order), whichever registers first.
     expect(stopped.out).toMatch(
       new RegExp(
-        `roles\\.sales: "Sales" \\(roleId ${salesId}\\) is held by 2 users|which Pulumi registers before this resource and which deletes it`,
+        `roles\\.sales: "Sales" \\(roleId ${salesId}\\) is held by 2 users|which deletes it in its own update|give this resource the resource option \`dependsOn\``,
       ),
     );
     expect(stopped.out).toContain("The preview failed, so the update did not run");
@@ -187,7 +187,9 @@ describe("npm run try", () => {
     expect(skipped.code).toBe(1);
     expect(skipped.out).not.toContain("Previewing");
     expect(skipped.out).toContain("~ update  GroupRoles giver [roles]");
-    expect(skipped.out).toContain("which Pulumi registers before this resource and which deletes it");
+    expect(skipped.out).toMatch(
+      /which deletes it in its own update|give this resource the resource option `dependsOn`/,
+    );
     expect(sales()).toBeUndefined();
   });
 

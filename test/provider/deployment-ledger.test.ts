@@ -1,21 +1,18 @@
 /**
  * The deployment ledger on its own (provider/shared/deployment-ledger.ts): the rules both resources'
  * moves, renames and deletes rely on, each pinned without the engine (the e2e suites show them end
- * to end). Nothing here waits on a clock: the ledger's only wait is for an earlier registration's step.
+ * to end). Nothing here waits: no rule waits for another resource's step.
  */
 import { describe, expect, it } from "vitest";
-import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
+import { DeploymentLedger, orderedBefore } from "../../provider/shared/deployment-ledger";
+import type { Structure } from "../../provider/shared/structure";
 
-/** Whether `p` has settled after every pending callback of this turn ran. */
-async function settledNow(p: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((r) => setImmediate(r));
-  return done;
-}
+/** The structure the SDK hands a resource: its URN, the URNs of its `dependsOn`, its `deleteBeforeReplace`. */
+const structure = (urn: string, dependsOn: string[] = [], deleteBeforeReplace?: boolean): Structure => ({
+  urn,
+  dependsOn: new Map(dependsOn.map((u) => [u, { names: [], roleIds: [] }])),
+  ...(deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace }),
+});
 
 describe("claims, creates and unconfirmed creates", () => {
   it("a claim or a create is of this deployment, for that group and role only", () => {
@@ -60,31 +57,45 @@ describe("registrations: the order the engine checks them in", () => {
     expect(l.stepOf("role:42/1", "again")).not.toBe(a);
   });
 
-  it("awaitStep: the step's outcome; false at once for a failure noted in the deployment", async () => {
+  it("orderedBefore: only a resource in the other's dependsOn (by URN), never its own URN or a guess", () => {
     const l = new DeploymentLedger();
-    const ok = l.register("ok");
-    const waiting = l.awaitStep(ok);
-    expect(await settledNow(waiting)).toBe(false);
-    ok.settle(true);
-    expect(await waiting).toBe(true);
-    const failed = l.register("failed");
-    failed.settle(false);
-    expect(await l.awaitStep(failed)).toBe(false);
-    const pending = l.register("pending");
-    const w = l.awaitStep(pending);
-    l.noteFailure("another step");
-    expect(await w).toBe(false);
-    expect(l.failure).toBe("another step");
+    const dep = l.register("dep", structure("u:dep"));
+    const unrelated = l.register("unrelated", structure("u:other"));
+    const self = l.register("self", structure("u:self", ["u:dep"]));
+    const anonymous = l.register("anonymous");
+    expect(orderedBefore(self, dep)).toBe(true);
+    expect(orderedBefore(self, unrelated)).toBe(false); // checked earlier, but nothing orders its step first
+    expect(orderedBefore(dep, self)).toBe(false);
+    expect(orderedBefore(self, anonymous)).toBe(false);
+    expect(orderedBefore(anonymous, dep)).toBe(false); // no structure: nothing is ordered
+  });
+
+  it("a Check without olds for a URN already checked is the replacement's: the first one is replaced, its renames let go", () => {
+    const l = new DeploymentLedger();
+    const first = l.register("a", structure("u:a"));
+    l.declare(42, 1, { currentName: "X", plannedName: "Y", reg: first });
+    l.register("a again", structure("u:a"), true);
+    expect(first.replaced).toBe(true);
+    expect(l.declaration(42, 1)).toBeUndefined();
+    // Deleted after every step: it may be taken over, and its name stays held until then.
+    expect(l.releaseOf(42, 1)).toMatchObject({ name: "X", deferred: true, reg: first });
+    const dbr = l.register("b", structure("u:b", [], true));
+    l.declare(42, 2, { currentName: "P", plannedName: "Q", reg: dbr });
+    l.register("b again", structure("u:b", [], true), true);
+    expect(l.releaseOf(42, 2)).toMatchObject({ deferred: false }); // deleteBeforeReplace: deleted first
+    const updated = l.register("c", structure("u:c"));
+    l.register("c, another registration with olds", structure("u:c"), false);
+    expect(updated.replaced).toBe(false);
   });
 
   it("track settles the registration with its step's outcome and notes a failure; observe settles refusals", async () => {
     const l = new DeploymentLedger();
     const a = l.register("a");
     expect(await l.track(a, async () => 7)).toBe(7);
-    expect(await a.outcome).toBe(true);
+    expect([a.settled, a.succeeded]).toEqual([true, true]);
     const b = l.register("b");
     await expect(l.track(b, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    expect([await b.outcome, l.failure]).toEqual([false, "boom"]);
+    expect([b.settled, b.succeeded, l.failure]).toEqual([true, false, "boom"]);
     const c = l.register("c");
     expect(
       await l.observe(
@@ -96,7 +107,7 @@ describe("registrations: the order the engine checks them in", () => {
     ).toEqual({
       failures: [1],
     });
-    expect(await c.outcome).toBe(false);
+    expect([c.settled, c.succeeded]).toEqual([true, false]);
   });
 });
 
@@ -129,17 +140,20 @@ describe("declarations and renames", () => {
     expect(l.takerOf(42, "N", 5, b)).toEqual({ reg: a, create: true });
   });
 
-  it("freer: an earlier registration that renames the holder away or deletes it; never a later one", () => {
+  it("freer: a registration in self's dependsOn that renames the holder away or deletes it; never another", () => {
     const l = new DeploymentLedger();
-    const early = l.register("early");
+    const early = l.register("early", structure("u:early"));
     l.declare(42, 1, { currentName: "X", plannedName: "Y", reg: early });
     l.release(42, 2, "Z", early, false);
-    const self = l.register("self");
-    const late = l.register("late");
+    const unordered = l.register("unordered", structure("u:unordered"));
+    l.declare(42, 4, { currentName: "M", plannedName: "N", reg: unordered });
+    const self = l.register("self", structure("u:self", ["u:early"]));
+    const late = l.register("late", structure("u:late"));
     l.declare(42, 3, { currentName: "P", plannedName: "Q", reg: late });
     expect(l.freer(42, 1, "X", self)).toBe(early);
     expect(l.freer(42, 1, "Y", self)).toBeUndefined(); // renamed *to* that name
     expect(l.freer(42, 2, "Z", self)).toBe(early);
+    expect(l.freer(42, 4, "M", self)).toBeUndefined(); // checked before `self`, but not in its dependsOn
     expect(l.freer(42, 3, "P", self)).toBeUndefined(); // registered after `self`
     l.renamed(42, 1, "Y", true);
     expect(l.freer(42, 1, "X", self)).toBeUndefined(); // done
@@ -168,24 +182,30 @@ describe("declarations and renames", () => {
 });
 
 describe("releases: decided once, when the role is let go", () => {
-  it("handed to an earlier registration that takes it over by ID or by name (adopting); never to a later one", () => {
+  it("handed to a registration in the giver's dependsOn that takes it over by ID or by name (adopting); never to another", () => {
     const l = new DeploymentLedger();
-    const byId = l.register("by id");
+    const byId = l.register("by id", structure("u:id"));
     l.wantRole(42, 1, byId);
-    const byName = l.register("by name");
+    const byName = l.register("by name", structure("u:name"));
     l.wantName(42, "B", byName, true);
-    const creates = l.register("creates");
+    const creates = l.register("creates", structure("u:creates"));
     l.wantName(42, "C", creates, false);
-    const giver = l.register("giver");
+    const unordered = l.register("unordered", structure("u:unordered"));
+    l.wantName(42, "E", unordered, true);
+    const giver = l.register("giver", structure("u:giver", ["u:id", "u:name", "u:creates"]));
     expect(l.release(42, 1, "A", giver, false).handedTo).toBe(byId);
     expect(l.release(42, 2, "B", giver, false).handedTo).toBe(byName);
     expect(l.release(42, 3, "C", giver, false).handedTo).toBeUndefined(); // a create does not take a role over
-    const late = l.register("late");
+    // Checked earlier but not in the giver's dependsOn: not handed over, and named as the unordered taker.
+    expect(l.release(42, 5, "E", giver, false).handedTo).toBeUndefined();
+    expect(l.unorderedTaker(42, 5, "E", giver)).toBe(unordered);
+    expect(l.unorderedTaker(42, 3, "C", giver)).toBeUndefined(); // a create takes nothing over
+    const late = l.register("late", structure("u:late"));
     l.wantName(42, "D", late, true);
     expect(l.release(42, 4, "D", giver, false)).toMatchObject({ name: "D", deferred: false });
     expect(l.release(42, 4, "D", giver, false).handedTo).toBeUndefined(); // the first word counts
     expect(l.releaseNamed(42, "D")?.roleId).toBe(4);
-    expect([l.isReleased(42, 4), l.isReleased(42, 5)]).toEqual([true, false]);
+    expect([l.isReleased(42, 4), l.isReleased(42, 5), l.isReleased(42, 6)]).toEqual([true, true, false]);
   });
 });
 

@@ -29,6 +29,11 @@ const handHeld = async (groupId: number, name: string) => {
   await h.clearRequests();
   return made!.roleId;
 };
+/** Inputs with the structure the SDK hands them: the resource's URN and the URNs in its `dependsOn`. */
+const ordered = (news: Record<string, unknown>, urn: string, dependsOn: string[] = []) => ({
+  ...news,
+  __structure: { urn, dependsOn: dependsOn.map((u) => ({ urn: u })) },
+});
 /** The engine's Check then Diff of an existing catalogue's registration. */
 const registerCatalogue = async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => {
   await provider.check(olds, news);
@@ -146,15 +151,15 @@ describe("diff: roles it keeps and roles it lets go", () => {
     });
   });
 
-  it("a later catalogue lets go a role an earlier one takes over with adoptExisting: handed over, never deleted", async () => {
+  it("a catalogue lets go a role one in its dependsOn takes over with adoptExisting: handed over, never deleted", async () => {
     const giver = await created({ m: { name: "Mover" }, k: { name: "Keep" } });
     const receiver = await created({ c: { name: "C" } }, { groupId: 42 });
     const mover = giver.roles.m!.roleId;
-    const take = inputs({ c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true });
-    const keep = inputs({ k: { name: "Keep" } });
+    const take = ordered(inputs({ c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true }), "u:receiver");
+    const keep = ordered(inputs({ k: { name: "Keep" } }), "u:giver", ["u:receiver"]);
     await inNewDeployment(async () => {
       await registerCatalogue("42", stateOf(receiver), take);
-      // The receiver's step may run before the giver registers (here it does), or after.
+      // `dependsOn`: the receiver's step ends before the giver registers.
       const took = await provider.update("42", stateOf(receiver), take);
       expect(took.outs.roles.m!.roleId).toBe(mover);
       await registerCatalogue("42", stateOf(giver), keep);
@@ -171,8 +176,8 @@ describe("diff: roles it keeps and roles it lets go", () => {
     const giver = await created({ m: { name: "Mover" }, k: { name: "Keep" } });
     const receiver = await created({ c: { name: "C" } });
     const mover = giver.roles.m!.roleId;
-    const take = inputs({ c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true });
-    const keep = inputs({ k: { name: "Keep" } });
+    const take = ordered(inputs({ c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true }), "u:receiver");
+    const keep = ordered(inputs({ k: { name: "Keep" } }), "u:giver", ["u:receiver"]);
     const err = await inNewDeployment(async () => {
       await registerCatalogue("42", stateOf(receiver), take);
       await registerCatalogue("42", stateOf(giver), keep);
@@ -190,17 +195,25 @@ describe("diff: roles it keeps and roles it lets go", () => {
     expect((await h.held(42)).Mover).toBe(mover);
   });
 
-  it("a receiver registered after the catalogue that deletes the role is refused in its Diff, naming dependsOn", async () => {
+  it("without dependsOn between them, a move is refused whichever catalogue registers first, naming dependsOn", async () => {
     const giver = await created({ m: { name: "Mover" }, k: { name: "Keep" } });
     const receiver = await created({ c: { name: "C" } });
-    const err = await inNewDeployment(async () => {
-      await registerCatalogue("42", stateOf(giver), inputs({ k: { name: "Keep" } }));
-      const take = inputs({ c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true });
+    const keep = ordered(inputs({ k: { name: "Keep" } }), "u:giver");
+    const take = ordered(inputs({ c: { name: "C" }, m: { name: "Mover" } }, { adoptExisting: true }), "u:receiver");
+    const giverFirst = await inNewDeployment(async () => {
+      await registerCatalogue("42", stateOf(giver), keep);
       return rejection(registerCatalogue("42", stateOf(receiver), take));
     });
-    expect(err.message).toContain('role "Mover"');
-    expect(err.message).toContain("which Pulumi registers before this resource and which deletes it in its own update");
-    expect(err.message).toContain("`dependsOn` on this resource");
+    expect(giverFirst.message).toContain('role "Mover"');
+    expect(giverFirst.message).toContain("which deletes it in its own update, and nothing orders that update after");
+    expect(giverFirst.message).toContain("`dependsOn` on this resource");
+    const receiverFirst = await inNewDeployment(async () => {
+      await registerCatalogue("42", stateOf(receiver), take);
+      return rejection(registerCatalogue("42", stateOf(giver), keep));
+    });
+    expect(receiverFirst.message).toContain('role "Mover"');
+    expect(receiverFirst.message).toContain("give this resource the resource option `dependsOn` on the GroupRoles");
+    expect(await h.routes()).not.toContain("DELETE");
   });
 });
 

@@ -218,10 +218,11 @@ describe("names held by roles the resource does not manage", () => {
         `  roles.s: "Support" is held by roleId ${hand.Support}, which this resource does not manage\n` +
         "To take a role that holds the name of an added entry over and converge it to the program, set " +
         "`adoptExisting: true` on this resource: that is also how an entry moves here from another GroupRoles or " +
-        "from a Role of this program in one change (the role keeps its ID and is not deleted). " +
+        "from a Role of this program in one change (the role keeps its ID and is not deleted; the resource that " +
+        "lets it go needs the resource option `dependsOn` on this one). " +
         "If a Role or GroupRoles of this program renames or removes that role in this same change, it had not " +
-        "registered yet: give this resource `dependsOn` on it, so that this one registers after it and sees the " +
-        "name freed. Or choose other names, or rename or delete those roles in the service first.",
+        "registered yet: give this resource `dependsOn` on it, so that this one registers after its change and finds " +
+        "the name free. Or choose other names, or rename or delete those roles in the service first.",
     );
     expect(await h.held(42)).toEqual(hand);
   });
@@ -265,9 +266,9 @@ describe("names held by roles the resource does not manage", () => {
     "declare each role in one resource only; to move a role, remove it from the other resource in the same change.";
   const waitAdvice = "The other resource's change did not free the name: see its error, then run `pulumi up` again.";
   const laterAdvice =
-    "A resource that frees a name must register before the one that takes it: give this resource `dependsOn` " +
-    "on the one that renames or removes the holder; a role a replaced resource deletes frees its name only " +
-    "after every change: apply that in two steps.";
+    "A name another resource frees can be taken only by a resource that depends on it: give this resource " +
+    "`dependsOn` on the one that renames or removes the holder; a role a replaced or removed resource deletes " +
+    "frees its name only after every change: apply that in two steps.";
 
   it("each kind of holder is named, with the advice that fits it and no other", () => {
     // Only the advice that fits: nothing else between the line and the last way out.
@@ -308,7 +309,7 @@ describe("names held by roles the resource does not manage", () => {
 
     const later = namesTaken(42, [conflict("later")]).message;
     expect(later).toContain(
-      '  roles.later: "later name" is held by roleId 105, which another resource of this program frees in this change, but only after this resource\'s change (it registers after this resource, or deletes the role after every other change)\n',
+      "  roles.later: \"later name\" is held by roleId 105, which another resource of this program frees in this change, but nothing orders that before this resource's change (it is not in this resource's `dependsOn`, or deletes the role after every other change)\n",
     );
     expect(later).toContain(laterAdvice);
     expect(later).not.toContain(waitAdvice);

@@ -5,6 +5,7 @@
  * it; roles taken over or let go are recorded even when nothing was written; a removed role another
  * resource may take over is not deleted; and the delete of roles gone or assigned since the list.
  */
+import { rejection } from "../support/rejection";
 import { describe, expect, it } from "vitest";
 import { GroupRolesClient } from "../../client";
 import { type ConflictError, RoleInUseError, ValidationError } from "../../client/errors";
@@ -497,23 +498,46 @@ describe("races with the rest of the world while the apply runs", () => {
     expect(Object.keys(err.properties.roles)).toEqual(["r0"]);
   });
 
-  it("a rename onto the name of a role an earlier registration deletes waits for that delete, then applies", async () => {
+  it("a rename onto the name of a role a catalogue in its dependsOn deletes applies once that step ended; never waits", async () => {
     const one = await createdIn(h, { a: { name: "A" }, b: { name: "B" } });
     const two = await createdIn(h, { x: { name: "X" } });
     await h.fault({ ...DELETES, action: "latency", latencyMs: 300 });
     await inNewDeployment(async () => {
-      const [drop, rename] = [inputs({ b: { name: "B" } }), inputs({ x: { name: "A" } })];
-      // The engine's order: the one that deletes A registers first, then the one that takes its name.
+      const drop = { ...inputs({ b: { name: "B" } }), __structure: { urn: "u:one" } };
+      const rename = { ...inputs({ x: { name: "A" } }), __structure: { urn: "u:two", dependsOn: [{ urn: "u:one" }] } };
+      // The engine's order with `dependsOn`: the one that deletes A registers and its step ends, then the taker.
       await oneDeploymentGroupRoles.check(stateOf(one.outs), drop);
       await oneDeploymentGroupRoles.diff("42", stateOf(one.outs), drop);
+      await oneDeploymentGroupRoles.update("42", stateOf(one.outs), drop);
       await oneDeploymentGroupRoles.check(stateOf(two.outs), rename);
       await oneDeploymentGroupRoles.diff("42", stateOf(two.outs), rename);
-      // The taker's step starts first (a free worker), meets "A" held, and waits for the deleter's step.
-      const renaming = oneDeploymentGroupRoles.update("42", stateOf(two.outs), rename);
-      await oneDeploymentGroupRoles.update("42", stateOf(one.outs), drop);
-      const { outs } = await renaming;
+      const { outs } = await oneDeploymentGroupRoles.update("42", stateOf(two.outs), rename);
       expect(outs.roles.x!.roleId).toBe(two.outs.roles.x!.roleId);
     });
     expect(await h.held(42)).toEqual({ A: two.outs.roles.x!.roleId, B: one.outs.roles.b!.roleId });
+  });
+
+  it("the same rename without dependsOn is refused in the taker's Diff, whichever registers first; nothing written", async () => {
+    const one = await createdIn(h, { a: { name: "A" }, b: { name: "B" } });
+    const two = await createdIn(h, { x: { name: "X" } });
+    const drop = { ...inputs({ b: { name: "B" } }), __structure: { urn: "u:one" } };
+    const rename = { ...inputs({ x: { name: "A" } }), __structure: { urn: "u:two" } };
+    for (const first of ["deleter", "taker"]) {
+      const err = await inNewDeployment(async () => {
+        if (first === "deleter") {
+          await oneDeploymentGroupRoles.check(stateOf(one.outs), drop);
+          await oneDeploymentGroupRoles.diff("42", stateOf(one.outs), drop);
+        }
+        await oneDeploymentGroupRoles.check(stateOf(two.outs), rename);
+        const taking = await rejection(oneDeploymentGroupRoles.diff("42", stateOf(two.outs), rename));
+        return taking;
+      });
+      expect(err.code, first).toBe("ERR_NAME_TAKEN");
+    }
+    expect(await h.held(42)).toEqual({
+      A: one.outs.roles.a!.roleId,
+      B: one.outs.roles.b!.roleId,
+      X: two.outs.roles.x!.roleId,
+    });
   });
 });

@@ -127,12 +127,15 @@ describe("plan: other resources of the deployment", () => {
 });
 
 describe("other resources, as the ledger shows them to one registration (./others)", () => {
-  it("a holder renamed away or deleted by an earlier registration frees the name; by a later one, too late", () => {
+  it("a holder renamed away or deleted by a registration in self's dependsOn frees the name; by any other, too late", () => {
     const l = new DeploymentLedger();
-    const before = l.register("before");
+    const before = l.register("before", { urn: "u:before", dependsOn: new Map() });
     l.declare(42, 1, { currentName: "A", plannedName: "A2", reg: before });
     l.release(42, 2, "B", before, false);
-    const self = l.register("self");
+    const unordered = l.register("unordered", { urn: "u:unordered", dependsOn: new Map() });
+    l.declare(42, 7, { currentName: "G", plannedName: "G2", reg: unordered });
+    const depends = new Map([["u:before", { names: [], roleIds: [] }]]);
+    const self = l.register("self", { urn: "u:self", dependsOn: depends });
     const after = l.register("after");
     l.declare(42, 3, { currentName: "C", plannedName: "C2", reg: after });
     l.release(42, 4, "D", after, false);
@@ -144,6 +147,7 @@ describe("other resources, as the ledger shows them to one registration (./other
     expect(others.holder(4)).toEqual({ later: true });
     expect(others.holder(5)).toEqual({ deferred: true });
     expect(others.holder(6)).toBeUndefined();
+    expect(others.holder(7)).toMatchObject({ later: true }); // checked before self, but not in its dependsOn
   });
 
   it("an exclusive catalogue's apply removes only what its Diff let go, and nothing another resource took", () => {

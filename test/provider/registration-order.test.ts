@@ -11,40 +11,63 @@ import {
   lateFreeing,
   lateKeep,
   lateTakeover,
+  unorderedTakeover,
 } from "../../provider/shared/registration-order";
+import type { Structure } from "../../provider/shared/structure";
 
 const GIVER = 'the GroupRoles of group 42 declaring "Keep"';
 
-describe("lateTakeover: taking over a role an earlier registration deletes in its update", () => {
-  it("refused after the release, with the dependsOn that reverses the order and the two-step way", () => {
+/** The structure the SDK hands a resource: its URN and the URNs of its `dependsOn`. */
+const structure = (urn: string, dependsOn: string[] = []): Structure => ({
+  urn,
+  dependsOn: new Map(dependsOn.map((u) => [u, { names: [], roleIds: [] }])),
+});
+
+describe("lateTakeover and unorderedTakeover: a role one resource deletes in its update and another takes over", () => {
+  it("refused in the receiver when the giver was checked first, with the dependsOn that orders them and the two-step way", () => {
     const l = new DeploymentLedger();
-    const giver = l.register(GIVER);
+    const giver = l.register(GIVER, structure("u:giver"));
     l.release(42, 7, "Mover", giver, false);
-    const receiver = l.register("receiver");
+    const receiver = l.register("receiver", structure("u:receiver"));
     const err = lateTakeover(l, 42, { name: "Mover" }, receiver, "group 42: roles.m");
     expect(err?.code).toBe("ERR_NAME_TAKEN");
     expect(err?.message).toBe(
-      `group 42: roles.m: role "Mover" (roleId 7) of group 42 is removed from ${GIVER}, which Pulumi registers ` +
-        "before this resource and which deletes it in its own update, before this one could take it over. To move " +
-        "the role (keeping its ID and users), make this resource register first: give " +
-        `${GIVER} the resource option \`dependsOn\` on this resource (and remove this resource's own \`dependsOn\` ` +
-        "on it, if it has one; the order of the code does not decide). Or move it in two steps: mark its entry " +
-        "`retain: true` and run `pulumi up`, then move it (the role is then adopted by name or `import`).",
+      `group 42: roles.m: role "Mover" (roleId 7) of group 42 is removed from ${GIVER}, which deletes it in its own ` +
+        "update, and nothing orders that update after this resource takes it over. To move the role (keeping its " +
+        `ID and users), give ${GIVER} the resource option \`dependsOn\` on this resource (and remove this ` +
+        "resource's own `dependsOn` on it, if it has one; the order of the code does not decide). Or move it in two " +
+        "steps: mark its entry `retain: true` and run `pulumi up`, then move it (the role is then adopted by name or `import`).",
     );
     // By ID (an import) the same.
     expect(lateTakeover(l, 42, { name: "Other", roleId: 7 }, receiver, "x")).toBeDefined();
   });
 
-  it("passes when the receiver came first (handed over), the delete comes after every step, or nobody lets it go", () => {
+  it("refused in the giver when the receiver was checked first but is not in the giver's dependsOn", () => {
     const l = new DeploymentLedger();
-    const receiver = l.register("receiver");
+    const receiver = l.register("the receiver", structure("u:receiver"));
     l.wantName(42, "Mover", receiver, true);
-    const giver = l.register(GIVER);
-    l.release(42, 7, "Mover", giver, false);
+    const giver = l.register(GIVER, structure("u:giver"));
+    const release = l.release(42, 7, "Mover", giver, false);
+    const err = unorderedTakeover(l, 42, release, giver, "group 42: roles.m");
+    expect(err?.code).toBe("ERR_NAME_TAKEN");
+    expect(err?.message).toContain("give this resource the resource option `dependsOn` on the receiver");
+    // Checked in this order or the other, the move is refused: the preview and the `up` agree.
+    expect(lateTakeover(l, 42, { name: "Mover" }, receiver, "x")).toBeDefined();
+  });
+
+  it("passes when the receiver is in the giver's dependsOn (handed over), the delete comes after every step, or nobody lets it go", () => {
+    const l = new DeploymentLedger();
+    const receiver = l.register("receiver", structure("u:receiver"));
+    l.wantName(42, "Mover", receiver, true);
+    const giver = l.register(GIVER, structure("u:giver", ["u:receiver"]));
+    const release = l.release(42, 7, "Mover", giver, false);
+    expect(release.handedTo).toBe(receiver);
+    expect(unorderedTakeover(l, 42, release, giver, "x")).toBeUndefined();
     expect(lateTakeover(l, 42, { name: "Mover" }, receiver, "x")).toBeUndefined();
     const replaced = l.register("replaced");
-    l.release(42, 8, "Moved", replaced, true);
+    const deferred = l.release(42, 8, "Moved", replaced, true);
     expect(lateTakeover(l, 42, { name: "Moved" }, l.register("later"), "x")).toBeUndefined();
+    expect(unorderedTakeover(l, 42, deferred, replaced, "x")).toBeUndefined();
     expect(lateTakeover(l, 42, { name: "Free" }, l.register("any"), "x")).toBeUndefined();
   });
 });

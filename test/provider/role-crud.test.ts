@@ -102,10 +102,12 @@ describe("Role provider CRUD against the emulator", () => {
     const { id, outs } = await provider.create({ ...support });
     const added = { ...support, settings: { ...support.settings, inviteGuest: true } };
     expect(changedProperties(outs, added)).toEqual(["settings"]);
+    // deleteBeforeReplace: should `replaceOnChanges` make it a replacement, the name stays, so the new
+    // role can only be made once the old one is gone.
     expect(await provider.diff(id, outs, added)).toEqual({
       changes: true,
       replaces: [],
-      deleteBeforeReplace: false,
+      deleteBeforeReplace: true,
       diffs: ["settings"],
     });
     // a setting added to a role that had none

@@ -54,10 +54,20 @@ describe("check: a Role to be created declares the role it makes or imports", ()
     expect((await rejection(dropX(state)))?.code).toBe("ERR_ROLE_IN_USE"); // still nobody takes X
   });
 
-  it("by import ID: the same, whatever name the Role gives it", async () => {
+  it("by import ID: handed over when the catalogue has the Role in its dependsOn; refused otherwise", async () => {
     const { state, x } = await catalogueXY();
-    expect((await provider.check({}, { groupId: 42, name: "Renamed", importId: `42/${x}` })).failures).toEqual([]);
-    expect(await dropX(state)).toMatchObject({ changes: true });
+    const role = { groupId: 42, name: "Renamed", importId: `42/${x}`, __structure: { urn: "u:role" } };
+    expect((await provider.check({}, role)).failures).toEqual([]);
+    // Not in the catalogue's dependsOn: the engine may delete X before the import runs.
+    const unordered = await rejection(dropX(state));
+    expect(unordered?.code).toBe("ERR_NAME_TAKEN");
+    expect(unordered?.message).toContain("give this resource the resource option `dependsOn` on the Role");
+    resetDeploymentLedger();
+    expect((await provider.check({}, role)).failures).toEqual([]);
+    const after = inputs({ y: { name: "Y" } });
+    const ordered = { ...after, __structure: { urn: "u:catalogue", dependsOn: [{ urn: "u:role" }] } };
+    await groupRoles.check(state, ordered);
+    expect(await groupRoles.diff("42", state, ordered)).toMatchObject({ changes: true });
   });
 
   it("an import ID not known yet (preview) is no failure", async () => {
@@ -129,18 +139,17 @@ describe("diff and update declare the role a Role holds", () => {
     expect(await h.details(42, x)).toMatchObject({ name: "X", description: "now a Role" });
   });
 
-  it("a Role moving to another group does not keep its role in the old one: a rename to its name cannot wait for it", async () => {
+  it("a Role moving to another group does not free its name in the old one in time: a rename to it is refused in its Diff", async () => {
     const r = await provider.create({ groupId: 42, name: "R" });
     const q = await provider.create({ groupId: 42, name: "Q" });
     resetDeploymentLedger();
     await provider.check(r.outs, { groupId: 43, name: "R" });
     await provider.diff(r.id, r.outs, { groupId: 43, name: "R" });
     await provider.check(q.outs, { groupId: 42, name: "R" });
-    await provider.diff(q.id, q.outs, { groupId: 42, name: "R" });
-    const err = await rejection(provider.update(q.id, q.outs, { groupId: 42, name: "R" }));
+    const err = await rejection(provider.diff(q.id, q.outs, { groupId: 42, name: "R" }));
     expect(err?.code).toBe("ERR_NAME_TAKEN");
     // R is deleted from group 42 only after every update: the way out is two steps, not another name.
-    expect(err?.message).toContain("or the role is deleted after every other change");
-    expect(err?.message).toContain("apply that in two steps");
+    expect(err?.message).toContain("Pulumi deletes it only after every other change");
+    expect(err?.message).toContain("apply it in two steps");
   });
 });

@@ -36,16 +36,20 @@ describe("a create of a name a role of the group holds", () => {
     expect((await h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 2 });
   });
 
-  it("a Role registered before it renames the holder away: no failure (the create waits for that step)", async () => {
+  it("a Role in its dependsOn renames the holder away: no failure; without dependsOn, refused naming that Role", async () => {
     const held = await make("Y");
     resetDeploymentLedger();
-    const news = { groupId: 42, name: "Y2" };
+    const holderUrn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/grouproles:Role::holder";
+    const news = { groupId: 42, name: "Y2", __structure: { urn: holderUrn } };
     await provider.check(held.outs, news);
     await provider.diff(held.id, held.outs, news);
     expect(await reasons({ groupId: 42, name: "Other" })).toEqual([]); // any registration between
-    expect(await reasons({ groupId: 42, name: "Y" })).toEqual([]);
-    await provider.update(held.id, held.outs, news);
-    await provider.create({ groupId: 42, name: "Y" });
+    const [unordered] = await reasons({ groupId: 42, name: "Y" });
+    expect(unordered).toContain(`give this Role the resource option \`dependsOn\` on the Role "Y" (id ${held.id})`);
+    const ordered = { groupId: 42, name: "Y", __structure: { urn: "u:new", dependsOn: [{ urn: holderUrn }] } };
+    expect(await reasons(ordered)).toEqual([]);
+    await provider.update(held.id, held.outs, news); // its step ends before the dependent registers
+    await provider.create(ordered);
     expect((await h.listRoles(42)).map((r) => r.name).sort()).toEqual(["Y", "Y2"]);
   });
 
@@ -63,11 +67,22 @@ describe("a create of a name a role of the group holds", () => {
   it("the engine's Check of a replacement right after the resource's own Diff: the holder is the role replaced", async () => {
     const held = await make("Y");
     resetDeploymentLedger();
-    // The plugin with `replaceOnChanges: ["description"]`: Check, Diff (a change), then Check again without olds.
-    const news = { groupId: 42, name: "Y", description: "now" };
+    // `replaceOnChanges: ["description"]`: Check, Diff (a change), then Check again without olds, for one URN.
+    const news = { groupId: 42, name: "Y", description: "now", __structure: { urn: "u:held" } };
     await provider.check(held.outs, news);
-    expect(await provider.diff(held.id, held.outs, news)).toMatchObject({ changes: true, replaces: [] });
+    // The name stays: the Diff asks the engine to delete the old role first, should it replace.
+    expect(await provider.diff(held.id, held.outs, news)).toMatchObject({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: true,
+    });
     expect(await reasons(news)).toEqual([]);
+    // The program overriding that (`deleteBeforeReplace: false`): the new role cannot be made while the old holds the name.
+    resetDeploymentLedger();
+    const createFirst = { ...news, __structure: { urn: "u:held", deleteBeforeReplace: false } };
+    await provider.check(held.outs, createFirst);
+    await provider.diff(held.id, held.outs, createFirst);
+    expect((await reasons(createFirst))[0]).toContain('already has a role named "Y"');
   });
 
   it("the import option, or a create replacing an unconfirmed one, takes the holder over: no failure", async () => {

@@ -60,6 +60,12 @@ export interface DeploymentOptions {
   continueOnError?: boolean;
   /** In a preview, the outputs of changing steps, as a planner says (`EngineOptions.plannedOutputs`). */
   plannedOutputs?: PreviewPlanner;
+  /** `--target` URNs: only these are created, updated, replaced or deleted (none: every resource). */
+  targets?: readonly string[];
+  /** `--exclude` URNs: every resource but these (targets take precedence, as `GenerateDeletes` says). */
+  excludes?: readonly string[];
+  /** `--replace` URNs: replaced whatever their Diff would say. */
+  replaces?: readonly string[];
 }
 
 export class Deployment implements Journal {
@@ -77,6 +83,8 @@ export class Deployment implements Journal {
   private readonly snapshot: StateResource[];
   private readonly olds = new Map<string, StateResource>();
   private readonly seen = new Set<string>();
+  /** Untargeted resources without state: not created (step_generator.go `skippedCreates`). */
+  private readonly skippedCreates = new Set<string>();
   /** Olds taken over by a resource that names their URN among its aliases: never deleted. */
   private readonly aliased = new Set<string>();
   private readonly executor: StepExecutor;
@@ -376,6 +384,15 @@ export class Deployment implements Journal {
     const provider = await this.hostFor(goal);
     const t: Target = { urn, name: goal.name, type: goal.type };
     let old = this.oldFor(urn, goal.aliasUrns);
+    if (!this.isTargeted(urn)) return this.registerUntargeted(urn, old);
+    const skipped = goal.dependencies.find((d) => this.skippedCreates.has(d));
+    if (skipped) {
+      // step_generator.go GenerateSteps: a targeted step that depends on an untargeted create
+      // (diag.GetResourceWillBeCreatedButWasNotSpecifiedInTargetList); a preview goes on, an update bails.
+      const message = `Resource '${urn}' depends on '${skipped}' which was was not specified in --target list.`;
+      if (!this.preview) throw new StepError(message);
+      this.report(urn, message);
+    }
     if (!old && goal.importId) {
       // The import step runs on a worker; its result comes back to the main loop as an event, which
       // goes on as any registration with the imported state as old (deployment_executor.go
@@ -384,7 +401,7 @@ export class Deployment implements Journal {
       old = await this.executor.importStep(goal, t, seq, worker);
     }
     const { step, worker } = await this.nextEvent(async () => {
-      const step = await generateStep(provider, t, goal, old);
+      const step = await generateStep(provider, t, goal, old, this.o.replaces?.includes(urn) ?? false);
       if (step.warning) this.warn(urn, step.warning);
       if (step.op === "replace" && goal.importId) {
         // continueStepsFromDiff: a replacement would change the ID the program still names.
@@ -483,11 +500,39 @@ export class Deployment implements Journal {
     return { t, host, old, op, changed, inputs, checked: checked.inputs };
   }
 
-  /** After a successful program: delete what it no longer declares, plus replaced originals. */
+  /** After a successful program: delete what it no longer declares (if targeted), plus replaced originals. */
   deleteUnregistered(): Promise<void> {
     return this.executor.deleteAll(
-      this.snapshot.filter((r) => r.delete || (!this.seen.has(r.urn) && !this.aliased.has(r.urn))),
+      this.snapshot.filter(
+        (r) => r.delete || (!this.seen.has(r.urn) && !this.aliased.has(r.urn) && this.isTargeted(r.urn)),
+      ),
     );
+  }
+
+  /**
+   * Whether `--target` (else `--exclude`) lets the operation change this resource: targets take
+   * precedence (step_generator.go `isTargetedForUpdate`, `GenerateDeletes`); dependents are not
+   * targeted (`--target-dependents` is not modelled).
+   */
+  private isTargeted(urn: string): boolean {
+    if (this.o.targets?.length) return this.o.targets.includes(urn);
+    return !this.o.excludes?.includes(urn);
+  }
+
+  /**
+   * An untargeted resource: no Check, no Diff, nothing shown. With state it keeps its old inputs and
+   * outputs (`NewUntargetedSameStep`); without, it is not created and not recorded (`NewSkippedCreateStep`).
+   */
+  private async registerUntargeted(urn: string, old: StateResource | undefined): Promise<StepResult> {
+    const worker = await this.nextEvent(() => this.executor.workers.acquire());
+    return this.executor.workers.runOn(worker, async () => {
+      if (!old) {
+        this.skippedCreates.add(urn);
+        return { urn, id: "", outputs: {} };
+      }
+      this.put(old, { ...old, urn });
+      return { urn, id: old.id ?? "", outputs: old.outputs };
+    });
   }
 
   destroy(): Promise<void> {

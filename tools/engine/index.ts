@@ -204,8 +204,6 @@ function pulumiModule(programDir: string, sub: string): string {
 }
 
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
-  for (const flag of ["targets", "excludes", "replaces"] as const)
-    if (o[flag]?.length) throw new Error(`runEngine: the stand-in has no --${flag.slice(0, -1)} (the real CLI has)`);
   if (o.inlineHost && o.env)
     throw new Error("runEngine: `env` cannot be set for an inline program (it runs in the host's process)");
   const programDir = path.resolve(o.programDir);
@@ -259,6 +257,9 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     parallel,
     ...(o.continueOnError ? { continueOnError: true } : {}),
     ...(o.plannedOutputs ? { plannedOutputs: o.plannedOutputs } : {}),
+    ...(o.targets?.length ? { targets: o.targets } : {}),
+    ...(o.excludes?.length ? { excludes: o.excludes } : {}),
+    ...(o.replaces?.length ? { replaces: o.replaces } : {}),
   });
   const monitor = await startMonitor(d, { project, stack: o.stack, dryRun: preview, parallel, secretKeys });
   engineAddr = monitor.addr;

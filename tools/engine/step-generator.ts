@@ -69,12 +69,18 @@ export type GeneratedStep = {
     }
 );
 
-/** Check, Diff and the decision for a registration with old state `old` (none: a create). */
+/**
+ * Check, Diff and the decision for a registration with old state `old` (none: a create).
+ * `forceReplace` (`--replace`): Check without olds and no Diff, a replacement blamed on `id`
+ * (step_generator.go: `isTargetedReplace` in `generateSteps` and `diff`); it deletes first only when the
+ * program's `deleteBeforeReplace` says so (no Diff, so nothing of the provider's).
+ */
 export async function generateStep(
   provider: ProviderHost,
   t: Target,
   goal: Goal,
   old: StateResource | undefined,
+  forceReplace = false,
 ): Promise<GeneratedStep> {
   // The dynamic-provider host answers Configure with acceptSecrets=false: it sees plain values and
   // the engine re-marks as secret the outputs whose inputs were secret.
@@ -85,9 +91,24 @@ export async function generateStep(
   const base = { t, goal, secretKeys, ...(old ? { old } : {}) };
   const news =
     old && goal.ignoreChanges.length ? applyIgnoreChanges(goal.inputs, old.inputs, goal.ignoreChanges) : goal.inputs;
-  const checked = await provider.check(t, old ? plain(old.inputs) : {}, plain(news));
+  const checked = await provider.check(t, old && !forceReplace ? plain(old.inputs) : {}, plain(news));
   if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures));
   if (!old) return { ...base, op: "create", plainInputs: checked.inputs };
+  if (forceReplace) {
+    const protectedError =
+      goal.protect && old.protect
+        ? `unable to replace resource "${t.urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
+          "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`"
+        : undefined;
+    return {
+      ...base,
+      op: "replace",
+      plainInputs: checked.inputs,
+      changed: ["id"],
+      deleteBeforeReplace: goal.deleteBeforeReplace ?? false,
+      ...(protectedError ? { protectedError } : {}),
+    };
+  }
 
   const diff = await provider.diff(
     t,

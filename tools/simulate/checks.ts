@@ -370,6 +370,23 @@ export const DOCUMENTED: ReadonlyArray<readonly [string, RegExp]> = [
   ["gone (refresh)", /no longer has this role/],
 ];
 
+/**
+ * Why a fault-free `up` may fail after a green preview: only what no preview can know
+ * (docs/design/invariants.md "What no preview can know"). In the simulation nothing happens between a
+ * deploy's preview and its `up`, so that is a `Role` or `GroupRoles` removed from the program while
+ * users hold a role (Pulumi asks no provider about it before its delete). Anything else is a violation,
+ * `dependsOn` advice included (before 2026-11-28 any refusal naming `dependsOn` counted as documented).
+ */
+export const NO_PREVIEW_CAN_KNOW: ReadonlyArray<readonly [string, RegExp]> = [
+  ["in use (a removed resource)", /\bis in use\b|\bare in use\b|is held by \d+ users?/],
+];
+
+/** The entry of {@link NO_PREVIEW_CAN_KNOW} an `up`'s errors are, if any. */
+export function unknowableInPreview(errors: readonly string[]): string | undefined {
+  const text = errors.join("\n");
+  return NO_PREVIEW_CAN_KNOW.find(([, re]) => re.test(text))?.[0];
+}
+
 /** The documented refusal an error is, if it is one. */
 export function documented(errors: readonly string[]): string | undefined {
   const text = errors.join("\n");

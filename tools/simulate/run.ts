@@ -11,6 +11,7 @@ import {
   deletes,
   desiredState,
   documented,
+  unknowableInPreview,
   noCrash,
   noCredentials,
   noOrphans,
@@ -214,7 +215,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
           stats.faultedUps++;
           await converge(step.program, o);
         } else {
-          const why = documented(up.result.errors);
+          const why = unknowableInPreview(up.result.errors);
           if (why) bump(stats.upRefusals, why);
           else
             fail([

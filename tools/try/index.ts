@@ -1,6 +1,7 @@
 /**
  * `npm run try -- <program-dir> [preview|up|refresh|destroy] [--skip-preview] [--config ns:key=value]...
- * [--secret ns:key=value]... [--parallel N] [--refresh] [--expect-no-changes]`, and
+ * [--secret ns:key=value]... [--parallel N] [--refresh] [--expect-no-changes] [--target URN]...
+ * [--exclude URN]... [--replace URN]...`, and
  * `npm run try -- <program-dir> users <roleName> <count> [--group N]`.
  *
  * A LOCAL TRIAL of your own Pulumi program, for people without the Pulumi CLI: it runs the program
@@ -31,7 +32,8 @@ import { setUsers } from "./users";
 const OPERATIONS = ["preview", "up", "refresh", "destroy", "users"] as const;
 const USAGE =
   "usage: npm run try -- <program-dir> [preview|up|refresh|destroy] [--skip-preview] [--config ns:key=value] " +
-  "[--secret ns:key=value] [--parallel N] [--refresh] [--expect-no-changes]\n" +
+  "[--secret ns:key=value] [--parallel N] [--refresh] [--expect-no-changes] [--target URN]... [--exclude URN]... " +
+  "[--replace URN]...\n" +
   "       npm run try -- <program-dir> users <roleName> <count> [--group N]";
 /** This checkout: the nearest directory above this file with a package.json (compiled to .tmp/tools/...). */
 function findRepoRoot(from: string): string {
@@ -127,6 +129,9 @@ export async function tryProgram(args: string[], say: Say = toStdout): Promise<n
       "expect-no-changes": { type: "boolean" },
       "skip-preview": { type: "boolean" },
       group: { type: "string" },
+      target: { type: "string", multiple: true },
+      exclude: { type: "string", multiple: true },
+      replace: { type: "string", multiple: true },
     },
   });
   const [dir, op = "preview", ...rest] = positionals;
@@ -184,6 +189,10 @@ export async function tryProgram(args: string[], say: Say = toStdout): Promise<n
       ...(parallel ? { parallel } : {}),
       ...(values.refresh ? { refresh: true } : {}),
       ...(values["expect-no-changes"] ? { expectNoChanges: true } : {}),
+      // As the CLI's `--target`, `--exclude` and `--replace` (URNs; each may be given several times).
+      ...(values.target?.length ? { targets: values.target } : {}),
+      ...(values.exclude?.length ? { excludes: values.exclude } : {}),
+      ...(values.replace?.length ? { replaces: values.replace } : {}),
       programDir,
       stack: "try",
       stateFile: path.join(work, "stack.json"),

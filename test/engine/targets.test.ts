@@ -1,0 +1,73 @@
+// The engine stand-in's own tests: `--target`, `--exclude` and `--replace`, as the Go engine treats them
+// (pkg/resource/deploy/step_generator.go v3.274.1: `isTargetedForUpdate`, `NewUntargetedSameStep`,
+// `NewSkippedCreateStep`, `GenerateDeletes`, `isTargetedReplace` in `generateSteps` and `diff`). The
+// same flags run through the real CLI in test/e2e/engine-order-cases.test.ts and real-cli.test.ts.
+
+import { describe, expect, it } from "vitest";
+import { ITEM, fixtureStack, type ItemSpec } from "./fixture-stack";
+
+const urn = (name: string) => `urn:pulumi:dev::engine-fixture::${ITEM}::${name}`;
+const item = (name: string, value: string, opts?: ItemSpec["opts"]): ItemSpec => ({
+  name,
+  props: { value, group: "g1" },
+  ...(opts ? { opts } : {}),
+});
+
+describe("engine stand-in engine flags", () => {
+  it("--target: only the targets change; the others get no Check or Diff, are neither created nor deleted", async () => {
+    const s = fixtureStack();
+    expect((await s.run("up", [item("a", "1"), item("b", "1"), item("gone", "1")])).ok).toBe(true);
+    const before = s.state().resources.find((r) => r.urn === urn("b"));
+    const changed = [item("a", "2"), item("b", "2"), item("new", "1")]; // "gone" left the program
+    const preview = await s.run("preview", changed, { targets: [urn("a")] });
+    expect(preview.planText).toBe(`~ update  ${ITEM} a [value]`);
+    expect(preview.providerHost.calls).toMatchObject({ Check: 1, Diff: 1 });
+    const up = await s.run("up", changed, { targets: [urn("a")] });
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect(up.providerHost.calls).toMatchObject({ Check: 1, Diff: 1, Update: 1, Create: 0, Delete: 0 });
+    expect(s.names().sort()).toEqual(["a", "b", "gone"]);
+    expect(s.state().resources.find((r) => r.urn === urn("b"))).toEqual(before); // old inputs and outputs
+    expect(
+      Object.values(s.store().items)
+        .map((i) => i.value)
+        .sort(),
+    ).toEqual(["1", "1", "2"]);
+  });
+
+  it("--exclude: every resource but the excluded ones", async () => {
+    const s = fixtureStack();
+    expect((await s.run("up", [item("a", "1"), item("b", "1")])).ok).toBe(true);
+    const up = await s.run("up", [item("a", "2"), item("b", "2")], { excludes: [urn("b")] });
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect(up.planText).toBe(`~ update  ${ITEM} a [value]`);
+    expect(up.providerHost.calls).toMatchObject({ Check: 1, Diff: 1 });
+  });
+
+  it("a target that depends on an untargeted create: the preview reports it, the up fails before it", async () => {
+    const s = fixtureStack();
+    const program = [item("a", "1"), item("b", "1", { dependsOn: ["a"] })];
+    const preview = await s.run("preview", program, { targets: [urn("b")] });
+    expect(preview.ok).toBe(false);
+    expect(preview.errors.join("\n")).toContain(
+      `Resource '${urn("b")}' depends on '${urn("a")}' which was was not specified in --target list.`,
+    );
+    const up = await s.run("up", program, { targets: [urn("b")] });
+    expect(up.ok).toBe(false);
+    expect(up.providerHost.calls.Create).toBe(0);
+  });
+
+  it("--replace: Check without old inputs, no Diff, create then delete; deleteBeforeReplace deletes first", async () => {
+    const s = fixtureStack();
+    expect((await s.run("up", [item("a", "1")])).ok).toBe(true);
+    const preview = await s.run("preview", [item("a", "1")], { replaces: [urn("a")] });
+    expect(preview.planText).toBe(`+- replace ${ITEM} a [id]`);
+    expect(preview.providerHost.calls).toMatchObject({ Check: 1, Diff: 0 });
+    const up = await s.run("up", [item("a", "1")], { replaces: [urn("a")] });
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect(up.providerHost.calls).toMatchObject({ Check: 1, Diff: 0, Create: 1, Delete: 1 });
+    expect(up.plan.find((p) => p.name === "a")).toMatchObject({ op: "replace", deleteBeforeReplace: false });
+    const dbr = await s.run("up", [item("a", "1", { deleteBeforeReplace: true })], { replaces: [urn("a")] });
+    expect(dbr.plan.find((p) => p.name === "a")).toMatchObject({ op: "replace", deleteBeforeReplace: true });
+    expect(s.names()).toEqual(["a"]);
+  });
+});
