@@ -95,11 +95,7 @@ export async function generateStep(
   if (checked.failures.length) throw new StepError(checkFailures(goal, checked.failures));
   if (!old) return { ...base, op: "create", plainInputs: checked.inputs };
   if (forceReplace) {
-    const protectedError =
-      goal.protect && old.protect
-        ? `unable to replace resource "${t.urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
-          "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`"
-        : undefined;
+    const protectedError = protectedReplace(t, goal, old);
     return {
       ...base,
       op: "replace",
@@ -143,13 +139,7 @@ export async function generateStep(
       changed,
       ...(diff.detailedDiff ? { detailedDiff: diff.detailedDiff } : {}),
     };
-  // step_generator.go continueStepsFromDiff refuses only when protected before and after (`new.Protect &&
-  // old.Protect`): unprotect-and-replace, and protect-and-replace, work in one run.
-  const protectedError =
-    goal.protect && old.protect
-      ? `unable to replace resource "${t.urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
-        "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`"
-      : undefined;
+  const protectedError = protectedReplace(t, goal, old);
   const deleteBeforeReplace = goal.deleteBeforeReplace ?? diff.deleteBeforeReplace;
   // continueStepsFromDiff: a replacement's defaults are computed anew, so Check runs again, with no olds
   // and the program's own inputs.
@@ -163,6 +153,17 @@ export async function generateStep(
     deleteBeforeReplace,
     ...(protectedError ? { protectedError } : {}),
   };
+}
+
+/**
+ * step_generator.go continueStepsFromDiff refuses a replacement only when protected before and after
+ * (`new.Protect && old.Protect`): unprotect-and-replace, and protect-and-replace, work in one run.
+ */
+function protectedReplace(t: Target, goal: Goal, old: StateResource): string | undefined {
+  return goal.protect && old.protect
+    ? `unable to replace resource "${t.urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
+        "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`"
+    : undefined;
 }
 
 /**
