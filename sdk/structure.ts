@@ -30,7 +30,7 @@ const program = perRun(() => ({
 }));
 
 /** The plain resources of a `dependsOn` option (an Output or a promise of them cannot be read here). */
-export function plainDependsOn(opts: pulumi.CustomResourceOptions | undefined): pulumi.Resource[] {
+function plainDependsOn(opts: pulumi.CustomResourceOptions | undefined): pulumi.Resource[] {
   const d = opts?.dependsOn;
   const list: unknown[] = Array.isArray(d) ? d : d === undefined ? [] : [d];
   return list.filter((r): r is pulumi.Resource => pulumi.Resource.isInstance(r));
