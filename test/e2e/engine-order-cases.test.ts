@@ -2,11 +2,11 @@
  * The five cases of the issue "Cross-resource promises from the program's structure", as a user meets
  * them: each asserts what a user is promised (the preview refuses what the `up` could not keep, the
  * `dependsOn` it names then works, no role is lost, the `up` ends), read from the service. Through the
- * stand-in (`npm test`) and the real CLI (`npm run test:cli`); the stand-in does not model step
- * durations, so case 1 registers in the code's order there (the refusal holds in either order: the
- * provider tests check both).
+ * stand-in (`npm test`) and the real CLI (`npm run test:cli`), at `--parallel` 1, 2 and the default.
+ * Case 1's slow resource is a real step that takes time on either engine, so the preview and the `up`
+ * register the giver and the receiver in different orders.
  */
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { catalogueSpec, roleSpec, engineKind, runMixed, specStackPerFile, type Stack } from "./harness";
 
 let s: Stack;
@@ -19,111 +19,132 @@ const held = async (groupId = 42) => Object.fromEntries((await s.h.listRoles(gro
 const urn = (type: "Role" | "GroupRoles", name: string) =>
   `urn:pulumi:dev::roles-spec::pulumi-nodejs:dynamic/grouproles:${type}::${name}`;
 
-describe(`the engine-order cases through ${engineKind() === "cli" ? "the real CLI" : "the engine stand-in"}`, () => {
-  it("1. a move between catalogues with a slow resource before the receiver: refused without dependsOn; kept with it", async () => {
-    const before = [
-      cat("one", { a: { name: "A" }, b: { name: "B" } }),
-      cat("two", { c: { name: "C" } }, { adoptExisting: true }),
-    ];
-    const first = await runMixed(s, "up", before, [role("anchor", "Anchor")]);
-    expect(first.ok, first.errors.join("\n")).toBe(true);
-    const ids = await held();
-    const after = [
-      cat("two", { c: { name: "C" }, a: { name: "A" } }, { adoptExisting: true }, { dependsOn: ["fresh"] }),
-      cat("one", { b: { name: "B" } }, {}, { dependsOn: ["anchor"] }),
-    ];
-    const roles = [role("fresh", "Fresh"), role("anchor", "Anchor")];
-    // Nothing orders `one`'s update after `two`'s takeover: refused, whichever registers first.
-    const preview = await runMixed(s, "preview", after, roles);
-    expect(preview.ok).toBe(false);
-    expect(preview.errors.join("\n")).toContain("`dependsOn`");
-    expect(await held()).toEqual(ids);
-    // The way the message names: the giver depends on the receiver. Green preview, and the up keeps A.
-    const ordered = [after[0]!, cat("one", { b: { name: "B" } }, {}, { dependsOn: ["anchor", "two"] })];
-    const green = await runMixed(s, "preview", ordered, roles);
-    expect(green.ok, green.errors.join("\n")).toBe(true);
-    const up = await runMixed(s, "up", ordered, roles);
-    expect(up.ok, up.errors.join("\n")).toBe(true);
-    expect((await held()).A).toBe(ids.A);
-  });
+describe.each([
+  { parallel: 1, label: "--parallel 1" },
+  { parallel: 2, label: "--parallel 2" },
+  { parallel: undefined, label: "the default --parallel" },
+])(
+  `the engine-order cases through ${engineKind() === "cli" ? "the real CLI" : "the engine stand-in"} at $label`,
+  ({ parallel }) => {
+    beforeEach(() => {
+      s.parallel = parallel;
+    });
+    // A test resource whose create takes 1.5 s (the spec program's `slow`), new in the change: in the `up`
+    // whatever depends on it registers 1.5 s late, in the preview (no creates) at once. So the preview
+    // and the `up` see the giver and the receiver register in opposite orders, on either engine.
+    const SLOW = { "roles-spec:slow": JSON.stringify([{ name: "database", ms: 1500 }]) };
+    for (const slowBefore of ["receiver", "giver"] as const) {
+      it(`1. a move between catalogues with a slow resource before the ${slowBefore}: refused without dependsOn; kept with it`, async () => {
+        const before = [
+          cat("one", { a: { name: "A" }, b: { name: "B" } }),
+          cat("two", { c: { name: "C" } }, { adoptExisting: true }),
+        ];
+        const first = await runMixed(s, "up", before, [role("anchor", "Anchor")]);
+        expect(first.ok, first.errors.join("\n")).toBe(true);
+        const ids = await held();
+        const late = (names: string[]) => [...names, "database"];
+        const receiver = (deps: string[]) =>
+          cat("two", { c: { name: "C" }, a: { name: "A" } }, { adoptExisting: true }, { dependsOn: deps });
+        const giver = (deps: string[]) => cat("one", { b: { name: "B" } }, {}, { dependsOn: deps });
+        const after = [
+          receiver(slowBefore === "receiver" ? late(["fresh"]) : ["fresh"]),
+          giver(slowBefore === "giver" ? late(["anchor"]) : ["anchor"]),
+        ];
+        const roles = [role("fresh", "Fresh"), role("anchor", "Anchor")];
+        // Nothing orders `one`'s update after `two`'s takeover: refused, whichever registers first.
+        const preview = await runMixed(s, "preview", after, roles, SLOW);
+        expect(preview.ok).toBe(false);
+        expect(preview.errors.join("\n")).toContain("`dependsOn`");
+        expect(await held()).toEqual(ids);
+        // The way the message names: the giver depends on the receiver. Green preview, and the up keeps A.
+        const ordered = [after[0]!, giver([...(after[1]!.opts!.dependsOn as string[]), "two"])];
+        const green = await runMixed(s, "preview", ordered, roles, SLOW);
+        expect(green.ok, green.errors.join("\n")).toBe(true);
+        const up = await runMixed(s, "up", ordered, roles, SLOW);
+        expect(up.ok, up.errors.join("\n")).toBe(true);
+        expect((await held()).A).toBe(ids.A);
+        expect(Object.keys(await held()).sort()).toEqual(["A", "Anchor", "B", "C", "Fresh"]);
+      });
+    }
 
-  it("2. replaceOnChanges on a rename whose old name another Role takes: refused in the preview, no up hangs", async () => {
-    s.sdk = "package";
-    try {
-      const first = await runMixed(s, "up", [], [role("a", "x"), role("b", "z")]);
+    it("2. replaceOnChanges on a rename whose old name another Role takes: refused in the preview, no up hangs", async () => {
+      s.sdk = "package";
+      try {
+        const first = await runMixed(s, "up", [], [role("a", "x"), role("b", "z")]);
+        expect(first.ok, first.errors.join("\n")).toBe(true);
+        const after = [role("a", "y", { replaceOnChanges: ["name"] }), role("b", "x")];
+        // `a`'s old role keeps "x" until it is deleted, after every other step: nothing frees it in time.
+        const preview = await runMixed(s, "preview", [], after);
+        expect(preview.ok).toBe(false);
+        expect(preview.errors.join("\n")).toContain('already has a role named "x"');
+        expect(Object.keys(await held()).sort()).toEqual(["x", "z"]);
+        // The harness's `up` is `pulumi up --yes --skip-preview` on either engine: it must end (it hung 150 s
+        // before), refused. `a`'s new role "y" may be made before `b` is refused, in the order the engine
+        // registers them; "x" and "z" stay.
+        s.flags = { timeoutMs: 150_000 };
+        const up = await runMixed(s, "up", [], after);
+        expect(up.errors.join("\n")).not.toMatch(/timed out|SIGKILL/);
+        expect(up.ok).toBe(false);
+        const names = Object.keys(await held());
+        expect(names).toEqual(expect.arrayContaining(["x", "z"]));
+        expect(["x", "y", "z"]).toEqual(expect.arrayContaining(names));
+      } finally {
+        s.sdk = "dynamic";
+        s.flags = undefined;
+      }
+    });
+
+    it("3. deleteBeforeReplace of a catalogue moved to another group while another adopts its role: refused, or kept with dependsOn", async () => {
+      const first = await runMixed(s, "up", [cat("old", { a: { name: "A" }, b: { name: "B" } })]);
       expect(first.ok, first.errors.join("\n")).toBe(true);
-      const after = [role("a", "y", { replaceOnChanges: ["name"] }), role("b", "x")];
-      // `a`'s old role keeps "x" until it is deleted, after every other step: nothing frees it in time.
-      const preview = await runMixed(s, "preview", [], after);
+      const ids = await held();
+      const after = [
+        {
+          ...cat("old", { a: { name: "A" }, b: { name: "B" } }, {}, { deleteBeforeReplace: true }),
+          args: { groupId: 43, roles: { a: { name: "A" }, b: { name: "B" } } },
+        },
+        cat("keep", { a: { name: "A" } }, { adoptExisting: true }),
+      ];
+      // The original is deleted at the head of its own replacement, before or after `keep` adopts A.
+      const preview = await runMixed(s, "preview", after);
       expect(preview.ok).toBe(false);
-      expect(preview.errors.join("\n")).toContain('already has a role named "x"');
-      expect(Object.keys(await held()).sort()).toEqual(["x", "z"]);
-      // The harness's `up` is `pulumi up --yes --skip-preview` on either engine: it must end (it hung 150 s
-      // before), refused. `a`'s new role "y" may be made before `b` is refused, in the order the engine
-      // registers them; "x" and "z" stay.
-      s.flags = { timeoutMs: 150_000 };
-      const up = await runMixed(s, "up", [], after);
-      expect(up.errors.join("\n")).not.toMatch(/timed out|SIGKILL/);
-      expect(up.ok).toBe(false);
-      const names = Object.keys(await held());
-      expect(names).toEqual(expect.arrayContaining(["x", "z"]));
-      expect(["x", "y", "z"]).toEqual(expect.arrayContaining(names));
-    } finally {
-      s.sdk = "dynamic";
-      s.flags = undefined;
-    }
-  });
-
-  it("3. deleteBeforeReplace of a catalogue moved to another group while another adopts its role: refused, or kept with dependsOn", async () => {
-    const first = await runMixed(s, "up", [cat("old", { a: { name: "A" }, b: { name: "B" } })]);
-    expect(first.ok, first.errors.join("\n")).toBe(true);
-    const ids = await held();
-    const after = [
-      {
-        ...cat("old", { a: { name: "A" }, b: { name: "B" } }, {}, { deleteBeforeReplace: true }),
-        args: { groupId: 43, roles: { a: { name: "A" }, b: { name: "B" } } },
-      },
-      cat("keep", { a: { name: "A" } }, { adoptExisting: true }),
-    ];
-    // The original is deleted at the head of its own replacement, before or after `keep` adopts A.
-    const preview = await runMixed(s, "preview", after);
-    expect(preview.ok).toBe(false);
-    expect(preview.errors.join("\n")).toContain("`dependsOn`");
-    const ordered = [after[1]!, { ...after[0]!, opts: { deleteBeforeReplace: true, dependsOn: ["keep"] } }];
-    const up = await runMixed(s, "up", ordered);
-    expect(up.ok, up.errors.join("\n")).toBe(true);
-    expect((await held()).A).toBe(ids.A);
-  });
-
-  it("4. up --target of an exclusive catalogue leaves the Role of its group alone", async () => {
-    const roles = [role("r", "R")];
-    const before = [cat("owner", { x: { name: "X" } }, { exclusive: true }, { dependsOn: ["r"] })];
-    const first = await runMixed(s, "up", before, roles);
-    expect(first.ok, first.errors.join("\n")).toBe(true);
-    const after = [cat("owner", { x: { name: "X" }, y: { name: "Y" } }, { exclusive: true }, { dependsOn: ["r"] })];
-    s.flags = { targets: [urn("GroupRoles", "owner")] };
-    try {
-      const up = await runMixed(s, "up", after, roles);
+      expect(preview.errors.join("\n")).toContain("`dependsOn`");
+      const ordered = [after[1]!, { ...after[0]!, opts: { deleteBeforeReplace: true, dependsOn: ["keep"] } }];
+      const up = await runMixed(s, "up", ordered);
       expect(up.ok, up.errors.join("\n")).toBe(true);
-    } finally {
-      s.flags = undefined;
-    }
-    expect(Object.keys(await held()).sort()).toEqual(["R", "X", "Y"]);
-  });
+      expect((await held()).A).toBe(ids.A);
+    });
 
-  it("5. up --replace of a Role whose name stays: refused in the preview, saying why and what works", async () => {
-    const roles = [role("r", "R")];
-    const first = await runMixed(s, "up", [], roles);
-    expect(first.ok, first.errors.join("\n")).toBe(true);
-    const before = await held();
-    s.flags = { replaces: [urn("Role", "r")] };
-    try {
-      const preview = await runMixed(s, "preview", [], roles);
-      expect(preview.ok).toBe(false);
-      expect(preview.errors.join("\n")).toContain("If this is `pulumi up --replace` of this Role");
-    } finally {
-      s.flags = undefined;
-    }
-    expect(await held()).toEqual(before);
-  });
-});
+    it("4. up --target of an exclusive catalogue leaves the Role of its group alone", async () => {
+      const roles = [role("r", "R")];
+      const before = [cat("owner", { x: { name: "X" } }, { exclusive: true }, { dependsOn: ["r"] })];
+      const first = await runMixed(s, "up", before, roles);
+      expect(first.ok, first.errors.join("\n")).toBe(true);
+      const after = [cat("owner", { x: { name: "X" }, y: { name: "Y" } }, { exclusive: true }, { dependsOn: ["r"] })];
+      s.flags = { targets: [urn("GroupRoles", "owner")] };
+      try {
+        const up = await runMixed(s, "up", after, roles);
+        expect(up.ok, up.errors.join("\n")).toBe(true);
+      } finally {
+        s.flags = undefined;
+      }
+      expect(Object.keys(await held()).sort()).toEqual(["R", "X", "Y"]);
+    });
+
+    it("5. up --replace of a Role whose name stays: refused in the preview, saying why and what works", async () => {
+      const roles = [role("r", "R")];
+      const first = await runMixed(s, "up", [], roles);
+      expect(first.ok, first.errors.join("\n")).toBe(true);
+      const before = await held();
+      s.flags = { replaces: [urn("Role", "r")] };
+      try {
+        const preview = await runMixed(s, "preview", [], roles);
+        expect(preview.ok).toBe(false);
+        expect(preview.errors.join("\n")).toContain("If this is `pulumi up --replace` of this Role");
+      } finally {
+        s.flags = undefined;
+      }
+      expect(await held()).toEqual(before);
+    });
+  },
+);

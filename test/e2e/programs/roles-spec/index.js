@@ -9,6 +9,10 @@
 // config roles-spec:groupIds    "outputs" gives every groupId as an Output, `pulumi.output(n)` (optional)
 // config roles-spec:sdk         "package" uses the resource plugin's SDK (pulumi-grouproles/package)
 //                               instead of the dynamic resources (optional)
+// config roles-spec:slow        JSON array of { name, ms }: test resources declared before all others,
+//                               whose create and update take `ms` (optional). A resource that names one
+//                               in `dependsOn` registers only after that step: in an `up`, not in a
+//                               preview (which skips creates), as behind a slow database.
 // opts.dependsOn (either kind) names resources of the spec declared before it (Roles first by default).
 "use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -20,12 +24,28 @@ const { Role, GroupRoles } = require(
 const spec = JSON.parse(config.get("spec") ?? "[]");
 const roles = {};
 const catalogues = {};
+/** A step that takes its time: the dynamic provider's create and update wait `ms` (the preview runs neither). */
+const slowProvider = {
+  create: async (inputs) => {
+    await new Promise((resolve) => setTimeout(resolve, inputs.ms));
+    return { id: `slow-${inputs.ms}-${Date.now()}`, outs: inputs };
+  },
+  update: async (_id, _olds, news) => {
+    await new Promise((resolve) => setTimeout(resolve, news.ms));
+    return { outs: news };
+  },
+};
+const slow = {};
+for (const r of JSON.parse(config.get("slow") ?? "[]"))
+  slow[r.name] = new pulumi.dynamic.Resource(slowProvider, r.name, { ms: r.ms }, {});
 /** The args with groupId as an Output when the config asks for it (the program cannot check those). */
 const withGroupId = (args) =>
   config.get("groupIds") === "outputs" && args ? { ...args, groupId: pulumi.output(args.groupId) } : args;
 /** Resource options with `dependsOn` names resolved to the resources declared so far. */
 const withDependencies = (opts = {}) =>
-  opts.dependsOn ? { ...opts, dependsOn: opts.dependsOn.map((name) => roles[name] ?? catalogues[name]) } : opts;
+  opts.dependsOn
+    ? { ...opts, dependsOn: opts.dependsOn.map((name) => roles[name] ?? catalogues[name] ?? slow[name]) }
+    : opts;
 const declareRoles = () => {
   for (const r of spec) roles[r.name] = new Role(r.name, withGroupId(r.args), withDependencies(r.opts));
 };
