@@ -103,14 +103,24 @@ const byId = (s: Service) =>
  * last: after a failed operation, a resource the program removed may still record a role another
  * resource took over (a move): the engine runs deletes after every other step and skips them once a
  * step failed (deployment_executor.go `performPostSteps`, step_executor.go `cancelDueToError`), so
- * the removed resource's record outlives the failure; the next `up` drops it without deleting the
- * role (checked then, as after every operation).
+ * the removed resource's record outlives the failure (or a `--target` that leaves it out); the next
+ * `up` drops it without deleting the role (checked then, as after every operation).
  */
-export function stateMatchesService(op: OpRecord, drifted: ReadonlySet<number>, program?: Program): Violation[] {
+export function stateMatchesService(
+  op: OpRecord,
+  drifted: ReadonlySet<number>,
+  program?: Program,
+  lingering: ReadonlySet<string> = new Set(),
+): Violation[] {
   const out: Violation[] = [];
   const service = byId(op.post);
   const declared = new Set([...(program?.roles ?? []), ...(program?.catalogues ?? [])].map((r) => r.res));
-  const leftByFailure = (res: string) => !op.result.ok && program !== undefined && !declared.has(res);
+  // Under `--target`/`--exclude` the engine keeps a removed resource it does not run, deletes included
+  // (step_generator.go: untargeted deletes are not generated), so its record outlives the change, until
+  // the next full `up` drops it without deleting the role another resource took over (history 526):
+  // `lingering` holds those resources.
+  const leftByFailure = (res: string) =>
+    program !== undefined && !declared.has(res) && (!op.result.ok || op.partial || lingering.has(res));
   // A GroupRoles delete that fails part-way (arrays of maxBatchSize) leaves the resource in state with
   // every entry: Pulumi's Delete has no partial result (docs/group-roles.md); the next run drops the
   // ones gone. So after a failed operation, a catalogue being deleted may record roles already deleted.
@@ -190,7 +200,8 @@ export function released(op: OpRecord): number[] {
  * no resource declares; a role moved to a catalogue with `adoptExisting` keeps its ID (unless it was
  * renamed by hand since the last refresh: the catalogue looks for the name the state knows, finds
  * none, and makes it; the state's drift is the user's to refresh first, history 3641); refresh and
- * preview write nothing; destroy deletes only roles the state recorded.
+ * preview write nothing; destroy deletes only roles the state recorded; a resource the engine replaces
+ * deletes the role it had.
  */
 export function deletes(
   op: OpRecord,
@@ -202,6 +213,10 @@ export function deletes(
   const after = byId(op.post);
   const before = byId(op.pre);
   const owners = new Map(stateRoles(op.preState).flatMap((s) => (s.roleId === undefined ? [] : [[s.roleId, s]])));
+  // A resource the engine replaced (`--replace`, `replaceOnChanges`, a replacing Diff) deletes its old role.
+  const replaced = new Set(
+    op.result.plan.filter((s) => s.op === "replace").map((s) => s.urn.slice(s.urn.lastIndexOf("::") + 2)),
+  );
   /** Entry keys the catalogues had before: a name taken by one of them is a rename onto it, not a move. */
   const preKeys = new Set(
     stateRoles(op.preState).flatMap((s) => (s.key === undefined ? [] : [`${s.res}\u0000${s.key}`])),
@@ -226,7 +241,9 @@ export function deletes(
         out.push(v("unwanted-delete", `${what}, which no resource recorded, was deleted by up`));
       continue;
     }
-    if (owner.key === undefined) {
+    if (replaced.has(owner.res)) {
+      // Its replacement holds the role now (checked by desiredState), unless it was a move (below).
+    } else if (owner.key === undefined) {
       const kept = program.roles.find(
         (x) => (x.res === owner.res || x.aliases?.includes(owner.res)) && x.group === owner.group,
       );

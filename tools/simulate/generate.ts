@@ -138,6 +138,10 @@ class Gen {
       ["reorder", 3],
       ["rename resource with alias", 2],
       ["add dependsOn", 2],
+      ["add a slow resource before", 3],
+      ["remove a slow resource", 1],
+      ["toggle deleteBeforeReplace", 2],
+      ["toggle replaceOnChanges", 2],
     ]);
     switch (kind) {
       case "add role": {
@@ -351,6 +355,39 @@ class Gen {
           if (x.dependsOn) x.dependsOn = x.dependsOn.map((d) => (d === from ? r.res : d));
         return { program: p, change: `Role resource ${from} -> ${r.res} (aliases)` };
       }
+      case "add a slow resource before": {
+        // A database, say, that takes its time to create: what depends on it registers late in the `up`.
+        const all = [...p.roles, ...cats];
+        if (!all.length) return undefined;
+        const x = rng.pick(all);
+        const slow = { res: this.fresh("s"), ms: rng.pick([200, 800, 1500]) };
+        p.slow = [...(p.slow ?? []), slow];
+        x.dependsOn = [...(x.dependsOn ?? []), slow.res];
+        return { program: p, change: `${x.res} dependsOn a new slow resource ${slow.res} (${slow.ms} ms)` };
+      }
+      case "remove a slow resource": {
+        if (!p.slow?.length) return undefined;
+        const [gone] = p.slow.splice(rng.int(p.slow.length), 1);
+        for (const x of [...p.roles, ...cats])
+          if (x.dependsOn) x.dependsOn = x.dependsOn.filter((d) => d !== gone!.res);
+        return { program: p, change: `remove slow resource ${gone!.res}` };
+      }
+      case "toggle deleteBeforeReplace": {
+        const all = [...p.roles, ...cats];
+        if (!all.length) return undefined;
+        const x = rng.pick(all);
+        if (x.deleteBeforeReplace) delete x.deleteBeforeReplace;
+        else x.deleteBeforeReplace = true;
+        return { program: p, change: `${x.res} deleteBeforeReplace ${x.deleteBeforeReplace === true}` };
+      }
+      case "toggle replaceOnChanges": {
+        const all = [...p.roles, ...cats];
+        if (!all.length) return undefined;
+        const x = rng.pick(all);
+        if (x.replaceOnChanges) delete x.replaceOnChanges;
+        else x.replaceOnChanges = [rng.pick("roles" in x ? ["roles", "*"] : ["name", "settings", "*"])];
+        return { program: p, change: `${x.res} replaceOnChanges ${x.replaceOnChanges?.join(",") ?? "none"}` };
+      }
       case "add dependsOn": {
         const all = [...p.roles, ...cats];
         if (all.length < 2) return undefined;
@@ -461,6 +498,19 @@ class Gen {
     if (rng.chance(0.1)) step.refresh = true;
     if (rng.chance(faultRate)) step.faults = this.faults(program);
     if (rng.chance(0.5)) step.checkNoChanges = true;
+    // Engine flags teams use: `--target` of a few resources, `--exclude` of one, `--replace` of one.
+    const names = [...program.roles, ...program.catalogues].map((x) => x.res);
+    const flag = names.length
+      ? rng.weighted<string>([
+          ["none", 82],
+          ["target", 9],
+          ["exclude", 4],
+          ["replace", 5],
+        ])
+      : "none";
+    if (flag === "target") step.target = rng.shuffle(names).slice(0, 1 + rng.int(Math.min(2, names.length)));
+    else if (flag === "exclude") step.exclude = [rng.pick(names)];
+    else if (flag === "replace") step.replace = [rng.pick(names)];
     return step;
   }
 }

@@ -56,6 +56,8 @@ export interface OpRecord {
   faults: Array<{ spec: FaultSpec; hits: number }>;
   /** Time in the engine stand-in (the rest of the operation's time is the checks' reads). */
   engineMs: number;
+  /** Run with `--target` or `--exclude`: resources left out keep their old state, deletes included. */
+  partial: boolean;
 }
 
 export interface OpOptions {
@@ -64,6 +66,18 @@ export interface OpOptions {
   refresh?: boolean;
   expectNoChanges?: boolean;
   faults?: FaultSpec[];
+  /** `--target`, `--exclude`, `--replace` of these resources of the program, by resource name. */
+  target?: string[];
+  exclude?: string[];
+  replace?: string[];
+}
+
+/** The URN of resource `res` of the spec program's stack `sim` (dynamic resources: the simulation's SDK). */
+export function simUrn(program: Program, res: string): string {
+  const type = program.slow?.some((x) => x.res === res)
+    ? "pulumi-nodejs:dynamic:Resource"
+    : `pulumi-nodejs:dynamic/grouproles:${program.catalogues.some((c) => c.res === res) ? "GroupRoles" : "Role"}`;
+  return `urn:pulumi:sim::roles-spec::${type}::${res}`;
 }
 
 const ROUTE_RULES: Record<FaultSpec["route"], (g: number) => { method: string; path: string }> = {
@@ -170,6 +184,9 @@ export class Lane {
         ...(o.parallel !== undefined ? { parallel: o.parallel } : {}),
         ...(o.refresh ? { refresh: true } : {}),
         ...(o.expectNoChanges ? { expectNoChanges: true } : {}),
+        ...(o.target?.length ? { targets: o.target.map((r) => simUrn(program, r)) } : {}),
+        ...(o.exclude?.length ? { excludes: o.exclude.map((r) => simUrn(program, r)) } : {}),
+        ...(o.replace?.length ? { replaces: o.replace.map((r) => simUrn(program, r)) } : {}),
       });
     } finally {
       // A rule not used up is removed; its hits say whether it fired.
@@ -188,7 +205,8 @@ export class Lane {
     try {
       stateText = readFileSync(this.stateFile, "utf8");
     } catch {}
-    return { operation, result, pre, post, preState, postState, stateText, requests, faults, engineMs };
+    const partial = Boolean(o.target?.length || o.exclude?.length);
+    return { operation, result, pre, post, preState, postState, stateText, requests, faults, engineMs, partial };
   }
 
   private async clearFault(id: number, spec: FaultSpec): Promise<number> {

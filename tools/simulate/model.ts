@@ -22,6 +22,9 @@ export interface RoleDecl {
   dependsOn?: string[];
   /** Former resource names (`aliases: [{ name }]`). */
   aliases?: string[];
+  /** The resource options `deleteBeforeReplace` and `replaceOnChanges`. */
+  deleteBeforeReplace?: boolean;
+  replaceOnChanges?: string[];
 }
 
 export interface EntryDecl {
@@ -38,11 +41,24 @@ export interface CatalogueDecl {
   adoptExisting?: boolean;
   exclusive?: boolean;
   dependsOn?: string[];
+  deleteBeforeReplace?: boolean;
+  replaceOnChanges?: string[];
+}
+
+/**
+ * A test resource whose create and update take `ms` (the spec program's `slow`), declared before
+ * every other: what depends on it registers late in an `up`, at once in a preview (no creates).
+ */
+export interface SlowDecl {
+  res: string;
+  ms: number;
 }
 
 export interface Program {
   roles: RoleDecl[];
   catalogues: CatalogueDecl[];
+  /** Slow test resources, declared first; `dependsOn` may name them. */
+  slow?: SlowDecl[];
   /** Registers the catalogues before the Roles (the spec program's `order: catalogues-first`). */
   cataloguesFirst?: boolean;
   /**
@@ -92,6 +108,10 @@ export type Step =
       faults?: FaultSpec[];
       /** After a successful `up`, a preview with `--expect-no-changes`. */
       checkNoChanges?: boolean;
+      /** `--target`, `--exclude` and `--replace` of these resources (by name), on the preview and the `up`. */
+      target?: string[];
+      exclude?: string[];
+      replace?: string[];
     }
   | { op: "refresh"; faults?: FaultSpec[] }
   | { op: "destroy"; parallel?: number; faults?: FaultSpec[] }
@@ -109,9 +129,12 @@ export interface History {
 
 /** Drops `dependsOn` names that are not declared before the resource (the spec program resolves them in order). */
 export function normalize(p: Program): Program {
-  const order = p.cataloguesFirst
-    ? [...p.catalogues.map((c) => c.res), ...p.roles.map((r) => r.res)]
-    : [...p.roles.map((r) => r.res), ...p.catalogues.map((c) => c.res)];
+  const order = [
+    ...(p.slow ?? []).map((x) => x.res),
+    ...(p.cataloguesFirst
+      ? [...p.catalogues.map((c) => c.res), ...p.roles.map((r) => r.res)]
+      : [...p.roles.map((r) => r.res), ...p.catalogues.map((c) => c.res)]),
+  ];
   const before = (res: string, deps: string[] | undefined) => {
     const at = order.indexOf(res);
     const kept = (deps ?? []).filter((d) => {
@@ -127,6 +150,7 @@ export function normalize(p: Program): Program {
   return {
     ...(p.cataloguesFirst ? { cataloguesFirst: true } : {}),
     ...(p.groupIdsAsOutputs ? { groupIdsAsOutputs: true } : {}),
+    ...(p.slow?.length ? { slow: p.slow } : {}),
     roles: p.roles.map((r) => strip(r, before(r.res, r.dependsOn))),
     catalogues: p.catalogues.map((c) => strip(c, before(c.res, c.dependsOn))),
   };
@@ -151,6 +175,8 @@ export function specConfig(p: Program, groups: readonly [number, number]): Recor
       retainOnDelete: r.retainOnDelete || undefined,
       dependsOn: r.dependsOn,
       aliases: r.aliases?.length ? r.aliases.map((name) => ({ name })) : undefined,
+      deleteBeforeReplace: r.deleteBeforeReplace || undefined,
+      replaceOnChanges: r.replaceOnChanges,
     }),
   }));
   const groupRoles = n.catalogues.map((c) => ({
@@ -161,13 +187,18 @@ export function specConfig(p: Program, groups: readonly [number, number]): Recor
       ...(c.adoptExisting ? { adoptExisting: true } : {}),
       ...(c.exclusive ? { exclusive: true } : {}),
     },
-    ...opts({ dependsOn: c.dependsOn }),
+    ...opts({
+      dependsOn: c.dependsOn,
+      deleteBeforeReplace: c.deleteBeforeReplace || undefined,
+      replaceOnChanges: c.replaceOnChanges,
+    }),
   }));
   return {
     "roles-spec:spec": JSON.stringify(spec),
     "roles-spec:groupRoles": JSON.stringify(groupRoles),
     ...(n.cataloguesFirst ? { "roles-spec:order": "catalogues-first" } : {}),
     ...(n.groupIdsAsOutputs ? { "roles-spec:groupIds": "outputs" } : {}),
+    ...(n.slow ? { "roles-spec:slow": JSON.stringify(n.slow.map((x) => ({ name: x.res, ms: x.ms }))) } : {}),
   };
 }
 
@@ -183,20 +214,24 @@ export function declaredNames(p: Program): Map<string, string[]> {
   return out;
 }
 
+const replacement = (x: { deleteBeforeReplace?: boolean; replaceOnChanges?: string[] }) =>
+  `${x.deleteBeforeReplace ? " deleteBeforeReplace" : ""}${x.replaceOnChanges ? ` replaceOnChanges ${x.replaceOnChanges.join(",")}` : ""}`;
+
 /** A one-line summary of a program, for reports. */
 export function describeProgram(p: Program): string {
   const roles = p.roles.map(
     (r) =>
-      `Role ${r.res}(g${r.group} "${r.name}"${r.retainOnDelete ? " retainOnDelete" : ""}${r.dependsOn ? ` dependsOn ${r.dependsOn.join(",")}` : ""}${r.aliases ? ` aliases ${r.aliases.join(",")}` : ""})`,
+      `Role ${r.res}(g${r.group} "${r.name}"${r.retainOnDelete ? " retainOnDelete" : ""}${r.dependsOn ? ` dependsOn ${r.dependsOn.join(",")}` : ""}${r.aliases ? ` aliases ${r.aliases.join(",")}` : ""}${replacement(r)})`,
   );
   const cats = p.catalogues.map(
     (c) =>
-      `GroupRoles ${c.res}(g${c.group}${c.exclusive ? " exclusive" : ""}${c.adoptExisting ? " adopt" : ""}${c.dependsOn ? ` dependsOn ${c.dependsOn.join(",")}` : ""} {${Object.entries(
+      `GroupRoles ${c.res}(g${c.group}${c.exclusive ? " exclusive" : ""}${c.adoptExisting ? " adopt" : ""}${c.dependsOn ? ` dependsOn ${c.dependsOn.join(",")}` : ""}${replacement(c)} {${Object.entries(
         c.roles,
       )
         .map(([k, e]) => `${k}: "${e.name}"${e.retain ? " retain" : ""}`)
         .join(", ")}})`,
   );
-  const all = [...(p.cataloguesFirst ? [...cats, ...roles] : [...roles, ...cats])].join("; ") || "(empty)";
+  const slow = (p.slow ?? []).map((x) => `Slow ${x.res}(${x.ms} ms)`);
+  const all = [...slow, ...(p.cataloguesFirst ? [...cats, ...roles] : [...roles, ...cats])].join("; ") || "(empty)";
   return p.groupIdsAsOutputs ? `${all} (groupIds as Outputs)` : all;
 }

@@ -95,6 +95,8 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
   /** Roles edited by hand (or given users) since the last refresh: the state learns it at refresh. */
   const drifted = new Set<number>();
   let tokenIx: 0 | 1 = 0;
+  /** Resources a `--target`/`--exclude` up left in the state though the program removed them. */
+  const lingering = new Set<string>();
   /** The program of the last `up` (what refresh and destroy run against). */
   let applied: Program = EMPTY;
   let stepIx = 0;
@@ -114,7 +116,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
     }
     const r = rec.result;
     trace.push(
-      `  ${operation}${o.parallel ? ` --parallel ${o.parallel}` : ""}${o.refresh ? " --refresh" : ""}${o.expectNoChanges ? " --expect-no-changes" : ""}${o.batch ? ` (maxBatchSize ${o.batch})` : ""}` +
+      `  ${operation}${o.parallel ? ` --parallel ${o.parallel}` : ""}${flagsText(o)}${o.refresh ? " --refresh" : ""}${o.expectNoChanges ? " --expect-no-changes" : ""}${o.batch ? ` (maxBatchSize ${o.batch})` : ""}` +
         `${rec.faults.length ? ` faults ${rec.faults.map((f) => `${f.spec.kind}@${f.spec.route}/g${f.spec.group}${f.spec.skip ? `+${f.spec.skip}` : ""}${f.spec.persistent ? "*" : ""}(${f.hits})`).join(" ")}` : ""}: ` +
         `${r.ok ? "ok" : `FAILED ${r.errors.join(" | ").replace(/\s+/g, " ").slice(0, 300)}`}` +
         `${
@@ -139,16 +141,30 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
     for (const id of [...unmanaged]) if (recorded.has(id)) unmanaged.delete(id);
     fail(noCrash(rec));
     fail(noCredentials(rec, lane.tokens));
-    fail(stateMatchesService(rec, drifted, operation === "destroy" ? undefined : program));
+    fail(stateMatchesService(rec, drifted, operation === "destroy" ? undefined : program, lingering));
+    if (operation === "up" || operation === "destroy") {
+      const declared = new Set([...program.roles, ...program.catalogues].map((x) => x.res));
+      lingering.clear();
+      if (rec.partial)
+        for (const r of rec.postState) {
+          const res = r.urn.slice(r.urn.lastIndexOf("::") + 2);
+          if (!declared.has(res)) lingering.add(res);
+        }
+    }
     fail(noOrphans(rec, unmanaged));
     fail(deletes(rec, program, unmanaged, drifted));
     if (operation === "preview" || operation === "refresh") fail(readOnly(rec));
     return rec;
   };
 
-  /** A fault-free `up` after one that failed on a fault must reach the program, and a preview then shows nothing. */
+  /**
+   * A fault-free `up` after one that failed on a fault must reach the program, and a preview then shows
+   * nothing. With the step's `--target`/`--exclude`, without its `--replace` (the replacement the first
+   * run began is the state's to finish; asked again, the engine would replace once more).
+   */
   const converge = async (program: Program, o: OpOptions) => {
-    const again = await op("up", program, { ...o, faults: [] });
+    const { replace: _replace, ...again0 } = o;
+    const again = await op("up", program, { ...again0, faults: [] });
     if (!again.result.ok) {
       const why = documented(again.result.errors);
       if (why) bump(stats.upRefusals, `${why} (after a fault)`);
@@ -166,14 +182,15 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
   };
 
   const verifyConverged = async (up: OpRecord, program: Program, o: OpOptions) => {
-    fail(desiredState(up, program, drifted));
+    fail(desiredState(up, targeted(program, o), drifted));
     if (o.refresh) drifted.clear();
     // A preview shows no changes, unless an exclusive catalogue has roles to remove (made by hand or forgotten).
     const pending = program.catalogues.some(
       (c) => c.exclusive && up.post[c.group].some((r) => unmanaged.has(r.roleId)),
     );
     if (pending) return;
-    const quiet = await op("preview", program, { ...o, faults: [], refresh: false, expectNoChanges: true });
+    const { replace: _replace, ...quietFlags } = o;
+    const quiet = await op("preview", program, { ...quietFlags, faults: [], refresh: false, expectNoChanges: true });
     if (!quiet.result.ok)
       fail([
         {
@@ -192,6 +209,9 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
           ...(step.parallel !== undefined ? { parallel: step.parallel } : {}),
           ...(step.batch !== undefined ? { batch: step.batch } : {}),
           ...(step.refresh ? { refresh: true } : {}),
+          ...(step.target ? { target: step.target } : {}),
+          ...(step.exclude ? { exclude: step.exclude } : {}),
+          ...(step.replace ? { replace: step.replace } : {}),
         };
         trace.push(`  program: ${describeProgram(step.program)}`);
         const preview = await op("preview", step.program, o);
@@ -208,7 +228,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
         if (up.result.ok) {
           if (step.checkNoChanges || faulted) await verifyConverged(up, step.program, o);
           else {
-            fail(desiredState(up, step.program, drifted));
+            fail(desiredState(up, targeted(step.program, o), drifted));
             if (o.refresh) drifted.clear();
           }
         } else if (faulted) {
@@ -313,6 +333,24 @@ async function handEdit(
   if (r.status === 200) drifted.add(role.roleId);
 }
 
+/** The engine flags of an operation, as the CLI takes them (resource names for URNs). */
+const flagsText = (o: OpOptions) =>
+  [
+    ...(o.target ?? []).map((r) => ` --target ${r}`),
+    ...(o.exclude ?? []).map((r) => ` --exclude ${r}`),
+    ...(o.replace ?? []).map((r) => ` --replace ${r}`),
+  ].join("");
+
+/**
+ * What an `up` with `--target` or `--exclude` brings to the program's declarations: only the resources
+ * it runs (the engine gives the others a same step from their old state: step_generator.go
+ * `continueStepsFromImport`, NewUntargetedSameStep).
+ */
+export function targeted(p: Program, o: Pick<OpOptions, "target" | "exclude">): Program {
+  const runs = (res: string) => (!o.target || o.target.includes(res)) && !o.exclude?.includes(res);
+  return { ...p, roles: p.roles.filter((r) => runs(r.res)), catalogues: p.catalogues.filter((c) => runs(c.res)) };
+}
+
 export function describeStep(s: Step): string {
   const faults = (f: FaultSpec[] | undefined) =>
     f?.length
@@ -320,7 +358,7 @@ export function describeStep(s: Step): string {
       : "";
   switch (s.op) {
     case "deploy":
-      return `deploy (${s.change})${s.parallel ? ` --parallel ${s.parallel}` : ""}${s.batch ? ` maxBatchSize ${s.batch}` : ""}${s.refresh ? " --refresh" : ""}${faults(s.faults)}`;
+      return `deploy (${s.change})${s.parallel ? ` --parallel ${s.parallel}` : ""}${flagsText(s)}${s.batch ? ` maxBatchSize ${s.batch}` : ""}${s.refresh ? " --refresh" : ""}${faults(s.faults)}`;
     case "refresh":
       return `refresh${faults(s.faults)}`;
     case "destroy":
