@@ -19,7 +19,8 @@
  * the list and the earlier registrations, never a clock.
  */
 import type { RoleSummary } from "../../client/types";
-import { deploymentLedger, orderedBefore, type Registration } from "../shared/deployment-ledger";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { orderedBefore, type Registration } from "../shared/registrations";
 import type { CheckFailure } from "../shared/fields";
 import { previewListing } from "../shared/preview-listing";
 import { formatRoleId } from "./inputs";
@@ -39,12 +40,12 @@ export async function heldNameFailures(
   // An import takes the holder over; a create that replaces an unconfirmed one adopts the role it made.
   if (typeof groupId !== "number" || typeof name !== "string" || typeof news.importId === "string") return [];
   const ledger = deploymentLedger();
-  if (ledger.hasUnconfirmed(groupId, name)) return [];
+  if (ledger.creates.hasUnconfirmed(groupId, name)) return [];
   const { roles } = await previewListing(groupId);
   const holder = roles?.find((r) => r.name === name && r.roleId !== rename?.selfRoleId);
   if (!holder) return []; // free, or not listed (the create meets it, with its retries and messages)
-  const declared = ledger.declaration(groupId, holder.roleId);
-  const release = ledger.releaseOf(groupId, holder.roleId);
+  const declared = ledger.declarations.of(groupId, holder.roleId);
+  const release = ledger.releases.of(groupId, holder.roleId);
   // Renamed away, or deleted in its update, by a resource in this one's `dependsOn`: its step ended
   // before this one registered.
   if (declared?.reg && declared.plannedName !== name && orderedBefore(reg, declared.reg)) return [];
