@@ -19,6 +19,7 @@
  * the list and the earlier registrations, never a clock.
  */
 import type { RoleSummary } from "../../client/types";
+import type { DeclaredRole, Release } from "../shared/declarations";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { orderedBefore, type Registration } from "../shared/registrations";
 import type { CheckFailure } from "../shared/fields";
@@ -55,24 +56,24 @@ export async function heldNameFailures(
   // stays: ./provider `diff`).
   if (release?.reg.replaced && release.reg.structure.urn === reg.structure.urn && !release.deferred) return [];
   const what = rename ? `renaming role "${rename.from}" to "${name}"` : `creating role "${name}"`;
-  const freer =
-    declared?.reg && declared.plannedName !== name
-      ? declared.reg
-      : release && !release.deferred && !release.handedTo
-        ? release.reg
-        : undefined;
-  const holderIs: HolderKind = freer
-    ? { freedBy: freer.described }
-    : declared
-      ? "kept"
-      : release?.deferred
-        ? "deleted last"
-        : "unknown";
+  const holderIs = holderKind(name, declared, release);
   return [{ property: "name", reason: heldNameReason(groupId, name, holder, holderIs, what, !rename) }];
 }
 
 /** What the program does with the role holding the name, as far as this deployment has seen. */
 export type HolderKind = { freedBy: string } | "kept" | "deleted last" | "unknown";
+
+/**
+ * The kind of holder of `name`, from how this deployment declares the role (`declared`) or lets it go
+ * (`release`): a resource renames it away or deletes it in its own update (but nothing orders that
+ * step first), another keeps it, it is deleted after every other step, or no resource says.
+ */
+function holderKind(name: string, declared: DeclaredRole | undefined, release: Release | undefined): HolderKind {
+  if (declared?.reg && declared.plannedName !== name) return { freedBy: declared.reg.described };
+  if (release && !release.deferred && !release.handedTo) return { freedBy: release.reg.described };
+  if (declared) return "kept";
+  return release?.deferred ? "deleted last" : "unknown";
+}
 
 /** Why the write cannot apply, and what works for each kind of holder (the advice `up` gives, and more). */
 export function heldNameReason(
