@@ -19,8 +19,8 @@ import {
   lateKeep,
   lateTakeover,
   unorderedTakeover,
-  refusingOnlyInProgram,
 } from "../shared/registration-order";
+import { diffRegistration } from "../shared/resource-protocol";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
@@ -204,18 +204,15 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
 const CHANGED: GroupRolesDiff = { changes: true, replaces: [], deleteBeforeReplace: false };
 
 export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {
-  const ledger = deploymentLedger();
   const groupId = parseGroupId(id);
   const state = toState(olds);
-  // The engine diffs the registration it has just checked (./provider `check` opened it).
-  const reg = ledger.registrations.current();
-  reg.described = describeCatalogue(groupId, news.roles);
-  ledger.registrations.bind(`catalogue:${catalogueOwner(state)}`, reg);
-  const result = await ledger.run.observe(`diff of the GroupRoles of group ${groupId}`, reg, () =>
-    refusingOnlyInProgram(ledger, () => diffOf(groupId, state, news, reg), CHANGED),
+  const result = await diffRegistration(
+    `diff of the GroupRoles of group ${groupId}`,
+    describeCatalogue(groupId, news.roles),
+    `catalogue:${catalogueOwner(state)}`,
+    (reg) => diffOf(groupId, state, news, reg),
+    CHANGED,
   );
-  // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
-  if (!result.changes || result.replaces.length) reg.settle(true);
   return result.changes ? { ...result, ...reportChanges(state, news, result.replaces.length > 0) } : result;
 }
 

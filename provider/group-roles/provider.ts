@@ -8,14 +8,13 @@
  * resources is never deleted and names freed elsewhere are waited for.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { checkCreateCredentials, previewListing } from "../shared/preview-listing";
-import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
-import { explainedDelete } from "../shared/deletions";
+import { previewListing } from "../shared/preview-listing";
+import { dynamicConfigSource } from "../shared/config-check";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";
 import { allRefusals, lateDeclare, lateTakeover } from "../shared/registration-order";
-import { structureOf } from "../shared/structure";
-import { isUnknown } from "../shared/fields";
+import { checkRegistration, runDelete, runStep } from "../shared/resource-protocol";
+import { type CheckFailure, isUnknown } from "../shared/fields";
 import {
   batchOptions,
   clientFromConfig,
@@ -62,36 +61,21 @@ const newCatalogue = (inputs: GroupRolesInputs) =>
   `new catalogue:${inputs.groupId}:${Object.keys(inputs.roles).join(",")}`;
 
 export async function check(olds: Props, news: Props) {
-  const ledger = deploymentLedger();
-  // The engine checks one registration at a time, in order: this one comes after every one checked so far.
-  ledger.run.noteProgramCheck(); // first: it forgets what a refresh's Diffs declared
-  const reg = ledger.registrations.register(
-    describeCatalogue(news.groupId, news.roles),
-    structureOf(news),
-    Object.keys(olds).length === 0,
-  );
-  return ledger.run.observe(
-    "check of a GroupRoles",
-    reg,
-    async () => {
-      // Settings that cannot work fail every preview, a no-op one too, before any request (../shared/config-check).
-      const config = configCheckFailures();
-      if (config.length) return { inputs: news, failures: config };
-      let failures = await checkCreateCredentials(olds, news, checkGroupRolesInputs(news));
-      if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number")
-        failures = await checkCreateNames(news, reg);
-      return { inputs: news, failures };
-    },
-    (result) => result.failures.length > 0,
-  );
+  return checkRegistration(olds, news, {
+    what: "check of a GroupRoles",
+    described: describeCatalogue(news.groupId, news.roles),
+    inputFailures: checkGroupRolesInputs,
+    declareCreate: checkCreateNames,
+  });
 }
 
 /**
  * A create's names, in the preview: the names it declares (in the ledger), and held ones it cannot
  * take, from the preview's list of the group (the credential check's: no extra request).
  */
-async function checkCreateNames(news: Props, reg: Registration) {
-  const groupId = news.groupId as number;
+async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFailure[]> {
+  const groupId = news.groupId;
+  if (typeof groupId !== "number") return [];
   const ledger = deploymentLedger();
   if (hasUnknowns(news.roles) || isUnknown(news.adoptExisting)) return [];
   const inputs = toInputs(news);
@@ -191,10 +175,8 @@ async function planAndApply(
 
 export async function create(props: Props): Promise<{ id: string; outs: GroupRolesState }> {
   const inputs = toInputs(props);
-  const ledger = deploymentLedger();
-  const reg = ledger.registrations.stepOf(newCatalogue(inputs), describeCatalogue(inputs.groupId, inputs.roles));
   const what = `creating the roles of group ${inputs.groupId}`;
-  const outs = await ledger.run.track(reg, () =>
+  const outs = await runStep(newCatalogue(inputs), describeCatalogue(inputs.groupId, inputs.roles), (reg) =>
     converge(what, { groupId: inputs.groupId, roles: {} }, inputs, props.__provider, reg),
   );
   return { id: formatGroupId(inputs.groupId), outs };
@@ -204,21 +186,15 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   const groupId = parseGroupId(id);
   const inputs = toInputs({ ...news, groupId });
   const state = toState(olds);
-  const ledger = deploymentLedger();
-  const reg = ledger.registrations.stepOf(
-    `catalogue:${catalogueOwner(state)}`,
-    describeCatalogue(groupId, inputs.roles),
-  );
   const what = `updating the roles of group ${groupId}`;
-  const outs = await ledger.run.track(reg, () => converge(what, state, inputs, news.__provider, reg));
+  const outs = await runStep(`catalogue:${catalogueOwner(state)}`, describeCatalogue(groupId, inputs.roles), (reg) =>
+    converge(what, state, inputs, news.__provider, reg),
+  );
   return { outs };
 }
 
 async function deleteRoles(id: string, props: Props): Promise<void> {
-  // In a destroy, a failure says what the destroy did and what to do next (../shared/deletions).
-  await deploymentLedger().run.track(undefined, () =>
-    explainedDelete(() => deleteGroupRoles(id, props, maxBatchSize())),
-  );
+  await runDelete(() => deleteGroupRoles(id, props, maxBatchSize()));
 }
 
 /**

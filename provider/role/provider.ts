@@ -9,18 +9,17 @@ import { ConflictError, NameTakenError, NotFoundError, RoleInUseError } from "..
 import { changedTextFields, setTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
-import { checkCreateCredentials, credentialRefusal, roleGoneInPreview } from "../shared/preview-listing";
-import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
-import { explainedDelete } from "../shared/deletions";
+import { credentialRefusal, roleGoneInPreview } from "../shared/preview-listing";
+import { dynamicConfigSource } from "../shared/config-check";
 import type { Release } from "../shared/declarations";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";
 import type { CheckFailure } from "../shared/fields";
-import { lateDeclare, lateFreeing, lateKeep, lateTakeover, refusingOnlyInProgram } from "../shared/registration-order";
+import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
+import { checkRegistration, diffRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { heldNameFailures } from "./held-names";
-import { structureOf } from "../shared/structure";
 import { RoleNotAppliedError, inContext } from "../shared/errors";
 import { deleteApplied, isAmbiguous } from "../shared/lost-replies";
 import { inUseDeleteMessage, inUseReplaceMessage } from "./errors";
@@ -49,27 +48,12 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 }
 
 export async function check(olds: Props, news: Props) {
-  const ledger = deploymentLedger();
-  // The engine checks one registration at a time, in order: this one comes after every one checked so far.
-  ledger.run.noteProgramCheck(); // first: it forgets what a refresh's Diffs declared
-  const reg = ledger.registrations.register(
-    `the Role "${String(news.name)}" of group ${String(news.groupId)}`,
-    structureOf(news),
-    Object.keys(olds).length === 0,
-  );
-  return ledger.run.observe(
-    "check of a Role",
-    reg,
-    async () => {
-      // Settings that cannot work fail every preview, a no-op one too, before any request (../shared/config-check).
-      const config = configCheckFailures();
-      if (config.length) return { inputs: news, failures: config };
-      let failures = await checkCreateCredentials(olds, news, checkRoleInputs(news));
-      if (!failures.length && Object.keys(olds).length === 0) failures = await declareCreate(news, reg);
-      return { inputs: news, failures };
-    },
-    (result) => result.failures.length > 0,
-  );
+  return checkRegistration(olds, news, {
+    what: "check of a Role",
+    described: `the Role "${String(news.name)}" of group ${String(news.groupId)}`,
+    inputFailures: checkRoleInputs,
+    declareCreate,
+  });
 }
 
 /**
@@ -138,20 +122,13 @@ export function changedProperties(olds: Props, news: Props): string[] {
 }
 
 export async function diff(id: string, olds: Props, news: Props) {
-  const ledger = deploymentLedger();
-  // The engine diffs the registration it has just checked (see `check`).
-  const reg = ledger.registrations.current();
-  reg.described = `the Role "${String(olds.name)}" (id ${id})`;
-  const result = await ledger.run.observe(`diff of role ${id}`, reg, () =>
-    refusingOnlyInProgram(ledger, () => diffRole(id, olds, news, reg), {
-      changes: true,
-      replaces: [] as string[],
-      deleteBeforeReplace: false,
-    }),
+  return diffRegistration(
+    `diff of role ${id}`,
+    `the Role "${String(olds.name)}" (id ${id})`,
+    undefined, // bound in `diffRole`, unless the create was never confirmed
+    (reg) => diffRole(id, olds, news, reg),
+    { changes: true, replaces: [] as string[], deleteBeforeReplace: false },
   );
-  // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
-  if (!result.changes || result.replaces.length) reg.settle(true);
-  return result;
 }
 
 async function diffRole(id: string, olds: Props, news: Props, reg: Registration) {
@@ -356,19 +333,10 @@ export const roleProvider = {
   configure,
   check,
   diff,
-  create: (inputs: Props) => {
-    const ledger = deploymentLedger();
-    const reg = ledger.registrations.stepOf(newRole(inputs.groupId, inputs.name), `the Role "${String(inputs.name)}"`);
-    return ledger.run.track(reg, () => create(inputs, reg));
-  },
+  create: (inputs: Props) =>
+    runStep(newRole(inputs.groupId, inputs.name), `the Role "${String(inputs.name)}"`, (reg) => create(inputs, reg)),
   read,
-  update: (id: string, olds: Props, news: Props) => {
-    const ledger = deploymentLedger();
-    const reg = ledger.registrations.stepOf(`role:${id}`, `the Role "${String(olds.name)}" (id ${id})`);
-    return ledger.run.track(reg, () => update(id, olds, news, reg));
-  },
-  // Deletes run after every other step: no registration waits for them. In a destroy, a failure says
-  // what the destroy did and what to do next (../shared/deletions).
-  delete: (id: string, props: Props) =>
-    deploymentLedger().run.track(undefined, () => explainedDelete(() => deleteRole(id, props))),
+  update: (id: string, olds: Props, news: Props) =>
+    runStep(`role:${id}`, `the Role "${String(olds.name)}" (id ${id})`, (reg) => update(id, olds, news, reg)),
+  delete: (id: string, props: Props) => runDelete(() => deleteRole(id, props)),
 } satisfies dynamic.ResourceProvider<Props, Props>;
