@@ -88,7 +88,7 @@ export class RunState {
   }
 
   /** An operation of this deployment failed. */
-  noteFailure(what: string): void {
+  private noteFailure(what: string): void {
     this.failures.push(what);
   }
 
