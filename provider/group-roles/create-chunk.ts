@@ -106,7 +106,8 @@ async function nameRace(
   const conflicts: NameConflict[] = chunk.flatMap(({ key, entry }) => {
     const holder = byName.get(entry.name);
     if (!holder) return [];
-    const ours = ledger.isOfThisDeployment(groupId, holder.roleId) || !!ledger.declaration(groupId, holder.roleId);
+    const ours =
+      ledger.creates.isOfThisDeployment(groupId, holder.roleId) || !!ledger.declarations.of(groupId, holder.roleId);
     return [{ key, name: entry.name, holderId: holder.roleId, added: true, kind: ours ? "program" : "outside" }];
   });
   if (!conflicts.length) return conflict;

@@ -34,7 +34,7 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
   const own = catalogueOwner(state);
   /** Declared by a Role, or by another catalogue (a refresh of this one declares it too, as its own). */
   const keptElsewhere = (roleId: number) => {
-    const declared = ledger.declaration(groupId, roleId);
+    const declared = ledger.declarations.of(groupId, roleId);
     return declared?.by === "role" || (declared?.by === "catalogue" && declared.owner !== own);
   };
   // A role another resource of this deployment took over, or a Role of the program keeps, is theirs:
@@ -42,12 +42,13 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
   const targets = Object.entries(state.roles)
     .filter(([, role]) => !role.retain && byId.has(role.roleId))
     .map(([key, role]) => ({ key, role: byId.get(role.roleId)! }))
-    .filter(({ role }) => !ledger.isClaimed(groupId, role.roleId) && !keptElsewhere(role.roleId));
+    .filter(({ role }) => !ledger.creates.isClaimed(groupId, role.roleId) && !keptElsewhere(role.roleId));
   // A create never confirmed: the role holding the name it sent is the one it made.
   const managed = new Set(targets.map((t) => t.role.roleId));
   for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {
     const made = byName.get(sent);
-    if (made && !managed.has(made.roleId) && !ledger.isClaimed(groupId, made.roleId)) targets.push({ key, role: made });
+    if (made && !managed.has(made.roleId) && !ledger.creates.isClaimed(groupId, made.roleId))
+      targets.push({ key, role: made });
   }
   const held = targets.filter((t) => t.role.inUse);
   if (held.length)
@@ -65,6 +66,6 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
       throw inContext(e, `${what}: ${before}deleting ${entries(chunk.map((t) => t.key))}`);
     });
     done.push(...chunk.map((t) => t.key));
-    ledger.noteDeleted({ by, groupId, names: chunk.map((t) => t.role.name) });
+    ledger.run.noteDeleted({ by, groupId, names: chunk.map((t) => t.role.name) });
   }
 }

@@ -10,7 +10,8 @@
 import type { NameTakenError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
-import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import type { Registration } from "../shared/registrations";
 import {
   allRefusals,
   lateDeclare,
@@ -18,8 +19,8 @@ import {
   lateKeep,
   lateTakeover,
   unorderedTakeover,
-  refusingOnlyInProgram,
 } from "../shared/registration-order";
+import { diffRegistration } from "../shared/resource-protocol";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
@@ -120,18 +121,24 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
       if (typeof name !== "string") continue;
       if (name !== old.name)
         refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId, plannedName: name }, reg, what));
-      ledger.declare(groupId, old.roleId, { currentName: old.name, plannedName: name, by: "catalogue", owner, reg });
+      ledger.declarations.declare(groupId, old.roleId, {
+        currentName: old.name,
+        plannedName: name,
+        by: "catalogue",
+        owner,
+        reg,
+      });
     } else if (typeof name === "string") {
       refuse(lateDeclare(ledger, groupId, name, reg, what));
       if (adopts) refuse(lateTakeover(ledger, groupId, { name }, reg, what));
-      ledger.wantName(groupId, name, reg, adopts);
+      ledger.wants.addName(groupId, name, reg, adopts);
     }
   }
   const handovers: string[] = [];
   for (const [key, old] of Object.entries(state.roles)) {
     if (kept.has(key) || old.retain) continue; // kept, or forgotten (never deleted)
-    ledger.undeclare(groupId, old.roleId, owner, reg);
-    const release = ledger.release(groupId, old.roleId, old.name, reg, false);
+    ledger.declarations.undeclare(groupId, old.roleId, owner, reg);
+    const release = ledger.names.release(groupId, old.roleId, old.name, reg, false);
     if (release.handedTo)
       handovers.push(
         `group ${groupId}: roles.${key} "${old.name}" (roleId ${old.roleId}) leaves this catalogue and is taken ` +
@@ -156,7 +163,7 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
   const late: Array<NameTakenError | undefined> = [];
   for (const [key, old] of Object.entries(state.roles)) {
     if (old.retain) continue;
-    const release = ledger.release(groupId, old.roleId, old.name, reg, !reg.deleteBeforeReplace);
+    const release = ledger.names.release(groupId, old.roleId, old.name, reg, !reg.deleteBeforeReplace);
     late.push(unorderedTakeover(ledger, groupId, release, reg, `group ${groupId}: roles.${key}`));
   }
   const deleted = Object.entries(state.roles).filter(([, r]) => !r.retain);
@@ -182,7 +189,7 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
     if (typeof name !== "string") continue;
     if (news.adoptExisting === true)
       late.push(lateTakeover(ledger, newGroup, { name }, reg, `group ${newGroup}: roles.${key}`));
-    ledger.wantName(newGroup, name, reg, news.adoptExisting === true);
+    ledger.wants.addName(newGroup, name, reg, news.adoptExisting === true);
   }
   const lateRefusal = allRefusals(late);
   if (lateRefusal) throw lateRefusal;
@@ -197,18 +204,15 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
 const CHANGED: GroupRolesDiff = { changes: true, replaces: [], deleteBeforeReplace: false };
 
 export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {
-  const ledger = deploymentLedger();
   const groupId = parseGroupId(id);
   const state = toState(olds);
-  // The engine diffs the registration it has just checked (./provider `check` opened it).
-  const reg = ledger.current();
-  reg.described = describeCatalogue(groupId, news.roles);
-  ledger.bind(`catalogue:${catalogueOwner(state)}`, reg);
-  const result = await ledger.observe(`diff of the GroupRoles of group ${groupId}`, reg, () =>
-    refusingOnlyInProgram(ledger, () => diffOf(groupId, state, news, reg), CHANGED),
+  const result = await diffRegistration(
+    `diff of the GroupRoles of group ${groupId}`,
+    describeCatalogue(groupId, news.roles),
+    `catalogue:${catalogueOwner(state)}`,
+    (reg) => diffOf(groupId, state, news, reg),
+    CHANGED,
   );
-  // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
-  if (!result.changes || result.replaces.length) reg.settle(true);
   return result.changes ? { ...result, ...reportChanges(state, news, result.replaces.length > 0) } : result;
 }
 
@@ -233,7 +237,7 @@ async function diffOf(
   const ledger = deploymentLedger();
   if (news.exclusive === true) {
     // First: a second exclusive catalogue's roles are all "removed" by the first, which says less.
-    const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared), reg);
+    const other = ledger.exclusives.claim(groupId, catalogueOwner(state), describeEntries(declared), reg);
     if (other) throw twoExclusive(groupId, other);
   }
   // A removed entry another resource takes over shows in the plan as a removal: say it is a move.
@@ -268,8 +272,8 @@ async function diffOf(
       if (held.length) throw unmanagedInUse(groupId, held);
       // Let go now, once: the apply removes only these (a role made since is never one of them), and a
       // resource that registers later and keeps one of them is refused in its own Diff.
-      for (const r of plan.unmanaged) ledger.release(groupId, r.roleId, r.name, reg, false);
-      ledger.decideRemovals(reg);
+      for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
+      ledger.exclusives.decideRemovals(reg);
       if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
       return {
         changes: writes || flagChanged || removed.length > 0 || plan.unmanaged.length > 0,

@@ -5,7 +5,7 @@
 import { NameTakenError, RoleInUseError } from "../../client/errors";
 import { RoleNotAppliedError } from "../shared/errors";
 import type { RoleSummary } from "../../client/types";
-import type { Registration } from "../shared/deployment-ledger";
+import type { Registration } from "../shared/registrations";
 import type { GroupRolesState } from "./types";
 
 /**

@@ -9,7 +9,8 @@
  * The receiver is in this resource's `dependsOn` (a handover needs it: ../shared/registration-order),
  * so its step ended before this one registered: its outcome is known, nothing is waited for.
  */
-import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import type { Registration } from "../shared/registrations";
 import { entries } from "./apply";
 import { GroupRolesInitError } from "./errors";
 import { formatGroupId, type GroupRolesState } from "./types";
@@ -25,8 +26,8 @@ export async function withoutHandedOver(
   const { groupId } = state;
   const gone: string[] = [];
   for (const [key, role] of Object.entries(state.roles)) {
-    const release = ledger.releaseOf(groupId, role.roleId);
-    if (!release?.handedTo || release.reg !== reg || !ledger.isClaimed(groupId, role.roleId)) continue;
+    const release = ledger.releases.of(groupId, role.roleId);
+    if (!release?.handedTo || release.reg !== reg || !ledger.creates.isClaimed(groupId, role.roleId)) continue;
     if (release.handedTo.succeeded) gone.push(key);
   }
   if (!gone.length) return error;

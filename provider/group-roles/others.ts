@@ -1,5 +1,6 @@
 /** What the other resources of this deployment do with the roles of one group, as the plan asks it. */
-import { type DeploymentLedger, orderedBefore, type Registration } from "../shared/deployment-ledger";
+import type { DeploymentLedger } from "../shared/deployment-ledger";
+import { orderedBefore, type Registration } from "../shared/registrations";
 import { dependencyDeclaring } from "../shared/structure";
 import type { OtherResources } from "./plan";
 
@@ -16,20 +17,20 @@ export function otherResources(
 ): OtherResources {
   const isOther = (reg: Registration | undefined) => reg !== undefined && reg !== self;
   const kept = (roleId: number) => {
-    const declared = ledger.declaration(groupId, roleId);
+    const declared = ledger.declarations.of(groupId, roleId);
     return declared && isOther(declared.reg) ? declared : undefined;
   };
   const taken = (roleId: number) => {
-    const release = ledger.releaseOf(groupId, roleId);
+    const release = ledger.releases.of(groupId, roleId);
     return (
-      ledger.isClaimed(groupId, roleId) ||
+      ledger.creates.isClaimed(groupId, roleId) ||
       (release !== undefined && release.handedTo !== undefined && release.handedTo !== self)
     );
   };
   return {
     holder: (roleId) => {
       if (own.has(roleId)) return undefined;
-      const release = ledger.releaseOf(groupId, roleId);
+      const release = ledger.releases.of(groupId, roleId);
       if (release && isOther(release.reg) && !release.handedTo && !kept(roleId)) {
         // Deleted after every other step (a replaced catalogue): it may be taken over, but its name stays held.
         if (release.deferred) return { deferred: true };
@@ -38,7 +39,7 @@ export function otherResources(
         return orderedBefore(self, release.reg) ? { frees: release.reg, by: "delete" } : { later: true };
       }
       // Taken over or made by another resource in this deployment: it keeps the name it has.
-      if (ledger.isOfThisDeployment(groupId, roleId) || taken(roleId)) return { keeps: {} };
+      if (ledger.creates.isOfThisDeployment(groupId, roleId) || taken(roleId)) return { keeps: {} };
       const declared = kept(roleId);
       if (!declared) return undefined;
       const renamedAway = declared.currentName !== declared.plannedName && !declared.settled;
@@ -50,15 +51,15 @@ export function otherResources(
     },
     takes: (roleId) => !own.has(roleId) && (taken(roleId) || kept(roleId) !== undefined),
     removable: (roleId, name) => {
-      if (own.has(roleId) || taken(roleId) || kept(roleId) || ledger.mayBeTakenOver(groupId, roleId, name))
+      if (own.has(roleId) || taken(roleId) || kept(roleId) || ledger.names.mayBeTakenOver(groupId, roleId, name))
         return false;
       // Declared by a resource in this one's `dependsOn`, as the program's structure says: holds under
       // `--target` too, where that resource sends the provider nothing (step_generator.go
       // `NewUntargetedSameStep`).
       if (dependencyDeclaring(self.structure, groupId, { roleId, name })) return false;
-      const release = ledger.releaseOf(groupId, roleId);
+      const release = ledger.releases.of(groupId, roleId);
       // An exclusive catalogue removes, at apply, only what its Diff (or Check) let go: decided once.
-      const decided = at === "apply" && ledger.hasDecidedRemovals(self);
+      const decided = at === "apply" && ledger.exclusives.hasDecidedRemovals(self);
       return decided ? release?.reg === self : release === undefined || release.reg === self;
     },
   };

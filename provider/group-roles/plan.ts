@@ -8,7 +8,7 @@
  */
 import { changedTextFields, heldTextFields, textFieldsOf, type HeldTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
-import type { Registration } from "../shared/deployment-ledger";
+import type { Registration } from "../shared/registrations";
 import { sameSettings } from "../shared/settings";
 import { userCountOf } from "../shared/user-count";
 import { heldRole, type HeldRole, type NameConflict } from "./errors";

@@ -8,13 +8,13 @@
  * resources is never deleted and names freed elsewhere are waited for.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { checkCreateCredentials, previewListing } from "../shared/preview-listing";
-import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
-import { explainedDelete } from "../shared/deletions";
-import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
+import { previewListing } from "../shared/preview-listing";
+import { dynamicConfigSource } from "../shared/config-check";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import type { Registration } from "../shared/registrations";
 import { allRefusals, lateDeclare, lateTakeover } from "../shared/registration-order";
-import { structureOf } from "../shared/structure";
-import { isUnknown } from "../shared/fields";
+import { checkRegistration, runDelete, runStep } from "../shared/resource-protocol";
+import { type CheckFailure, isUnknown } from "../shared/fields";
 import {
   batchOptions,
   clientFromConfig,
@@ -53,50 +53,38 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
   setStackConfig(dynamicConfigSource(req.config));
 }
 
-/** The name a create's Check binds its registration to, for the create to find (see the ledger's `stepOf`). */
+/**
+ * The name a create's Check binds its registration to, for the create to find (the ledger's
+ * `registrations.stepOf`).
+ */
 const newCatalogue = (inputs: GroupRolesInputs) =>
   `new catalogue:${inputs.groupId}:${Object.keys(inputs.roles).join(",")}`;
 
 export async function check(olds: Props, news: Props) {
-  const ledger = deploymentLedger();
-  // The engine checks one registration at a time, in order: this one comes after every one checked so far.
-  ledger.noteProgramCheck(); // first: it forgets what a refresh's Diffs declared
-  const reg = ledger.register(
-    describeCatalogue(news.groupId, news.roles),
-    structureOf(news),
-    Object.keys(olds).length === 0,
-  );
-  return ledger.observe(
-    "check of a GroupRoles",
-    reg,
-    async () => {
-      // Settings that cannot work fail every preview, a no-op one too, before any request (../shared/config-check).
-      const config = configCheckFailures();
-      if (config.length) return { inputs: news, failures: config };
-      let failures = await checkCreateCredentials(olds, news, checkGroupRolesInputs(news));
-      if (!failures.length && Object.keys(olds).length === 0 && typeof news.groupId === "number")
-        failures = await checkCreateNames(news, reg);
-      return { inputs: news, failures };
-    },
-    (result) => result.failures.length > 0,
-  );
+  return checkRegistration(olds, news, {
+    what: "check of a GroupRoles",
+    described: describeCatalogue(news.groupId, news.roles),
+    inputFailures: checkGroupRolesInputs,
+    declareCreate: checkCreateNames,
+  });
 }
 
 /**
  * A create's names, in the preview: the names it declares (in the ledger), and held ones it cannot
  * take, from the preview's list of the group (the credential check's: no extra request).
  */
-async function checkCreateNames(news: Props, reg: Registration) {
-  const groupId = news.groupId as number;
+async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFailure[]> {
+  const groupId = news.groupId;
+  if (typeof groupId !== "number") return [];
   const ledger = deploymentLedger();
   if (hasUnknowns(news.roles) || isUnknown(news.adoptExisting)) return [];
   const inputs = toInputs(news);
-  ledger.bind(newCatalogue(inputs), reg);
+  ledger.registrations.bind(newCatalogue(inputs), reg);
   const lateOnes = Object.entries(inputs.roles).map(([key, entry]) => {
     const late = inputs.adoptExisting
       ? lateTakeover(ledger, groupId, { name: entry.name }, reg, `group ${groupId}: roles.${key}`)
       : undefined;
-    ledger.wantName(groupId, entry.name, reg, inputs.adoptExisting);
+    ledger.wants.addName(groupId, entry.name, reg, inputs.adoptExisting);
     return late;
   });
   const late = allRefusals(lateOnes);
@@ -114,7 +102,7 @@ async function checkCreateNames(news: Props, reg: Registration) {
     }
     return [];
   }
-  const other = ledger.claimExclusive(
+  const other = ledger.exclusives.claim(
     groupId,
     `new:${Object.keys(inputs.roles).join(",")}`,
     describeEntries(news.roles as Props),
@@ -124,8 +112,8 @@ async function checkCreateNames(news: Props, reg: Registration) {
   const held = plan.unmanaged.filter((r) => r.inUse);
   if (held.length) return [{ property: "exclusive", reason: unmanagedInUse(groupId, held).message }];
   // Let go now, once: the create removes only these (see ./diff).
-  for (const r of plan.unmanaged) ledger.release(groupId, r.roleId, r.name, reg, false);
-  ledger.decideRemovals(reg);
+  for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
+  ledger.exclusives.decideRemovals(reg);
   if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
   return [];
 }
@@ -177,7 +165,7 @@ async function planAndApply(
   if (unmanagedHeld.length) throw unmanagedInUse(groupId, unmanagedHeld);
   // Claimed before any write, in the same turn as the plan: a resource letting them go sees it.
   for (const roleId of plan.takeovers) {
-    ledger.claim(groupId, roleId);
+    ledger.creates.claim(groupId, roleId);
     own.add(roleId);
   }
   const outs = await apply({ client, maxBatchSize: maxBatchSize(), providerRef, what, listed }, plan);
@@ -187,10 +175,8 @@ async function planAndApply(
 
 export async function create(props: Props): Promise<{ id: string; outs: GroupRolesState }> {
   const inputs = toInputs(props);
-  const ledger = deploymentLedger();
-  const reg = ledger.stepOf(newCatalogue(inputs), describeCatalogue(inputs.groupId, inputs.roles));
   const what = `creating the roles of group ${inputs.groupId}`;
-  const outs = await ledger.track(reg, () =>
+  const outs = await runStep(newCatalogue(inputs), describeCatalogue(inputs.groupId, inputs.roles), (reg) =>
     converge(what, { groupId: inputs.groupId, roles: {} }, inputs, props.__provider, reg),
   );
   return { id: formatGroupId(inputs.groupId), outs };
@@ -200,16 +186,15 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   const groupId = parseGroupId(id);
   const inputs = toInputs({ ...news, groupId });
   const state = toState(olds);
-  const ledger = deploymentLedger();
-  const reg = ledger.stepOf(`catalogue:${catalogueOwner(state)}`, describeCatalogue(groupId, inputs.roles));
   const what = `updating the roles of group ${groupId}`;
-  const outs = await ledger.track(reg, () => converge(what, state, inputs, news.__provider, reg));
+  const outs = await runStep(`catalogue:${catalogueOwner(state)}`, describeCatalogue(groupId, inputs.roles), (reg) =>
+    converge(what, state, inputs, news.__provider, reg),
+  );
   return { outs };
 }
 
 async function deleteRoles(id: string, props: Props): Promise<void> {
-  // In a destroy, a failure says what the destroy did and what to do next (../shared/deletions).
-  await deploymentLedger().track(undefined, () => explainedDelete(() => deleteGroupRoles(id, props, maxBatchSize())));
+  await runDelete(() => deleteGroupRoles(id, props, maxBatchSize()));
 }
 
 /**

@@ -6,7 +6,8 @@
 import { type ConflictError, NameTakenError } from "../../client/errors";
 import { textFieldsOf } from "../../client/role-fields";
 import type { CreatedRole, RoleSummary } from "../../client/types";
-import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import type { Registration } from "../shared/registrations";
 import { nameTaken, writeWithName } from "./name-conflicts";
 import { isAmbiguous } from "../shared/lost-replies";
 import { adoptAfterLostReply, adoptImported, findUnconfirmed } from "./adoption";
@@ -53,8 +54,8 @@ export async function create(props: Props, reg: Registration): Promise<{ id: str
   const made = created;
   // A role taken over rather than made may be another resource's (a renamed resource adopting the role
   // of its old name): that resource's delete, later in this deployment, must leave it alone.
-  if (adopted) deploymentLedger().claim(groupId, made.roleId);
-  else deploymentLedger().noteMade(groupId, made.roleId);
+  if (adopted) deploymentLedger().creates.claim(groupId, made.roleId);
+  else deploymentLedger().creates.noteMade(groupId, made.roleId);
   const id = formatRoleId(groupId, made.roleId);
   // From here on the role exists: every failure must keep its ID in state (a partial create), never orphan it.
   const partial = (message: string, outs?: RoleOutputs) => {
@@ -100,7 +101,10 @@ const createBody = (inputs: RoleInputs) => ({
 function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: ConflictError, what: string): Error {
   const id = formatRoleId(inputs.groupId, holder.roleId);
   const ledger = deploymentLedger();
-  if (ledger.declaration(inputs.groupId, holder.roleId) || ledger.isOfThisDeployment(inputs.groupId, holder.roleId)) {
+  if (
+    ledger.declarations.of(inputs.groupId, holder.roleId) ||
+    ledger.creates.isOfThisDeployment(inputs.groupId, holder.roleId)
+  ) {
     // Importing it would put one role under two resources of this program.
     return nameTaken(
       `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}), ` +

@@ -19,7 +19,9 @@
  * the list and the earlier registrations, never a clock.
  */
 import type { RoleSummary } from "../../client/types";
-import { deploymentLedger, orderedBefore, type Registration } from "../shared/deployment-ledger";
+import type { DeclaredRole, Release } from "../shared/declarations";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import { orderedBefore, type Registration } from "../shared/registrations";
 import type { CheckFailure } from "../shared/fields";
 import { previewListing } from "../shared/preview-listing";
 import { formatRoleId } from "./inputs";
@@ -39,12 +41,12 @@ export async function heldNameFailures(
   // An import takes the holder over; a create that replaces an unconfirmed one adopts the role it made.
   if (typeof groupId !== "number" || typeof name !== "string" || typeof news.importId === "string") return [];
   const ledger = deploymentLedger();
-  if (ledger.hasUnconfirmed(groupId, name)) return [];
+  if (ledger.creates.hasUnconfirmed(groupId, name)) return [];
   const { roles } = await previewListing(groupId);
   const holder = roles?.find((r) => r.name === name && r.roleId !== rename?.selfRoleId);
   if (!holder) return []; // free, or not listed (the create meets it, with its retries and messages)
-  const declared = ledger.declaration(groupId, holder.roleId);
-  const release = ledger.releaseOf(groupId, holder.roleId);
+  const declared = ledger.declarations.of(groupId, holder.roleId);
+  const release = ledger.releases.of(groupId, holder.roleId);
   // Renamed away, or deleted in its update, by a resource in this one's `dependsOn`: its step ended
   // before this one registered.
   if (declared?.reg && declared.plannedName !== name && orderedBefore(reg, declared.reg)) return [];
@@ -54,24 +56,24 @@ export async function heldNameFailures(
   // stays: ./provider `diff`).
   if (release?.reg.replaced && release.reg.structure.urn === reg.structure.urn && !release.deferred) return [];
   const what = rename ? `renaming role "${rename.from}" to "${name}"` : `creating role "${name}"`;
-  const freer =
-    declared?.reg && declared.plannedName !== name
-      ? declared.reg
-      : release && !release.deferred && !release.handedTo
-        ? release.reg
-        : undefined;
-  const holderIs: HolderKind = freer
-    ? { freedBy: freer.described }
-    : declared
-      ? "kept"
-      : release?.deferred
-        ? "deleted last"
-        : "unknown";
+  const holderIs = holderKind(name, declared, release);
   return [{ property: "name", reason: heldNameReason(groupId, name, holder, holderIs, what, !rename) }];
 }
 
 /** What the program does with the role holding the name, as far as this deployment has seen. */
 export type HolderKind = { freedBy: string } | "kept" | "deleted last" | "unknown";
+
+/**
+ * The kind of holder of `name`, from how this deployment declares the role (`declared`) or lets it go
+ * (`release`): a resource renames it away or deletes it in its own update (but nothing orders that
+ * step first), another keeps it, it is deleted after every other step, or no resource says.
+ */
+function holderKind(name: string, declared: DeclaredRole | undefined, release: Release | undefined): HolderKind {
+  if (declared?.reg && declared.plannedName !== name) return { freedBy: declared.reg.described };
+  if (release && !release.deferred && !release.handedTo) return { freedBy: release.reg.described };
+  if (declared) return "kept";
+  return release?.deferred ? "deleted last" : "unknown";
+}
 
 /** Why the write cannot apply, and what works for each kind of holder (the advice `up` gives, and more). */
 export function heldNameReason(

@@ -9,7 +9,8 @@
  */
 import { ConflictError, NameTakenError, RoleInUseError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
-import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import type { Registration } from "../shared/registrations";
 import { formatRoleId } from "./inputs";
 
 export interface NameWrite<T> {
@@ -49,17 +50,17 @@ export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
       if (++freed > 1) throw conflict;
       continue;
     }
-    const freer = ledger.freer(w.groupId, holder.roleId, w.wanted, w.reg);
+    const freer = ledger.names.freer(w.groupId, holder.roleId, w.wanted, w.reg);
     // The freer is in this resource's `dependsOn`: its step ended before this one registered (never
     // waited for). Succeeded, it freed the name since the write was refused: one more try.
     if (freer?.succeeded && !waited.has(freer)) {
       waited.add(freer);
       continue;
     }
-    const plan = ledger.declaration(w.groupId, holder.roleId);
+    const plan = ledger.declarations.of(w.groupId, holder.roleId);
     if (plan?.plannedName === w.wanted) throw keepsName(w, holder, conflict);
     if (freer) throw holderFailed(w, holder, conflict, freer);
-    if (plan || ledger.isReleased(w.groupId, holder.roleId)) throw freedLater(w, holder, conflict);
+    if (plan || ledger.releases.has(w.groupId, holder.roleId)) throw freedLater(w, holder, conflict);
     throw w.undeclared ? w.undeclared(holder, conflict) : notDeclared(w, holder, conflict);
   }
 }

@@ -9,16 +9,17 @@ import { ConflictError, NameTakenError, NotFoundError, RoleInUseError } from "..
 import { changedTextFields, setTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
-import { checkCreateCredentials, credentialRefusal, roleGoneInPreview } from "../shared/preview-listing";
-import { configCheckFailures, dynamicConfigSource } from "../shared/config-check";
-import { explainedDelete } from "../shared/deletions";
-import { deploymentLedger, type Registration, type Release } from "../shared/deployment-ledger";
+import { credentialRefusal, roleGoneInPreview } from "../shared/preview-listing";
+import { dynamicConfigSource } from "../shared/config-check";
+import type { Release } from "../shared/declarations";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import type { Registration } from "../shared/registrations";
 import type { CheckFailure } from "../shared/fields";
-import { lateDeclare, lateFreeing, lateKeep, lateTakeover, refusingOnlyInProgram } from "../shared/registration-order";
+import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
+import { checkRegistration, diffRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { heldNameFailures } from "./held-names";
-import { structureOf } from "../shared/structure";
 import { RoleNotAppliedError, inContext } from "../shared/errors";
 import { deleteApplied, isAmbiguous } from "../shared/lost-replies";
 import { inUseDeleteMessage, inUseReplaceMessage } from "./errors";
@@ -47,30 +48,18 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 }
 
 export async function check(olds: Props, news: Props) {
-  const ledger = deploymentLedger();
-  // The engine checks one registration at a time, in order: this one comes after every one checked so far.
-  ledger.noteProgramCheck(); // first: it forgets what a refresh's Diffs declared
-  const reg = ledger.register(
-    `the Role "${String(news.name)}" of group ${String(news.groupId)}`,
-    structureOf(news),
-    Object.keys(olds).length === 0,
-  );
-  return ledger.observe(
-    "check of a Role",
-    reg,
-    async () => {
-      // Settings that cannot work fail every preview, a no-op one too, before any request (../shared/config-check).
-      const config = configCheckFailures();
-      if (config.length) return { inputs: news, failures: config };
-      let failures = await checkCreateCredentials(olds, news, checkRoleInputs(news));
-      if (!failures.length && Object.keys(olds).length === 0) failures = await declareCreate(news, reg);
-      return { inputs: news, failures };
-    },
-    (result) => result.failures.length > 0,
-  );
+  return checkRegistration(olds, news, {
+    what: "check of a Role",
+    described: `the Role "${String(news.name)}" of group ${String(news.groupId)}`,
+    inputFailures: checkRoleInputs,
+    declareCreate,
+  });
 }
 
-/** The name a create's Check binds its registration to, for the create to find (the ledger's `stepOf`). */
+/**
+ * The name a create's Check binds its registration to, for the create to find (the ledger's
+ * `registrations.stepOf`).
+ */
 const newRole = (groupId: unknown, name: unknown) => `new role:${String(groupId)}:${String(name)}`;
 
 /**
@@ -84,7 +73,7 @@ async function declareCreate(news: Props, reg: Registration): Promise<CheckFailu
   const { groupId, name } = news;
   if (typeof groupId !== "number" || typeof name !== "string") return [];
   const ledger = deploymentLedger();
-  ledger.bind(newRole(groupId, name), reg);
+  ledger.registrations.bind(newRole(groupId, name), reg);
   const what = `creating role "${name}" in group ${groupId}`;
   const unseen = lateDeclare(ledger, groupId, name, reg, what);
   if (unseen) return [{ property: "name", reason: unseen.message }];
@@ -93,10 +82,10 @@ async function declareCreate(news: Props, reg: Registration): Promise<CheckFailu
     const roleId = Number(imported[1]);
     const late = lateTakeover(ledger, groupId, { name, roleId }, reg, what);
     if (late) return [{ property: "importId", reason: late.message }];
-    ledger.wantRole(groupId, roleId, reg);
+    ledger.wants.addRole(groupId, roleId, reg);
     return [];
   }
-  const release = ledger.releaseNamed(groupId, name);
+  const release = ledger.releases.named(groupId, name);
   // Its own old role, which the engine replaces (./held-names says whether the name is free in time).
   const own = release?.reg.replaced === true && release.reg.structure.urn === reg.structure.urn;
   if (release && release.reg !== reg && !own)
@@ -104,7 +93,7 @@ async function declareCreate(news: Props, reg: Registration): Promise<CheckFailu
   // A name a role of the group holds: `up` would meet a 409 (./held-names, e.g. a Role renamed in code).
   const held = await heldNameFailures(news, reg);
   if (held.length) return held;
-  ledger.wantName(groupId, name, reg, false);
+  ledger.wants.addName(groupId, name, reg, false);
   return [];
 }
 
@@ -133,20 +122,13 @@ export function changedProperties(olds: Props, news: Props): string[] {
 }
 
 export async function diff(id: string, olds: Props, news: Props) {
-  const ledger = deploymentLedger();
-  // The engine diffs the registration it has just checked (see `check`).
-  const reg = ledger.current();
-  reg.described = `the Role "${String(olds.name)}" (id ${id})`;
-  const result = await ledger.observe(`diff of role ${id}`, reg, () =>
-    refusingOnlyInProgram(ledger, () => diffRole(id, olds, news, reg), {
-      changes: true,
-      replaces: [] as string[],
-      deleteBeforeReplace: false,
-    }),
+  return diffRegistration(
+    `diff of role ${id}`,
+    `the Role "${String(olds.name)}" (id ${id})`,
+    undefined, // bound in `diffRole`, unless the create was never confirmed
+    (reg) => diffRole(id, olds, news, reg),
+    { changes: true, replaces: [] as string[], deleteBeforeReplace: false },
   );
-  // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
-  if (!result.changes || result.replaces.length) reg.settle(true);
-  return result;
 }
 
 async function diffRole(id: string, olds: Props, news: Props, reg: Registration) {
@@ -155,12 +137,15 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
     // A create of an earlier run that was never confirmed: replace the record with a create that
     // adopts the role if that run made it (see findUnconfirmed), and deletes it otherwise.
     if (typeof news.groupId === "number" && typeof news.name === "string") {
-      deploymentLedger().noteUnconfirmed(news.groupId, news.name, { groupId: unconfirmed, name: String(olds.name) });
+      deploymentLedger().creates.noteUnconfirmed(news.groupId, news.name, {
+        groupId: unconfirmed,
+        name: String(olds.name),
+      });
     }
     return { changes: true, replaces: ["roleId"], deleteBeforeReplace: false };
   }
   const ledger = deploymentLedger();
-  ledger.bind(`role:${id}`, reg);
+  ledger.registrations.bind(`role:${id}`, reg);
   const changed = changedProperties(olds, news);
   const replaces = changed.filter((p) => p === "groupId");
   // A write is planned: its credentials must work for the group it writes to.
@@ -182,7 +167,7 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
   if (replaces.length && typeof olds.name === "string") {
     // The replaced role is deleted after every other step (a resource may take it over meanwhile), or
     // first with `deleteBeforeReplace`.
-    ledger.release(groupId, roleId, olds.name, reg, !reg.deleteBeforeReplace);
+    ledger.names.release(groupId, roleId, olds.name, reg, !reg.deleteBeforeReplace);
   } else if (!replaces.length && typeof olds.name === "string" && typeof news.name === "string") {
     // Every existing role of the program is diffed as it registers: what a rename elsewhere can wait for.
     const what = `updating role "${olds.name}" (id ${id})`;
@@ -197,7 +182,7 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
       const held = await heldNameFailures(news, reg, { selfRoleId: roleId, from: olds.name });
       if (held.length) throw new NameTakenError(held[0]!.reason);
     }
-    ledger.declare(groupId, roleId, { currentName: olds.name, plannedName: news.name, by: "role", reg });
+    ledger.declarations.declare(groupId, roleId, { currentName: olds.name, plannedName: news.name, by: "role", reg });
   }
   // `diffs`: the inputs that change, which `replaceOnChanges` is matched against (the plugin sends them;
   // the dynamic-provider host drops them).
@@ -299,21 +284,21 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
   // GroupRoles of the program keeps it: it is theirs, not this resource's to delete. (Deletes run after
   // every create and update.)
   const ledger = deploymentLedger();
-  if (ledger.isClaimed(groupId, roleId) || ledger.declaration(groupId, roleId)?.by === "catalogue") return;
+  if (ledger.creates.isClaimed(groupId, roleId) || ledger.declarations.of(groupId, roleId)?.by === "catalogue") return;
   const entry = await findInList(
     groupId,
     roleId,
     `deleting role "${String(props.name)}" (id ${id}): checking whether it is in use`,
   );
   if (!entry) return; // already gone: nothing to do
-  if (entry.inUse) throw new RoleInUseError(inUseDeleteMessage({ ...entry, groupId }, ledger.operation));
+  if (entry.inUse) throw new RoleInUseError(inUseDeleteMessage({ ...entry, groupId }, ledger.run.operation));
   try {
     await services().writer.delete(groupId, roleId);
   } catch (error) {
     if (error instanceof NotFoundError) return;
     if (error instanceof ConflictError) {
       // Assigned between our check and the delete (the only conflict a delete can meet).
-      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }, ledger.operation), {
+      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }, ledger.run.operation), {
         cause: error,
         status: 409,
       });
@@ -322,7 +307,7 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
     const applied = isAmbiguous(error) && (await deleteApplied(services().client, groupId, [roleId]));
     if (!applied) throw inContext(error, `deleting role "${entry.name}" (id ${id})`);
   }
-  ledger.noteDeleted({ by: `the Role of group ${groupId}, id ${id}`, groupId, names: [entry.name] });
+  ledger.run.noteDeleted({ by: `the Role of group ${groupId}, id ${id}`, groupId, names: [entry.name] });
 }
 
 /**
@@ -333,7 +318,7 @@ async function deleteUnconfirmed(groupId: number, props: Props): Promise<void> {
   const ledger = deploymentLedger();
   const made = await services()
     .writer.list(groupId)
-    .then((roles) => roles.find((r) => r.name === props.name && !ledger.isOfThisDeployment(groupId, r.roleId)))
+    .then((roles) => roles.find((r) => r.name === props.name && !ledger.creates.isOfThisDeployment(groupId, r.roleId)))
     .catch((e) => {
       throw inContext(e, `deleting role "${String(props.name)}" (create unconfirmed)`);
     });
@@ -348,19 +333,10 @@ export const roleProvider = {
   configure,
   check,
   diff,
-  create: (inputs: Props) => {
-    const ledger = deploymentLedger();
-    const reg = ledger.stepOf(newRole(inputs.groupId, inputs.name), `the Role "${String(inputs.name)}"`);
-    return ledger.track(reg, () => create(inputs, reg));
-  },
+  create: (inputs: Props) =>
+    runStep(newRole(inputs.groupId, inputs.name), `the Role "${String(inputs.name)}"`, (reg) => create(inputs, reg)),
   read,
-  update: (id: string, olds: Props, news: Props) => {
-    const ledger = deploymentLedger();
-    const reg = ledger.stepOf(`role:${id}`, `the Role "${String(olds.name)}" (id ${id})`);
-    return ledger.track(reg, () => update(id, olds, news, reg));
-  },
-  // Deletes run after every other step: no registration waits for them. In a destroy, a failure says
-  // what the destroy did and what to do next (../shared/deletions).
-  delete: (id: string, props: Props) =>
-    deploymentLedger().track(undefined, () => explainedDelete(() => deleteRole(id, props))),
+  update: (id: string, olds: Props, news: Props) =>
+    runStep(`role:${id}`, `the Role "${String(olds.name)}" (id ${id})`, (reg) => update(id, olds, news, reg)),
+  delete: (id: string, props: Props) => runDelete(() => deleteRole(id, props)),
 } satisfies dynamic.ResourceProvider<Props, Props>;

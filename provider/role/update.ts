@@ -6,7 +6,8 @@ import { NameTakenError, NotFoundError } from "../../client/errors";
 import { RoleNotAppliedError, inContext } from "../shared/errors";
 import { heldTextFields } from "../../client/role-fields";
 import type { RoleUpdateInput } from "../../client/types";
-import { deploymentLedger, type Registration } from "../shared/deployment-ledger";
+import { deploymentLedger } from "../shared/deployment-ledger";
+import type { Registration } from "../shared/registrations";
 import { writeWithName } from "./name-conflicts";
 import { RoleInitError } from "./errors";
 import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs, type RoleOutputs } from "./inputs";
@@ -41,8 +42,8 @@ export async function sendUpdate(
   }
   const ledger = deploymentLedger();
   const from = currentName ?? inputs.name;
-  if (!ledger.declaration(groupId, roleId))
-    ledger.declare(groupId, roleId, { currentName: from, plannedName: inputs.name, by: "role", reg });
+  if (!ledger.declarations.of(groupId, roleId))
+    ledger.declarations.declare(groupId, roleId, { currentName: from, plannedName: inputs.name, by: "role", reg });
   let nameNow = from;
   try {
     await writeWithName({
@@ -61,7 +62,7 @@ export async function sendUpdate(
     });
     nameNow = inputs.name;
   } finally {
-    ledger.renamed(groupId, roleId, nameNow, true);
+    ledger.declarations.renamed(groupId, roleId, nameNow, true);
   }
 }
 

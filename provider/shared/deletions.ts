@@ -9,22 +9,23 @@
  * `performPostSteps`, one antichain at a time), so a delete that fails first waits for the other
  * deletes already running in this process to end (their outcomes, never a clock) before it reports:
  * the report then holds everything the deletes the engine started did. In an `up` (see the ledger's
- * `operation`) the error is left as it is: its deletes come after the program's changes, which the
+ * `run.operation`) the error is left as it is: its deletes come after the program's changes, which the
  * `up`'s own output lists.
  */
 import { GroupRolesError } from "../../client/errors";
 import { inProse } from "../../client/role-fields";
-import { type Deletion, deploymentLedger } from "./deployment-ledger";
+import { deploymentLedger } from "./deployment-ledger";
+import type { Deletion } from "./run-state";
 
 /** Runs a resource's delete; in a destroy, a failure reports what the destroy did and what to do next. */
 export async function explainedDelete<T>(op: () => Promise<T>): Promise<T> {
   const ledger = deploymentLedger();
   try {
-    return await ledger.runDelete(op);
+    return await ledger.run.runDelete(op);
   } catch (error) {
-    if (ledger.operation !== "destroy") throw error;
-    await ledger.otherDeletesEnded();
-    const report = destroyReport(ledger.deletions);
+    if (ledger.run.operation !== "destroy") throw error;
+    await ledger.run.otherDeletesEnded();
+    const report = destroyReport(ledger.run.deletions);
     const message = `${(error as Error)?.message ?? String(error)}\n${report}`;
     if (error instanceof GroupRolesError) throw error.rephrase(message);
     throw new Error(message, { cause: error });

@@ -5,7 +5,9 @@
  * and a step may wait for an earlier registration's step, never for a later one's.
  */
 import { ConflictError, NameTakenError } from "../../client/errors";
-import type { DeploymentLedger, Registration, Release } from "./deployment-ledger";
+import type { Release } from "./declarations";
+import type { DeploymentLedger } from "./deployment-ledger";
+import type { Registration } from "./registrations";
 
 /**
  * A refresh's Diff (before the program's first Check) refuses nothing. It shows the drift a refresh
@@ -22,7 +24,7 @@ export async function refusingOnlyInProgram<T extends { changes: boolean }>(
   diff: () => Promise<T>,
   changed: T,
 ): Promise<T> {
-  if (!ledger.refreshing) return diff();
+  if (!ledger.run.refreshing) return diff();
   try {
     return await diff();
   } catch (error) {
@@ -68,7 +70,7 @@ export function lateTakeover(
   what: string,
 ): NameTakenError | undefined {
   const release =
-    role.roleId !== undefined ? ledger.releaseOf(groupId, role.roleId) : ledger.releaseNamed(groupId, role.name);
+    role.roleId !== undefined ? ledger.releases.of(groupId, role.roleId) : ledger.releases.named(groupId, role.name);
   if (!release || release.reg === reg || release.deferred || release.handedTo === reg) return undefined;
   return new NameTakenError(
     `${what}: role ${roleText(release)} of group ${groupId} is removed from ` +
@@ -93,7 +95,7 @@ export function unorderedTakeover(
   what: string,
 ): NameTakenError | undefined {
   if (release.deferred || release.handedTo) return undefined;
-  const taker = ledger.unorderedTaker(groupId, release.roleId, release.name, reg);
+  const taker = ledger.names.unorderedTaker(groupId, release.roleId, release.name, reg);
   if (!taker) return undefined;
   return new NameTakenError(
     `${what}: role ${roleText(release)} of group ${groupId} leaves this resource, which deletes it in its own ` +
@@ -111,7 +113,7 @@ export function lateKeep(
   reg: Registration,
   what: string,
 ): NameTakenError | undefined {
-  const release = ledger.releaseOf(groupId, role.roleId);
+  const release = ledger.releases.of(groupId, role.roleId);
   if (!release || release.reg === reg || release.deferred || release.handedTo) return undefined;
   return new NameTakenError(
     `${what}: this resource keeps role ${roleText(role)}, which ${release.reg.described} removes in this change ` +
@@ -134,7 +136,7 @@ export function lateDeclare(
   reg: Registration,
   what: string,
 ): NameTakenError | undefined {
-  const catalogue = ledger.exclusiveBefore(groupId, reg);
+  const catalogue = ledger.exclusives.before(groupId, reg);
   if (!catalogue) return undefined;
   return new NameTakenError(
     `${what}: ${catalogue.described} has \`exclusive: true\` and registers before this resource, so it cannot see ` +
@@ -157,7 +159,7 @@ export function lateFreeing(
   reg: Registration,
   what: string,
 ): NameTakenError | undefined {
-  const taker = ledger.takerOf(groupId, role.name, role.roleId, reg);
+  const taker = ledger.names.takerOf(groupId, role.name, role.roleId, reg);
   if (!taker) return undefined;
   const gives =
     role.plannedName === undefined

@@ -4,7 +4,8 @@
  * to end). Nothing here waits: no rule waits for another resource's step.
  */
 import { describe, expect, it } from "vitest";
-import { DeploymentLedger, orderedBefore } from "../../provider/shared/deployment-ledger";
+import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
+import { orderedBefore } from "../../provider/shared/registrations";
 import type { Structure } from "../../provider/shared/structure";
 
 /** The structure the SDK hands a resource: its URN, the URNs of its `dependsOn`, its `deleteBeforeReplace`. */
@@ -17,52 +18,56 @@ const structure = (urn: string, dependsOn: string[] = [], deleteBeforeReplace?: 
 describe("claims, creates and unconfirmed creates", () => {
   it("a claim or a create is of this deployment, for that group and role only", () => {
     const l = new DeploymentLedger();
-    l.claim(42, 1);
-    l.noteMade(42, 2);
-    expect([l.isClaimed(42, 1), l.isClaimed(42, 2), l.isClaimed(43, 1)]).toEqual([true, false, false]);
-    expect([1, 2, 3].map((id) => l.isOfThisDeployment(42, id))).toEqual([true, true, false]);
-    expect(l.isOfThisDeployment(43, 2)).toBe(false);
+    l.creates.claim(42, 1);
+    l.creates.noteMade(42, 2);
+    expect([l.creates.isClaimed(42, 1), l.creates.isClaimed(42, 2), l.creates.isClaimed(43, 1)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([1, 2, 3].map((id) => l.creates.isOfThisDeployment(42, id))).toEqual([true, true, false]);
+    expect(l.creates.isOfThisDeployment(43, 2)).toBe(false);
   });
 
   it("an unconfirmed create is taken once, by its group and name", () => {
     const l = new DeploymentLedger();
-    l.noteUnconfirmed(42, "A", { groupId: 42, name: "A" });
-    expect(l.takeUnconfirmed(43, "A")).toBeUndefined();
-    expect(l.takeUnconfirmed(42, "B")).toBeUndefined();
-    expect(l.takeUnconfirmed(42, "A")).toEqual({ groupId: 42, name: "A" });
-    expect(l.takeUnconfirmed(42, "A")).toBeUndefined();
+    l.creates.noteUnconfirmed(42, "A", { groupId: 42, name: "A" });
+    expect(l.creates.takeUnconfirmed(43, "A")).toBeUndefined();
+    expect(l.creates.takeUnconfirmed(42, "B")).toBeUndefined();
+    expect(l.creates.takeUnconfirmed(42, "A")).toEqual({ groupId: 42, name: "A" });
+    expect(l.creates.takeUnconfirmed(42, "A")).toBeUndefined();
   });
 });
 
 describe("registrations: the order the engine checks them in", () => {
   it("each Check opens the next registration; a Diff belongs to the last one checked", () => {
     const l = new DeploymentLedger();
-    const a = l.register("A");
-    const b = l.register("B");
+    const a = l.registrations.register("A");
+    const b = l.registrations.register("B");
     expect(b.seq).toBeGreaterThan(a.seq);
-    expect(l.current()).toBe(b);
+    expect(l.registrations.current()).toBe(b);
   });
 
   it("a create or update finds the registration its Check or Diff bound; an unannounced one is the latest", () => {
     const l = new DeploymentLedger();
-    const a = l.register("A");
-    l.bind("role:42/1", a);
-    l.register("B");
-    expect(l.stepOf("role:42/1", "x")).toBe(a);
-    const fresh = l.stepOf("role:42/2", "C");
+    const a = l.registrations.register("A");
+    l.registrations.bind("role:42/1", a);
+    l.registrations.register("B");
+    expect(l.registrations.stepOf("role:42/1", "x")).toBe(a);
+    const fresh = l.registrations.stepOf("role:42/2", "C");
     expect(fresh.seq).toBeGreaterThan(a.seq);
     expect(fresh.described).toBe("C");
     // A settled registration is not a step's any more (a second operation of one resource in a deployment).
     a.settle(true);
-    expect(l.stepOf("role:42/1", "again")).not.toBe(a);
+    expect(l.registrations.stepOf("role:42/1", "again")).not.toBe(a);
   });
 
   it("orderedBefore: only a resource in the other's dependsOn (by URN), never its own URN or a guess", () => {
     const l = new DeploymentLedger();
-    const dep = l.register("dep", structure("u:dep"));
-    const unrelated = l.register("unrelated", structure("u:other"));
-    const self = l.register("self", structure("u:self", ["u:dep"]));
-    const anonymous = l.register("anonymous");
+    const dep = l.registrations.register("dep", structure("u:dep"));
+    const unrelated = l.registrations.register("unrelated", structure("u:other"));
+    const self = l.registrations.register("self", structure("u:self", ["u:dep"]));
+    const anonymous = l.registrations.register("anonymous");
     expect(orderedBefore(self, dep)).toBe(true);
     expect(orderedBefore(self, unrelated)).toBe(false); // checked earlier, but nothing orders its step first
     expect(orderedBefore(dep, self)).toBe(false);
@@ -72,33 +77,33 @@ describe("registrations: the order the engine checks them in", () => {
 
   it("a Check without olds for a URN already checked is the replacement's: the first one is replaced, its renames let go", () => {
     const l = new DeploymentLedger();
-    const first = l.register("a", structure("u:a"));
-    l.declare(42, 1, { currentName: "X", plannedName: "Y", reg: first });
-    l.register("a again", structure("u:a"), true);
+    const first = l.registrations.register("a", structure("u:a"));
+    l.declarations.declare(42, 1, { currentName: "X", plannedName: "Y", reg: first });
+    l.registrations.register("a again", structure("u:a"), true);
     expect(first.replaced).toBe(true);
-    expect(l.declaration(42, 1)).toBeUndefined();
+    expect(l.declarations.of(42, 1)).toBeUndefined();
     // Deleted after every step: it may be taken over, and its name stays held until then.
-    expect(l.releaseOf(42, 1)).toMatchObject({ name: "X", deferred: true, reg: first });
-    const dbr = l.register("b", structure("u:b", [], true));
-    l.declare(42, 2, { currentName: "P", plannedName: "Q", reg: dbr });
-    l.register("b again", structure("u:b", [], true), true);
-    expect(l.releaseOf(42, 2)).toMatchObject({ deferred: false }); // deleteBeforeReplace: deleted first
-    const updated = l.register("c", structure("u:c"));
-    l.register("c, another registration with olds", structure("u:c"), false);
+    expect(l.releases.of(42, 1)).toMatchObject({ name: "X", deferred: true, reg: first });
+    const dbr = l.registrations.register("b", structure("u:b", [], true));
+    l.declarations.declare(42, 2, { currentName: "P", plannedName: "Q", reg: dbr });
+    l.registrations.register("b again", structure("u:b", [], true), true);
+    expect(l.releases.of(42, 2)).toMatchObject({ deferred: false }); // deleteBeforeReplace: deleted first
+    const updated = l.registrations.register("c", structure("u:c"));
+    l.registrations.register("c, another registration with olds", structure("u:c"), false);
     expect(updated.replaced).toBe(false);
   });
 
   it("track settles the registration with its step's outcome and notes a failure; observe settles refusals", async () => {
     const l = new DeploymentLedger();
-    const a = l.register("a");
-    expect(await l.track(a, async () => 7)).toBe(7);
+    const a = l.registrations.register("a");
+    expect(await l.run.track(a, async () => 7)).toBe(7);
     expect([a.settled, a.succeeded]).toEqual([true, true]);
-    const b = l.register("b");
-    await expect(l.track(b, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    expect([b.settled, b.succeeded, l.failure]).toEqual([true, false, "boom"]);
-    const c = l.register("c");
+    const b = l.registrations.register("b");
+    await expect(l.run.track(b, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect([b.settled, b.succeeded, l.run.failure]).toEqual([true, false, "boom"]);
+    const c = l.registrations.register("c");
     expect(
-      await l.observe(
+      await l.run.observe(
         "check of c",
         c,
         async () => ({ failures: [1] }),
@@ -114,57 +119,57 @@ describe("registrations: the order the engine checks them in", () => {
 describe("declarations and renames", () => {
   it("a declaration, a rename of it, and who takes a name another role holds now", () => {
     const l = new DeploymentLedger();
-    const a = l.register("A");
-    l.declare(42, 1, { currentName: "A", plannedName: "B", by: "catalogue", reg: a });
-    const b = l.register("B");
-    l.declare(42, 2, { currentName: "B", plannedName: "C", reg: b });
+    const a = l.registrations.register("A");
+    l.declarations.declare(42, 1, { currentName: "A", plannedName: "B", by: "catalogue", reg: a });
+    const b = l.registrations.register("B");
+    l.declarations.declare(42, 2, { currentName: "B", plannedName: "C", reg: b });
     // Role 2 holds "B" now; registration A gives "B" to role 1.
-    expect(l.takerOf(42, "B", 2, b)?.reg).toBe(a);
-    expect(l.takerOf(42, "B", 1, b)).toBeUndefined(); // its own name
-    expect(l.takerOf(42, "B", 2, a)).toBeUndefined(); // A itself, and nothing before it
-    expect(l.takerOf(43, "B", 2, b)).toBeUndefined();
-    l.renamed(42, 1, "B", true);
-    expect(l.declaration(42, 1)).toMatchObject({ currentName: "B", plannedName: "B", settled: true });
-    expect(l.takerOf(42, "B", 2, b)).toBeUndefined();
-    l.renamed(42, 9, "X");
-    expect(l.declaration(42, 9)).toBeUndefined();
+    expect(l.names.takerOf(42, "B", 2, b)?.reg).toBe(a);
+    expect(l.names.takerOf(42, "B", 1, b)).toBeUndefined(); // its own name
+    expect(l.names.takerOf(42, "B", 2, a)).toBeUndefined(); // A itself, and nothing before it
+    expect(l.names.takerOf(43, "B", 2, b)).toBeUndefined();
+    l.declarations.renamed(42, 1, "B", true);
+    expect(l.declarations.of(42, 1)).toMatchObject({ currentName: "B", plannedName: "B", settled: true });
+    expect(l.names.takerOf(42, "B", 2, b)).toBeUndefined();
+    l.declarations.renamed(42, 9, "X");
+    expect(l.declarations.of(42, 9)).toBeUndefined();
   });
 
   it("a name declared for a role not held yet is taken by its first declarer, creating or adopting", () => {
     const l = new DeploymentLedger();
-    const a = l.register("A");
-    const b = l.register("B");
-    l.wantName(42, "N", a, false);
-    l.wantName(42, "N", b, true);
-    expect(l.wantOf(42, "N")).toEqual({ reg: a, adopts: false });
-    expect(l.takerOf(42, "N", 5, b)).toEqual({ reg: a, create: true });
+    const a = l.registrations.register("A");
+    const b = l.registrations.register("B");
+    l.wants.addName(42, "N", a, false);
+    l.wants.addName(42, "N", b, true);
+    expect(l.wants.byName(42, "N")).toEqual({ reg: a, adopts: false });
+    expect(l.names.takerOf(42, "N", 5, b)).toEqual({ reg: a, create: true });
   });
 
   it("freer: a registration in self's dependsOn that renames the holder away or deletes it; never another", () => {
     const l = new DeploymentLedger();
-    const early = l.register("early", structure("u:early"));
-    l.declare(42, 1, { currentName: "X", plannedName: "Y", reg: early });
-    l.release(42, 2, "Z", early, false);
-    const unordered = l.register("unordered", structure("u:unordered"));
-    l.declare(42, 4, { currentName: "M", plannedName: "N", reg: unordered });
-    const self = l.register("self", structure("u:self", ["u:early"]));
-    const late = l.register("late", structure("u:late"));
-    l.declare(42, 3, { currentName: "P", plannedName: "Q", reg: late });
-    expect(l.freer(42, 1, "X", self)).toBe(early);
-    expect(l.freer(42, 1, "Y", self)).toBeUndefined(); // renamed *to* that name
-    expect(l.freer(42, 2, "Z", self)).toBe(early);
-    expect(l.freer(42, 4, "M", self)).toBeUndefined(); // checked before `self`, but not in its dependsOn
-    expect(l.freer(42, 3, "P", self)).toBeUndefined(); // registered after `self`
-    l.renamed(42, 1, "Y", true);
-    expect(l.freer(42, 1, "X", self)).toBeUndefined(); // done
+    const early = l.registrations.register("early", structure("u:early"));
+    l.declarations.declare(42, 1, { currentName: "X", plannedName: "Y", reg: early });
+    l.names.release(42, 2, "Z", early, false);
+    const unordered = l.registrations.register("unordered", structure("u:unordered"));
+    l.declarations.declare(42, 4, { currentName: "M", plannedName: "N", reg: unordered });
+    const self = l.registrations.register("self", structure("u:self", ["u:early"]));
+    const late = l.registrations.register("late", structure("u:late"));
+    l.declarations.declare(42, 3, { currentName: "P", plannedName: "Q", reg: late });
+    expect(l.names.freer(42, 1, "X", self)).toBe(early);
+    expect(l.names.freer(42, 1, "Y", self)).toBeUndefined(); // renamed *to* that name
+    expect(l.names.freer(42, 2, "Z", self)).toBe(early);
+    expect(l.names.freer(42, 4, "M", self)).toBeUndefined(); // checked before `self`, but not in its dependsOn
+    expect(l.names.freer(42, 3, "P", self)).toBeUndefined(); // registered after `self`
+    l.declarations.renamed(42, 1, "Y", true);
+    expect(l.names.freer(42, 1, "X", self)).toBeUndefined(); // done
   });
 
   it("one exclusive catalogue per group: a second owner learns how the first is described", () => {
     const l = new DeploymentLedger();
-    expect(l.claimExclusive(42, "one", "the one declaring A")).toBeUndefined();
-    expect(l.claimExclusive(42, "one", "again")).toBeUndefined();
-    expect(l.claimExclusive(42, "two", "the one declaring B")).toBe("again"); // as the first owner last described itself
-    expect(l.claimExclusive(43, "two", "the one declaring B")).toBeUndefined();
+    expect(l.exclusives.claim(42, "one", "the one declaring A")).toBeUndefined();
+    expect(l.exclusives.claim(42, "one", "again")).toBeUndefined();
+    expect(l.exclusives.claim(42, "two", "the one declaring B")).toBe("again"); // as the first owner last described itself
+    expect(l.exclusives.claim(43, "two", "the one declaring B")).toBeUndefined();
   });
 
   it("once: one value per owner and name", () => {
@@ -184,44 +189,44 @@ describe("declarations and renames", () => {
 describe("releases: decided once, when the role is let go", () => {
   it("handed to a registration in the giver's dependsOn that takes it over by ID or by name (adopting); never to another", () => {
     const l = new DeploymentLedger();
-    const byId = l.register("by id", structure("u:id"));
-    l.wantRole(42, 1, byId);
-    const byName = l.register("by name", structure("u:name"));
-    l.wantName(42, "B", byName, true);
-    const creates = l.register("creates", structure("u:creates"));
-    l.wantName(42, "C", creates, false);
-    const unordered = l.register("unordered", structure("u:unordered"));
-    l.wantName(42, "E", unordered, true);
-    const giver = l.register("giver", structure("u:giver", ["u:id", "u:name", "u:creates"]));
-    expect(l.release(42, 1, "A", giver, false).handedTo).toBe(byId);
-    expect(l.release(42, 2, "B", giver, false).handedTo).toBe(byName);
-    expect(l.release(42, 3, "C", giver, false).handedTo).toBeUndefined(); // a create does not take a role over
+    const byId = l.registrations.register("by id", structure("u:id"));
+    l.wants.addRole(42, 1, byId);
+    const byName = l.registrations.register("by name", structure("u:name"));
+    l.wants.addName(42, "B", byName, true);
+    const creates = l.registrations.register("creates", structure("u:creates"));
+    l.wants.addName(42, "C", creates, false);
+    const unordered = l.registrations.register("unordered", structure("u:unordered"));
+    l.wants.addName(42, "E", unordered, true);
+    const giver = l.registrations.register("giver", structure("u:giver", ["u:id", "u:name", "u:creates"]));
+    expect(l.names.release(42, 1, "A", giver, false).handedTo).toBe(byId);
+    expect(l.names.release(42, 2, "B", giver, false).handedTo).toBe(byName);
+    expect(l.names.release(42, 3, "C", giver, false).handedTo).toBeUndefined(); // a create does not take a role over
     // Checked earlier but not in the giver's dependsOn: not handed over, and named as the unordered taker.
-    expect(l.release(42, 5, "E", giver, false).handedTo).toBeUndefined();
-    expect(l.unorderedTaker(42, 5, "E", giver)).toBe(unordered);
-    expect(l.unorderedTaker(42, 3, "C", giver)).toBeUndefined(); // a create takes nothing over
-    const late = l.register("late", structure("u:late"));
-    l.wantName(42, "D", late, true);
-    expect(l.release(42, 4, "D", giver, false)).toMatchObject({ name: "D", deferred: false });
-    expect(l.release(42, 4, "D", giver, false).handedTo).toBeUndefined(); // the first word counts
-    expect(l.releaseNamed(42, "D")?.roleId).toBe(4);
-    expect([l.isReleased(42, 4), l.isReleased(42, 5), l.isReleased(42, 6)]).toEqual([true, true, false]);
+    expect(l.names.release(42, 5, "E", giver, false).handedTo).toBeUndefined();
+    expect(l.names.unorderedTaker(42, 5, "E", giver)).toBe(unordered);
+    expect(l.names.unorderedTaker(42, 3, "C", giver)).toBeUndefined(); // a create takes nothing over
+    const late = l.registrations.register("late", structure("u:late"));
+    l.wants.addName(42, "D", late, true);
+    expect(l.names.release(42, 4, "D", giver, false)).toMatchObject({ name: "D", deferred: false });
+    expect(l.names.release(42, 4, "D", giver, false).handedTo).toBeUndefined(); // the first word counts
+    expect(l.releases.named(42, "D")?.roleId).toBe(4);
+    expect([l.releases.has(42, 4), l.releases.has(42, 5), l.releases.has(42, 6)]).toEqual([true, true, false]);
   });
 });
 
 describe("takeovers", () => {
   it("a role may be taken over when claimed, wanted by ID, or its name declared in its group", () => {
     const l = new DeploymentLedger();
-    const r = l.register("r");
-    l.claim(42, 1);
-    l.wantRole(42, 2, r);
-    l.wantName(42, "Three", r, false);
-    expect([1, 2, 3, 4].map((id) => l.mayBeTakenOver(42, id, id === 3 ? "Three" : "Other"))).toEqual([
+    const r = l.registrations.register("r");
+    l.creates.claim(42, 1);
+    l.wants.addRole(42, 2, r);
+    l.wants.addName(42, "Three", r, false);
+    expect([1, 2, 3, 4].map((id) => l.names.mayBeTakenOver(42, id, id === 3 ? "Three" : "Other"))).toEqual([
       true,
       true,
       true,
       false,
     ]);
-    expect(l.mayBeTakenOver(43, 1, "Three")).toBe(false);
+    expect(l.names.mayBeTakenOver(43, 1, "Three")).toBe(false);
   });
 });

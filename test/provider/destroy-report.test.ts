@@ -42,7 +42,7 @@ describe("a failed delete of a destroy", () => {
   it("in an up (a Check ran in the deployment) the error is the up's: no destroy report", async () => {
     const { role } = await catalogueAndHeldRole();
     await provider.check({}, { groupId: 42, name: "Other" });
-    expect(deploymentLedger().operation).toBe("up");
+    expect(deploymentLedger().run.operation).toBe("up");
     const err = await rejection(provider.delete(role.id, role.outs));
     expect(err.message).toContain("declare it again with the resource option `retainOnDelete: true`");
     expect(err.message).not.toContain("This destroy");

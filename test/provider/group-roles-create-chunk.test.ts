@@ -85,8 +85,8 @@ describe("a name taken since the plan's list (409)", () => {
   it("names holders this deployment made or declares as another resource's, with the advice to declare each once", async () => {
     const { Made, Declared } = await byHand("Made", "Declared");
     const outcome = await inNewDeployment(() => {
-      deploymentLedger().noteMade(42, Made!);
-      deploymentLedger().declare(42, Declared!, { currentName: "Declared", plannedName: "Declared" });
+      deploymentLedger().creates.noteMade(42, Made!);
+      deploymentLedger().declarations.declare(42, Declared!, { currentName: "Declared", plannedName: "Declared" });
       return createChunk(client, 42, newRoles("Made", "Declared"), new Set());
     });
     const [head, ...lines] = (outcome.error as Error).message.split("\n");

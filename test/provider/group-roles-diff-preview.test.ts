@@ -220,7 +220,7 @@ describe("diff: exclusive", () => {
     const empty = await created({}, { exclusive: true });
     const other = await created({ b: { name: "B" } });
     await inNewDeployment(async () => {
-      deploymentLedger().noteProgramCheck(); // a preview's Diffs: the program runs (a refresh's refuse nothing)
+      deploymentLedger().run.noteProgramCheck(); // a preview's Diffs: the program runs (a refresh's refuse nothing)
       await oneDeploymentGroupRoles.diff("42", stateOf(empty), inputs({}, { exclusive: true }));
       const err = await rejection(
         oneDeploymentGroupRoles.diff("42", stateOf(other), inputs({ b: { name: "B" } }, { exclusive: true })),

@@ -76,7 +76,7 @@ describe("diff: two exclusive catalogues of one group in one deployment", () => 
     const one = await created({ a: { name: "Agents" } });
     const two = await created({ b: { name: "Billing" } });
     await inNewDeployment(async () => {
-      deploymentLedger().noteProgramCheck(); // a preview's Diffs: the program runs (a refresh's refuse nothing)
+      deploymentLedger().run.noteProgramCheck(); // a preview's Diffs: the program runs (a refresh's refuse nothing)
       await oneDeploymentGroupRoles.diff("42", stateOf(one), inputs({ a: { name: "Agents" } }, { exclusive: true }));
       const err = (await oneDeploymentGroupRoles
         .diff("42", stateOf(two), inputs({ b: { name: "Billing" } }, { exclusive: true }))

@@ -23,7 +23,7 @@ const ownDeployment =
  * it, and a Diff before any Check is a refresh's, which refuses nothing (../../provider/shared/registration-order).
  */
 const programDiff: Provider["diff"] = (id, olds, news) => {
-  deploymentLedger().noteProgramCheck();
+  deploymentLedger().run.noteProgramCheck();
   return provider.diff(id, olds, news);
 };
 

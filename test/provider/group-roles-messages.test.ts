@@ -187,7 +187,7 @@ describe("an exclusive catalogue reports the roles it removes", () => {
     const one = await createdIn(h, { a: { name: "Agents" } });
     const two = await createdIn(h, { b: { name: "Billing" } });
     await inNewDeployment(async () => {
-      deploymentLedger().noteProgramCheck(); // a preview's Diffs: the program runs (a refresh's refuse nothing)
+      deploymentLedger().run.noteProgramCheck(); // a preview's Diffs: the program runs (a refresh's refuse nothing)
       await oneDeploymentGroupRoles.diff(
         "42",
         stateOf(one.outs),
@@ -302,7 +302,7 @@ describe("names held by roles the resource does not manage", () => {
     expect(wait).not.toContain(programAdvice);
     expect(wait).not.toContain(laterAdvice);
     expect(wait).toContain("Or choose other names, or rename or delete those roles in the service first.");
-    const freer = new DeploymentLedger().register('the Role "X" (id 42/9)');
+    const freer = new DeploymentLedger().registrations.register('the Role "X" (id 42/9)');
     expect(namesTaken(42, [{ ...conflict("wait"), freedBy: freer }]).message).toContain(
       'is held by roleId 104, which the Role "X" (id 42/9) renames away or deletes in this change, but its change failed',
     );

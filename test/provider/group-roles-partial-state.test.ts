@@ -133,11 +133,11 @@ describe("updates: what is sent and what the state says", () => {
     const a = outs.roles.a!.roleId;
     await inNewDeployment(async () => {
       const ledger = deploymentLedger();
-      ledger.declare(42, a, { currentName: "A", plannedName: "A" });
+      ledger.declarations.declare(42, a, { currentName: "A", plannedName: "A" });
       const roles = { a: { name: "A" }, b: { name: "B2" }, n: { name: "N" } };
       const { outs: after } = await oneDeploymentGroupRoles.update("42", stateOf(outs), inputs(roles));
-      expect(ledger.declaration(42, a)).toMatchObject({ currentName: "A", settled: true });
-      expect(ledger.isOfThisDeployment(42, after.roles.n!.roleId)).toBe(true);
+      expect(ledger.declarations.of(42, a)).toMatchObject({ currentName: "A", settled: true });
+      expect(ledger.creates.isOfThisDeployment(42, after.roles.n!.roleId)).toBe(true);
     });
   });
 });
@@ -388,8 +388,8 @@ describe("roles another resource of the deployment takes", () => {
     const props = { groupId: 42, roles: { b: { name: "B" }, undefined: { name: "U" } }, exclusive: true };
     // Claimed after the plan was made (an import reads and claims in its own step): the apply checks again.
     const after = await planned(outs, props, NO_OTHERS, (ledger) => {
-      ledger.claim(42, outs.roles.a!.roleId);
-      ledger.claim(42, x!.roleId);
+      ledger.creates.claim(42, outs.roles.a!.roleId);
+      ledger.creates.claim(42, x!.roleId);
     });
     expect(Object.keys(after.roles)).toEqual(["b", "undefined"]);
     expect(await h.held(42)).toEqual({
@@ -404,7 +404,7 @@ describe("roles another resource of the deployment takes", () => {
     const { outs } = await createdIn(h, { a: { name: "A" }, b: { name: "B" } });
     const client = clientOf();
     await inNewDeployment(async () => {
-      deploymentLedger().claim(42, outs.roles.a!.roleId);
+      deploymentLedger().creates.claim(42, outs.roles.a!.roleId);
       const listed = await client.roles.list(42);
       const plan = planApply(outs, toInputs({ groupId: 42, roles: { b: { name: "B" } } }), listed);
       const ctx = { client, maxBatchSize: 100, providerRef: PROVIDER_REF, what: "updating", listed };

@@ -34,7 +34,7 @@ const othersFor = (roleId: number, does: { holder?: Holder; takes?: boolean }): 
   removable: (id) => id !== roleId || (!does.holder && !does.takes),
 });
 /** A registration of another resource, as the ledger makes them. */
-const earlier = new DeploymentLedger().register('the GroupRoles declaring "X"');
+const earlier = new DeploymentLedger().registrations.register('the GroupRoles declaring "X"');
 
 describe("plan: no other resource (NO_OTHERS, the default)", () => {
   it("a removed entry's role is deleted, not let go; a name held by a hand-made role is held from outside", () => {
@@ -129,17 +129,17 @@ describe("plan: other resources of the deployment", () => {
 describe("other resources, as the ledger shows them to one registration (./others)", () => {
   it("a holder renamed away or deleted by a registration in self's dependsOn frees the name; by any other, too late", () => {
     const l = new DeploymentLedger();
-    const before = l.register("before", { urn: "u:before", dependsOn: new Map() });
-    l.declare(42, 1, { currentName: "A", plannedName: "A2", reg: before });
-    l.release(42, 2, "B", before, false);
-    const unordered = l.register("unordered", { urn: "u:unordered", dependsOn: new Map() });
-    l.declare(42, 7, { currentName: "G", plannedName: "G2", reg: unordered });
+    const before = l.registrations.register("before", { urn: "u:before", dependsOn: new Map() });
+    l.declarations.declare(42, 1, { currentName: "A", plannedName: "A2", reg: before });
+    l.names.release(42, 2, "B", before, false);
+    const unordered = l.registrations.register("unordered", { urn: "u:unordered", dependsOn: new Map() });
+    l.declarations.declare(42, 7, { currentName: "G", plannedName: "G2", reg: unordered });
     const depends = new Map([["u:before", { names: [], roleIds: [] }]]);
-    const self = l.register("self", { urn: "u:self", dependsOn: depends });
-    const after = l.register("after");
-    l.declare(42, 3, { currentName: "C", plannedName: "C2", reg: after });
-    l.release(42, 4, "D", after, false);
-    l.release(42, 5, "E", before, true);
+    const self = l.registrations.register("self", { urn: "u:self", dependsOn: depends });
+    const after = l.registrations.register("after");
+    l.declarations.declare(42, 3, { currentName: "C", plannedName: "C2", reg: after });
+    l.names.release(42, 4, "D", after, false);
+    l.names.release(42, 5, "E", before, true);
     const others = otherResources(l, 42, self, "apply");
     expect(others.holder(1)).toMatchObject({ frees: before, by: "rename" });
     expect(others.holder(2)).toEqual({ frees: before, by: "delete" });
@@ -152,17 +152,17 @@ describe("other resources, as the ledger shows them to one registration (./other
 
   it("an exclusive catalogue's apply removes only what its Diff let go, and nothing another resource took", () => {
     const l = new DeploymentLedger();
-    const self = l.register("exclusive");
-    l.release(42, 1, "Hand", self, false);
+    const self = l.registrations.register("exclusive");
+    l.names.release(42, 1, "Hand", self, false);
     const atDiff = otherResources(l, 42, self, "diff");
     const atApply = otherResources(l, 42, self, "apply");
     // A step no Diff or Check announced (a provider called directly) decides at apply.
     expect([atApply.removable(1, "Hand"), atApply.removable(2, "New")]).toEqual([true, true]);
-    l.decideRemovals(self);
+    l.exclusives.decideRemovals(self);
     expect([atDiff.removable(1, "Hand"), atDiff.removable(2, "New")]).toEqual([true, true]);
     // At apply, a role its Diff did not let go (made since, by this deployment or by hand) stays.
     expect([atApply.removable(1, "Hand"), atApply.removable(2, "New")]).toEqual([true, false]);
-    l.claim(42, 1);
+    l.creates.claim(42, 1);
     expect(atApply.removable(1, "Hand")).toBe(false);
   });
 });

@@ -16,11 +16,11 @@ describe("a plugin import", () => {
   it("a Read by ID alone then a Check of the same URN claims the role", async () => {
     await inNewDeployment(async () => {
       await readNoting("urn:z", none, role);
-      expect(deploymentLedger().isClaimed(42, 7)).toBe(false);
+      expect(deploymentLedger().creates.isClaimed(42, 7)).toBe(false);
       claimIfImported("urn:other");
-      expect(deploymentLedger().isClaimed(42, 7)).toBe(false);
+      expect(deploymentLedger().creates.isClaimed(42, 7)).toBe(false);
       claimIfImported("urn:z");
-      expect(deploymentLedger().isClaimed(42, 7)).toBe(true);
+      expect(deploymentLedger().creates.isClaimed(42, 7)).toBe(true);
     });
   });
 
@@ -32,7 +32,7 @@ describe("a plugin import", () => {
       });
       await readNoting("urn:team", none, catalogue);
       claimIfImported("urn:team");
-      expect([1, 2, 3].map((id) => deploymentLedger().isClaimed(43, id))).toEqual([true, true, false]);
+      expect([1, 2, 3].map((id) => deploymentLedger().creates.isClaimed(43, id))).toEqual([true, true, false]);
     });
   });
 
@@ -43,12 +43,12 @@ describe("a plugin import", () => {
       claimIfImported("urn:refresh");
       await readNoting("urn:gone", none, async () => ({ id: "" }));
       claimIfImported("urn:gone");
-      expect(deploymentLedger().isClaimed(42, 7)).toBe(false);
+      expect(deploymentLedger().creates.isClaimed(42, 7)).toBe(false);
     });
     // Another deployment does not see this one's reads.
     await inNewDeployment(async () => {
       claimIfImported("urn:get");
-      expect(deploymentLedger().isClaimed(42, 7)).toBe(false);
+      expect(deploymentLedger().creates.isClaimed(42, 7)).toBe(false);
     });
   });
 });

@@ -26,9 +26,9 @@ const structure = (urn: string, dependsOn: string[] = []): Structure => ({
 describe("lateTakeover and unorderedTakeover: a role one resource deletes in its update and another takes over", () => {
   it("refused in the receiver when the giver was checked first, with the dependsOn that orders them and the two-step way", () => {
     const l = new DeploymentLedger();
-    const giver = l.register(GIVER, structure("u:giver"));
-    l.release(42, 7, "Mover", giver, false);
-    const receiver = l.register("receiver", structure("u:receiver"));
+    const giver = l.registrations.register(GIVER, structure("u:giver"));
+    l.names.release(42, 7, "Mover", giver, false);
+    const receiver = l.registrations.register("receiver", structure("u:receiver"));
     const err = lateTakeover(l, 42, { name: "Mover" }, receiver, "group 42: roles.m");
     expect(err?.code).toBe("ERR_NAME_TAKEN");
     expect(err?.message).toBe(
@@ -44,10 +44,10 @@ describe("lateTakeover and unorderedTakeover: a role one resource deletes in its
 
   it("refused in the giver when the receiver was checked first but is not in the giver's dependsOn", () => {
     const l = new DeploymentLedger();
-    const receiver = l.register("the receiver", structure("u:receiver"));
-    l.wantName(42, "Mover", receiver, true);
-    const giver = l.register(GIVER, structure("u:giver"));
-    const release = l.release(42, 7, "Mover", giver, false);
+    const receiver = l.registrations.register("the receiver", structure("u:receiver"));
+    l.wants.addName(42, "Mover", receiver, true);
+    const giver = l.registrations.register(GIVER, structure("u:giver"));
+    const release = l.names.release(42, 7, "Mover", giver, false);
     const err = unorderedTakeover(l, 42, release, giver, "group 42: roles.m");
     expect(err?.code).toBe("ERR_NAME_TAKEN");
     expect(err?.message).toContain("give this resource the resource option `dependsOn` on the receiver");
@@ -57,18 +57,18 @@ describe("lateTakeover and unorderedTakeover: a role one resource deletes in its
 
   it("passes when the receiver is in the giver's dependsOn (handed over), the delete comes after every step, or nobody lets it go", () => {
     const l = new DeploymentLedger();
-    const receiver = l.register("receiver", structure("u:receiver"));
-    l.wantName(42, "Mover", receiver, true);
-    const giver = l.register(GIVER, structure("u:giver", ["u:receiver"]));
-    const release = l.release(42, 7, "Mover", giver, false);
+    const receiver = l.registrations.register("receiver", structure("u:receiver"));
+    l.wants.addName(42, "Mover", receiver, true);
+    const giver = l.registrations.register(GIVER, structure("u:giver", ["u:receiver"]));
+    const release = l.names.release(42, 7, "Mover", giver, false);
     expect(release.handedTo).toBe(receiver);
     expect(unorderedTakeover(l, 42, release, giver, "x")).toBeUndefined();
     expect(lateTakeover(l, 42, { name: "Mover" }, receiver, "x")).toBeUndefined();
-    const replaced = l.register("replaced");
-    const deferred = l.release(42, 8, "Moved", replaced, true);
-    expect(lateTakeover(l, 42, { name: "Moved" }, l.register("later"), "x")).toBeUndefined();
+    const replaced = l.registrations.register("replaced");
+    const deferred = l.names.release(42, 8, "Moved", replaced, true);
+    expect(lateTakeover(l, 42, { name: "Moved" }, l.registrations.register("later"), "x")).toBeUndefined();
     expect(unorderedTakeover(l, 42, deferred, replaced, "x")).toBeUndefined();
-    expect(lateTakeover(l, 42, { name: "Free" }, l.register("any"), "x")).toBeUndefined();
+    expect(lateTakeover(l, 42, { name: "Free" }, l.registrations.register("any"), "x")).toBeUndefined();
   });
 });
 
@@ -77,9 +77,9 @@ describe("lateDeclare: declaring a role an exclusive catalogue registered before
   // catalogue registered first passed its preview and up, and from then on every preview refused it.
   it("refused in the group of an exclusive catalogue registered before, naming the dependsOn", () => {
     const l = new DeploymentLedger();
-    const exclusive = l.register('the GroupRoles of group 42 declaring "C"');
-    expect(l.claimExclusive(42, "c", 'the one declaring "C"', exclusive)).toBeUndefined();
-    const role = l.register("role");
+    const exclusive = l.registrations.register('the GroupRoles of group 42 declaring "C"');
+    expect(l.exclusives.claim(42, "c", 'the one declaring "C"', exclusive)).toBeUndefined();
+    const role = l.registrations.register("role");
     expect(lateDeclare(l, 42, "New", role, 'creating role "New" in group 42')?.message).toBe(
       'creating role "New" in group 42: the GroupRoles of group 42 declaring "C" has `exclusive: true` and ' +
         'registers before this resource, so it cannot see that this resource declares role "New": the next ' +
@@ -93,9 +93,9 @@ describe("lateDeclare: declaring a role an exclusive catalogue registered before
 
   it("passes when the catalogue registers after the resource (it then sees the declaration)", () => {
     const l = new DeploymentLedger();
-    const role = l.register("role");
-    const exclusive = l.register("catalogue");
-    l.claimExclusive(42, "c", "catalogue", exclusive);
+    const role = l.registrations.register("role");
+    const exclusive = l.registrations.register("catalogue");
+    l.exclusives.claim(42, "c", "catalogue", exclusive);
     expect(lateDeclare(l, 42, "New", role, "x")).toBeUndefined();
   });
 });
@@ -103,9 +103,9 @@ describe("lateDeclare: declaring a role an exclusive catalogue registered before
 describe("lateKeep: keeping a role an earlier registration deletes (an exclusive catalogue's removal)", () => {
   it("refused, naming the dependsOn that lets the catalogue see it kept", () => {
     const l = new DeploymentLedger();
-    const exclusive = l.register('the GroupRoles of group 42 declaring "C"');
-    l.release(42, 5, "Hand", exclusive, false);
-    const role = l.register("role");
+    const exclusive = l.registrations.register('the GroupRoles of group 42 declaring "C"');
+    l.names.release(42, 5, "Hand", exclusive, false);
+    const role = l.registrations.register("role");
     expect(lateKeep(l, 42, { name: "Hand", roleId: 5 }, role, 'updating role "Hand" (id 42/5)')?.message).toBe(
       'updating role "Hand" (id 42/5): this resource keeps role "Hand" (roleId 5), which the GroupRoles of group 42 ' +
         'declaring "C" removes in this change (it registers before this resource, sees no resource declaring the ' +
@@ -122,9 +122,9 @@ describe("lateKeep: keeping a role an earlier registration deletes (an exclusive
 describe("lateFreeing: freeing a name an earlier registration gives to another role", () => {
   it("a chain: the taker comes first; dependsOn on this resource makes it come after", () => {
     const l = new DeploymentLedger();
-    const taker = l.register('the Role "A" (id 42/1)');
-    l.declare(42, 1, { currentName: "A", plannedName: "B", reg: taker });
-    const freer = l.register("freer");
+    const taker = l.registrations.register('the Role "A" (id 42/1)');
+    l.declarations.declare(42, 1, { currentName: "A", plannedName: "B", reg: taker });
+    const freer = l.registrations.register("freer");
     const err = lateFreeing(l, 42, { name: "B", roleId: 2, plannedName: "C" }, freer, 'updating role "B" (id 42/2)');
     expect(err?.message).toBe(
       'updating role "B" (id 42/2): this resource renames role "B" (roleId 2) to "C", and the Role "A" (id 42/1) ' +
@@ -137,9 +137,9 @@ describe("lateFreeing: freeing a name an earlier registration gives to another r
 
   it("a swap: no order of two resources works; two steps, or one GroupRoles", () => {
     const l = new DeploymentLedger();
-    const a = l.register("A");
-    l.declare(42, 1, { currentName: "X", plannedName: "Y", reg: a });
-    const b = l.register("B");
+    const a = l.registrations.register("A");
+    l.declarations.declare(42, 1, { currentName: "X", plannedName: "Y", reg: a });
+    const b = l.registrations.register("B");
     const err = lateFreeing(l, 42, { name: "Y", roleId: 2, plannedName: "X" }, b, "w");
     expect(err?.message).toContain("The two swap names, which no order of two resources can apply in one `pulumi up`");
     expect(err?.message).toContain("declare both roles in one GroupRoles");
@@ -147,16 +147,16 @@ describe("lateFreeing: freeing a name an earlier registration gives to another r
 
   it("a delete of a role whose name an earlier create gives a new role; nothing when the taker comes later", () => {
     const l = new DeploymentLedger();
-    const creator = l.register('the Role "N" of group 42');
-    l.wantName(42, "N", creator, false);
-    const giver = l.register("giver");
+    const creator = l.registrations.register('the Role "N" of group 42');
+    l.wants.addName(42, "N", creator, false);
+    const giver = l.registrations.register("giver");
     expect(lateFreeing(l, 42, { name: "N", roleId: 3 }, giver, "roles.n")?.message).toContain(
       'this resource deletes role "N" (roleId 3), and the Role "N" of group 42 takes the name "N" for a new role',
     );
     const l2 = new DeploymentLedger();
-    const first = l2.register("first");
+    const first = l2.registrations.register("first");
     expect(lateFreeing(l2, 42, { name: "N", roleId: 3 }, first, "x")).toBeUndefined();
-    l2.wantName(42, "N", l2.register("later"), false);
+    l2.wants.addName(42, "N", l2.registrations.register("later"), false);
     // A later taker waits for this step, or is refused in its own Check: not this resource's refusal.
     expect(lateFreeing(l2, 42, { name: "N", roleId: 3 }, first, "x")).toBeUndefined();
   });
@@ -165,11 +165,11 @@ describe("lateFreeing: freeing a name an earlier registration gives to another r
 describe("allRefusals: a registration refused for several roles names every one", () => {
   it("two givers registered before one receiver: both named, numbered; one alone is itself", () => {
     const l = new DeploymentLedger();
-    const g1 = l.register('the GroupRoles of group 42 declaring "X"');
-    l.release(42, 1, "A", g1, false);
-    const g2 = l.register('the GroupRoles of group 42 declaring "Y"');
-    l.release(42, 2, "B", g2, false);
-    const receiver = l.register("receiver");
+    const g1 = l.registrations.register('the GroupRoles of group 42 declaring "X"');
+    l.names.release(42, 1, "A", g1, false);
+    const g2 = l.registrations.register('the GroupRoles of group 42 declaring "Y"');
+    l.names.release(42, 2, "B", g2, false);
+    const receiver = l.registrations.register("receiver");
     const a = lateTakeover(l, 42, { name: "A" }, receiver, "roles.a");
     const b = lateTakeover(l, 42, { name: "B" }, receiver, "roles.b");
     const all = allRefusals([a, undefined, b])!.message;
