@@ -16,6 +16,22 @@ export const PARTS = {
     "client/rules.ts",
     "client/retry.ts",
   ],
+  // The coordination code of cross-resource decisions (issue 41): the ledger's parts, the rules over
+  // them, the program's structure, the provider protocol both resources share, and the held-name rule.
+  // Overlaps provider-shared and provider-role; not in the full set.
+  coordination: [
+    "provider/shared/deployment-ledger.ts",
+    "provider/shared/registrations.ts",
+    "provider/shared/run-state.ts",
+    "provider/shared/declarations.ts",
+    "provider/shared/role-creates.ts",
+    "provider/shared/exclusives.ts",
+    "provider/shared/name-rules.ts",
+    "provider/shared/resource-protocol.ts",
+    "provider/shared/structure.ts",
+    "provider/shared/registration-order.ts",
+    "provider/role/held-names.ts",
+  ],
   config: ["config/**/*.ts"],
   "provider-role": ["provider/role/**/*.ts", "provider/index.ts"],
   "provider-shared": ["provider/shared/**/*.ts"],
@@ -39,6 +55,7 @@ if (!PARTS[part]) throw new Error(`MUTATION_PART must be one of ${Object.keys(PA
 const BREAK = {
   client: 78,
   "client-core": 88,
+  coordination: null,
   config: 75,
   "provider-role": 82,
   "provider-shared": 78,

@@ -7,7 +7,7 @@ const path = require("node:path");
 
 const ALL = ["client", "config", "provider-role", "provider-shared", "provider-group-roles", "emulator"];
 // Parts that overlap the ones above, run only when named (stryker.config.mjs says what each holds).
-const EXTRA = ["client-core"];
+const EXTRA = ["client-core", "coordination"];
 const parts = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 // Stryker needs Node 22: run it on the Node that runs this script (npm scripts run on the node devDependency).
 const stryker = path.join(__dirname, "..", "node_modules", "@stryker-mutator", "core", "bin", "stryker.js");
