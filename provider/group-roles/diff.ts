@@ -17,6 +17,7 @@ import {
   lateDeclare,
   lateFreeing,
   lateKeep,
+  absentTaker,
   lateTakeover,
   unorderedTakeover,
 } from "../shared/registration-order";
@@ -147,6 +148,7 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
     else {
       const what = `group ${groupId}: roles.${key}`;
       refuse(unorderedTakeover(ledger, groupId, release, reg, what));
+      refuse(absentTaker(ledger, groupId, release, reg, what));
       refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, what));
     }
   }

@@ -8,6 +8,7 @@ import { ConflictError, NameTakenError } from "../../client/errors";
 import type { Release } from "./declarations";
 import type { DeploymentLedger } from "./deployment-ledger";
 import type { Registration } from "./registrations";
+import { dependencyDeclaring } from "./structure";
 
 /**
  * A refresh's Diff (before the program's first Check) refuses nothing. It shows the drift a refresh
@@ -102,6 +103,32 @@ export function unorderedTakeover(
       `update, and ${taker.described} takes it over in this change; nothing orders this update after that ` +
       "takeover, so the role may be deleted first. To move the role (keeping its ID and users), give this resource " +
       `the resource option \`dependsOn\` on ${taker.described} (${REVERSE_DEPENDENCY}). ${TWO_STEPS_MOVE}`,
+  );
+}
+
+/**
+ * `reg` deletes in its own update a role (`release`) that a resource in its `dependsOn` declares, as the
+ * program's structure says, although that resource did not register in this deployment: the engine
+ * checks every resource in `dependsOn` before this one (step_generator.go), except those `--target`
+ * leaves out or `--exclude` names, which get no Check and no step (`NewUntargetedSameStep`). So nothing
+ * takes the role over in this run and the update would delete it: refused, in the preview as in the `up`.
+ */
+export function absentTaker(
+  ledger: DeploymentLedger,
+  groupId: number,
+  release: Release,
+  reg: Registration,
+  what: string,
+): NameTakenError | undefined {
+  if (release.deferred || release.handedTo) return undefined;
+  const taker = dependencyDeclaring(reg.structure, groupId, { roleId: release.roleId, name: release.name });
+  if (taker === undefined || ledger.registrations.has(taker)) return undefined;
+  const name = taker.slice(taker.lastIndexOf("::") + 2);
+  return new NameTakenError(
+    `${what}: role ${roleText(release)} of group ${groupId} leaves this resource, which deletes it in its own ` +
+      `update, and ${name} (in this resource's \`dependsOn\`) declares it but does not run in this deployment ` +
+      "(`pulumi up --target` leaves it out, or `--exclude` names it), so nothing would take the role over and it " +
+      `would be deleted. Run the change without \`--target\`/\`--exclude\`, or with both resources (\`--target ${taker}\` too).`,
   );
 }
 

@@ -112,6 +112,11 @@ export class Registrations {
     return reg;
   }
 
+  /** True when the resource of this URN registered (had a Check) in this deployment. */
+  has(urn: string): boolean {
+    return this.byUrn.has(urn);
+  }
+
   /** True once a registration was opened in this deployment. */
   get any(): boolean {
     return this.seq > 0;

@@ -148,3 +148,35 @@ describe.each([
     });
   },
 );
+
+describe(`a move under --target or --exclude through ${engineKind() === "cli" ? "the real CLI" : "the engine stand-in"}`, () => {
+  it("the giver alone (--target it, or --exclude the receiver): refused in the preview, the role kept; the full up moves it", async () => {
+    const first = await runMixed(s, "up", [
+      cat("one", { a: { name: "A" }, b: { name: "B" } }),
+      cat("two", { c: { name: "C" } }, { adoptExisting: true }),
+    ]);
+    expect(first.ok, first.errors.join("\n")).toBe(true);
+    const ids = await held();
+    const after = [
+      cat("two", { c: { name: "C" }, a: { name: "A" } }, { adoptExisting: true }),
+      cat("one", { b: { name: "B" } }, {}, { dependsOn: ["two"] }),
+    ];
+    // The receiver gets no Check and no step: the giver's update would delete A with nobody taking it.
+    for (const flags of [{ targets: [urn("GroupRoles", "one")] }, { excludes: [urn("GroupRoles", "two")] }]) {
+      s.flags = flags;
+      try {
+        const preview = await runMixed(s, "preview", after);
+        expect(preview.ok, JSON.stringify(flags)).toBe(false);
+        expect(preview.errors.join("\n")).toContain("does not run in this deployment");
+        const up = await runMixed(s, "up", after);
+        expect(up.ok).toBe(false);
+      } finally {
+        s.flags = undefined;
+      }
+      expect(await held()).toEqual(ids);
+    }
+    const up = await runMixed(s, "up", after);
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect(await held()).toEqual(ids);
+  });
+});
