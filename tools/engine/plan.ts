@@ -44,7 +44,10 @@ export function planText(steps: PlanStep[]): string {
   return steps
     .filter((s) => s.op !== "same")
     .map((s) => {
-      const extra = s.changedProperties?.length ? ` [${s.changedProperties.join(", ")}]` : s.retain ? " [retain]" : "";
+      // The CLI lists changed keys without internal ones (`__structure`, `__provider`): backend/display/rows.go
+      // `getDiffInfo` diffs inputs with `IgnoreKeyFunc(resource.IsInternalPropertyKey)`.
+      const shown = s.changedProperties?.filter((k) => !k.startsWith("__"));
+      const extra = shown?.length ? ` [${shown.join(", ")}]` : s.retain ? " [retain]" : "";
       return `${SYMBOL[s.op]} ${s.op.padEnd(8)}${s.type} ${s.name}${extra}`;
     })
     .join("\n");
