@@ -35,7 +35,8 @@ export interface StateRole {
 
 const groupIx = (groupId: unknown): GroupIx | undefined =>
   groupId === GROUPS[0] ? 0 : groupId === GROUPS[1] ? 1 : undefined;
-const resName = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+/** The resource name at the end of a URN. */
+export const resName = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
 
 /** Every role the state records, Role resources and catalogue entries alike. */
 export function stateRoles(resources: readonly StateResource[]): StateRole[] {
@@ -214,9 +215,7 @@ export function deletes(
   const before = byId(op.pre);
   const owners = new Map(stateRoles(op.preState).flatMap((s) => (s.roleId === undefined ? [] : [[s.roleId, s]])));
   // A resource the engine replaced (`--replace`, `replaceOnChanges`, a replacing Diff) deletes its old role.
-  const replaced = new Set(
-    op.result.plan.filter((s) => s.op === "replace").map((s) => s.urn.slice(s.urn.lastIndexOf("::") + 2)),
-  );
+  const replaced = new Set(op.result.plan.filter((s) => s.op === "replace").map((s) => resName(s.urn)));
   /** Entry keys the catalogues had before: a name taken by one of them is a rename onto it, not a move. */
   const preKeys = new Set(
     stateRoles(op.preState).flatMap((s) => (s.key === undefined ? [] : [`${s.res}\u0000${s.key}`])),

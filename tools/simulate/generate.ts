@@ -54,6 +54,11 @@ class Gen {
     for (const k of SETTING_KEYS) if (this.rng.chance(0.4)) out[k] = this.rng.chance(0.5);
     return Object.keys(out).length ? out : undefined;
   }
+  /** One Role or GroupRoles of the program, drawn at random (one draw), or undefined when it has none. */
+  anyResource(p: Program): RoleDecl | CatalogueDecl | undefined {
+    const all = [...p.roles, ...p.catalogues];
+    return all.length ? this.rng.pick(all) : undefined;
+  }
   resources(p: Program): string[] {
     return [...p.roles.map((r) => r.res), ...p.catalogues.map((c) => c.res)];
   }
@@ -280,9 +285,8 @@ class Gen {
         };
       }
       case "change groupId": {
-        const all = [...p.roles, ...cats];
-        if (!all.length) return undefined;
-        const x = rng.pick(all);
+        const x = this.anyResource(p);
+        if (!x) return undefined;
         x.group = x.group === 0 ? 1 : 0;
         if ("exclusive" in x && x.exclusive && cats.some((c) => c !== x && c.group === x.group && c.exclusive))
           delete x.exclusive;
@@ -357,9 +361,8 @@ class Gen {
       }
       case "add a slow resource before": {
         // A database, say, that takes its time to create: what depends on it registers late in the `up`.
-        const all = [...p.roles, ...cats];
-        if (!all.length) return undefined;
-        const x = rng.pick(all);
+        const x = this.anyResource(p);
+        if (!x) return undefined;
         const slow = { res: this.fresh("s"), ms: rng.pick([200, 800, 1500]) };
         p.slow = [...(p.slow ?? []), slow];
         x.dependsOn = [...(x.dependsOn ?? []), slow.res];
@@ -373,17 +376,15 @@ class Gen {
         return { program: p, change: `remove slow resource ${gone!.res}` };
       }
       case "toggle deleteBeforeReplace": {
-        const all = [...p.roles, ...cats];
-        if (!all.length) return undefined;
-        const x = rng.pick(all);
+        const x = this.anyResource(p);
+        if (!x) return undefined;
         if (x.deleteBeforeReplace) delete x.deleteBeforeReplace;
         else x.deleteBeforeReplace = true;
         return { program: p, change: `${x.res} deleteBeforeReplace ${x.deleteBeforeReplace === true}` };
       }
       case "toggle replaceOnChanges": {
-        const all = [...p.roles, ...cats];
-        if (!all.length) return undefined;
-        const x = rng.pick(all);
+        const x = this.anyResource(p);
+        if (!x) return undefined;
         if (x.replaceOnChanges) delete x.replaceOnChanges;
         else x.replaceOnChanges = [rng.pick("roles" in x ? ["roles", "*"] : ["name", "settings", "*"])];
         return { program: p, change: `${x.res} replaceOnChanges ${x.replaceOnChanges?.join(",") ?? "none"}` };

@@ -17,6 +17,7 @@ import {
   noOrphans,
   readOnly,
   released,
+  resName,
   stateMatchesService,
   writes,
 } from "./checks";
@@ -145,11 +146,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
     if (operation === "up" || operation === "destroy") {
       const declared = new Set([...program.roles, ...program.catalogues].map((x) => x.res));
       lingering.clear();
-      if (rec.partial)
-        for (const r of rec.postState) {
-          const res = r.urn.slice(r.urn.lastIndexOf("::") + 2);
-          if (!declared.has(res)) lingering.add(res);
-        }
+      if (rec.partial) for (const r of rec.postState) if (!declared.has(resName(r.urn))) lingering.add(resName(r.urn));
     }
     fail(noOrphans(rec, unmanaged));
     fail(deletes(rec, program, unmanaged, drifted));
@@ -163,8 +160,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
    * run began is the state's to finish; asked again, the engine would replace once more).
    */
   const converge = async (program: Program, o: OpOptions) => {
-    const { replace: _replace, ...again0 } = o;
-    const again = await op("up", program, { ...again0, faults: [] });
+    const again = await op("up", program, { ...withoutReplace(o), faults: [] });
     if (!again.result.ok) {
       const why = documented(again.result.errors);
       if (why) bump(stats.upRefusals, `${why} (after a fault)`);
@@ -189,8 +185,12 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
       (c) => c.exclusive && up.post[c.group].some((r) => unmanaged.has(r.roleId)),
     );
     if (pending) return;
-    const { replace: _replace, ...quietFlags } = o;
-    const quiet = await op("preview", program, { ...quietFlags, faults: [], refresh: false, expectNoChanges: true });
+    const quiet = await op("preview", program, {
+      ...withoutReplace(o),
+      faults: [],
+      refresh: false,
+      expectNoChanges: true,
+    });
     if (!quiet.result.ok)
       fail([
         {
@@ -332,6 +332,9 @@ async function handEdit(
   const r = await lane.api("PUT", step.group, "/roles", [item]);
   if (r.status === 200) drifted.add(role.roleId);
 }
+
+/** The operation's options without `--replace`, for the runs that finish or check a step's `up`. */
+const withoutReplace = ({ replace: _replace, ...rest }: OpOptions): OpOptions => rest;
 
 /** The engine flags of an operation, as the CLI takes them (resource names for URNs). */
 const flagsText = (o: OpOptions) =>
