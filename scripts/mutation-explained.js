@@ -26,7 +26,9 @@ const CORE = {
     "provider/group-roles/errors.ts": "partial-failure and refusal messages",
   },
   "provider-role": {
-    "provider/role/provider.ts": "Role diff and in-use refusal",
+    "provider/role/provider.ts": "Role check and diff",
+    "provider/role/delete.ts": "Role delete and in-use refusal",
+    "provider/role/read.ts": "Role read (refresh, import)",
     "provider/role/update.ts": "Role update and in-use refusal",
     "provider/role/adoption.ts": "adoption",
     "provider/role/batcher.ts": "batch splitting (Role creates)",

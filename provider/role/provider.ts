@@ -1,13 +1,12 @@
 /**
- * The Role dynamic provider: Pulumi's ResourceProvider methods for one role of a group (create and
- * update in ./create and ./update). Runs in the dynamic-provider host; reads settings at call
- * time (see ../../config/stack-config) and writes through the writer of ./services, which batches the writes of
- * every resource of the deployment.
+ * The Role dynamic provider: Pulumi's ResourceProvider methods for one role of a group (check and diff
+ * here; create, update, read and delete in ./create, ./update, ./read and ./delete). Runs in the
+ * dynamic-provider host; reads settings at call time (see ../../config/stack-config) and writes through
+ * the writer of ./services, which batches the writes of every resource of the deployment.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { ConflictError, NameTakenError, NotFoundError, RoleInUseError } from "../../client/errors";
-import { changedTextFields, setTextFields } from "../../client/role-fields";
-import type { RoleSummary } from "../../client/types";
+import { NameTakenError, RoleInUseError } from "../../client/errors";
+import { changedTextFields } from "../../client/role-fields";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
 import { credentialRefusal, roleGoneInPreview } from "../shared/preview-listing";
 import { dynamicConfigSource } from "../shared/config-check";
@@ -17,24 +16,13 @@ import type { Registration } from "../shared/registrations";
 import type { CheckFailure } from "../shared/fields";
 import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { checkRegistration, diffRegistration, runDelete, runStep } from "../shared/resource-protocol";
-import { confirmRoleGone, isGroupGone, unprovenNotFound } from "../shared/gone";
 import { create } from "./create";
 import { heldNameFailures } from "./held-names";
-import { RoleNotAppliedError, inContext } from "../shared/errors";
-import { deleteApplied, isAmbiguous } from "../shared/lost-replies";
-import { inUseDeleteMessage, inUseReplaceMessage } from "./errors";
-import {
-  checkRoleInputs,
-  formatRoleId,
-  isUnknown,
-  parseRoleId,
-  toRoleInputs,
-  unconfirmedGroup,
-  type RoleInputs,
-  type RoleOutputs,
-} from "./inputs";
-import { listedEntry, readBack } from "./readback";
-import { services } from "./services";
+import { RoleNotAppliedError } from "../shared/errors";
+import { deleteRole, findInList } from "./delete";
+import { inUseReplaceMessage } from "./errors";
+import { checkRoleInputs, isUnknown, parseRoleId, unconfirmedGroup } from "./inputs";
+import { read } from "./read";
 import { sameSettings } from "../shared/settings";
 import { update } from "./update";
 
@@ -204,125 +192,6 @@ async function refuseReplaceIfInUse(id: string, olds: Props, newGroupId: unknown
   if (entry?.inUse) {
     throw new RoleInUseError(inUseReplaceMessage({ ...entry, groupId }, newGroupId));
   }
-}
-
-/**
- * The role's list entry, or undefined when it is certainly gone: absent from the group's list and 404
- * itself, or its group gone (see ../shared/gone: a 404 that proves nothing, e.g. from a wrong URL, throws).
- */
-async function findInList(groupId: number, roleId: number, what: string): Promise<RoleSummary | undefined> {
-  try {
-    const { client, writer } = services();
-    const entry = (await writer.list(groupId)).find((r) => r.roleId === roleId);
-    if (entry) return entry;
-    // Absent from the list. Callers act on "gone" (a delete drops the role from state), so confirm it:
-    // a truncated list must not make a role that still exists look deleted.
-    try {
-      await client.roles.get(groupId, roleId);
-    } catch (error) {
-      if (error instanceof NotFoundError) return undefined; // the list answered without it: gone
-      throw error;
-    }
-    return await listedEntry(groupId, roleId);
-  } catch (error) {
-    if (isGroupGone(error)) return undefined;
-    if (error instanceof NotFoundError) throw unprovenNotFound(error, groupId, what);
-    throw inContext(error, what);
-  }
-}
-
-// ---- read --------------------------------------------------------------------------------------------
-
-export async function read(
-  id: string,
-  props: Props = {},
-): Promise<{ id: string; props?: RoleOutputs; inputs?: RoleInputs }> {
-  const unconfirmed = unconfirmedGroup(id);
-  if (unconfirmed !== undefined) return readUnconfirmed(unconfirmed, props);
-  const { groupId, roleId } = parseRoleId(id);
-  // A refresh knows the managed inputs; import and Role.get know only the ID.
-  const known = typeof props.name === "string";
-  let outs: RoleOutputs;
-  const what = `reading role ${typeof props.name === "string" ? `"${props.name}" (id ${id})` : id}`;
-  try {
-    outs = await readBack(groupId, roleId, known ? toRoleInputs({ ...props, groupId }) : undefined);
-  } catch (error) {
-    // Gone from the service (role or group), as the service shows it (../shared/gone): an empty ID tells the
-    // engine to drop it from state. A 404 that proves nothing (a wrong URL) is an error.
-    if (error instanceof NotFoundError && (await confirmRoleGone(services().client, groupId, roleId, error, what)))
-      return { id: "" };
-    throw inContext(error, what);
-  }
-  if (known) return { id, props: outs };
-  // An import: the outputs hold every setting; the inputs (what `pulumi import` writes) declare none,
-  // so the program manages only the settings it lists (see ../plugin/declared-settings).
-  const inputs: RoleInputs = { groupId, name: outs.name, ...setTextFields(outs) };
-  return { id, props: outs, inputs };
-}
-
-/** `pulumi refresh` settles an unconfirmed create: the role it made, under its real ID, or gone. */
-async function readUnconfirmed(groupId: number, props: Props) {
-  const what = `reading role "${String(props.name)}" (create unconfirmed)`;
-  const made = await services()
-    .writer.list(groupId)
-    .then((roles) => roles.find((r) => r.name === props.name))
-    .catch((e) => {
-      throw inContext(e, what);
-    });
-  if (!made) return { id: "" };
-  return read(formatRoleId(groupId, made.roleId), props);
-}
-
-// ---- delete ------------------------------------------------------------------------------------------
-
-export async function deleteRole(id: string, props: Props): Promise<void> {
-  const unconfirmed = unconfirmedGroup(id);
-  if (unconfirmed !== undefined) return deleteUnconfirmed(unconfirmed, props);
-  const { groupId, roleId } = parseRoleId(id);
-  // A resource of this deployment adopted this role (a renamed resource with `import`, an unconfirmed
-  // create settled by its replacement, a GroupRoles that took it over with adoptExisting), or a
-  // GroupRoles of the program keeps it: it is theirs, not this resource's to delete. (Deletes run after
-  // every create and update.)
-  const ledger = deploymentLedger();
-  if (ledger.creates.isClaimed(groupId, roleId) || ledger.declarations.of(groupId, roleId)?.by === "catalogue") return;
-  const entry = await findInList(
-    groupId,
-    roleId,
-    `deleting role "${String(props.name)}" (id ${id}): checking whether it is in use`,
-  );
-  if (!entry) return; // already gone: nothing to do
-  if (entry.inUse) throw new RoleInUseError(inUseDeleteMessage({ ...entry, groupId }, ledger.run.operation));
-  try {
-    await services().writer.delete(groupId, roleId);
-  } catch (error) {
-    if (error instanceof NotFoundError) return;
-    if (error instanceof ConflictError) {
-      // Assigned between our check and the delete (the only conflict a delete can meet).
-      throw new RoleInUseError(inUseDeleteMessage({ name: entry.name, groupId, roleId }, ledger.run.operation), {
-        cause: error,
-        status: 409,
-      });
-    }
-    // Every reply lost: done if the role is gone (state must not keep a role the service deleted).
-    const applied = isAmbiguous(error) && (await deleteApplied(services().client, groupId, [roleId]));
-    if (!applied) throw inContext(error, `deleting role "${entry.name}" (id ${id})`);
-  }
-  ledger.run.noteDeleted({ by: `the Role of group ${groupId}, id ${id}`, groupId, names: [entry.name] });
-}
-
-/**
- * The record of an unconfirmed create goes: with the role that create made, if it made one. Found by
- * name, so a role a create of this deployment made or adopted (its replacement's) is never taken.
- */
-async function deleteUnconfirmed(groupId: number, props: Props): Promise<void> {
-  const ledger = deploymentLedger();
-  const made = await services()
-    .writer.list(groupId)
-    .then((roles) => roles.find((r) => r.name === props.name && !ledger.creates.isOfThisDeployment(groupId, r.roleId)))
-    .catch((e) => {
-      throw inContext(e, `deleting role "${String(props.name)}" (create unconfirmed)`);
-    });
-  if (made) await deleteRole(formatRoleId(groupId, made.roleId), props);
 }
 
 /**
