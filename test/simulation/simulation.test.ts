@@ -324,6 +324,36 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
       ],
     },
   },
+  {
+    // 10005 (the checker's): `up --target` of a new exclusive catalogue while the program removes the
+    // Role of its group: the catalogue removes the undeclared role, as the program asks, and the engine
+    // keeps the untargeted Role in state (no untargeted delete) recording it until the next full `up`.
+    name: "10005: a removed Role that --target leaves in state, whose role a new exclusive catalogue removed",
+    history: {
+      seed: 10005,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [{ res: "r1", group: 0, name: "Triage 2", description: "about leads 98" }],
+            catalogues: [],
+            cataloguesFirst: true,
+          },
+        },
+        {
+          op: "deploy",
+          change: 'remove Role r1 "Triage 2"; add GroupRoles c7',
+          program: {
+            roles: [],
+            catalogues: [{ res: "c7", group: 0, roles: {}, adoptExisting: true, exclusive: true }],
+            cataloguesFirst: true,
+          },
+          target: ["c7"],
+        },
+      ],
+    },
+  },
 ];
 
 describe("simulation", () => {

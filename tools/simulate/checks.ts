@@ -127,13 +127,13 @@ export function stateMatchesService(
   // ones gone. So after a failed operation, a catalogue being deleted may record roles already deleted.
   const deletedPartWay = (s: StateRole) =>
     !op.result.ok && s.key !== undefined && (program === undefined || !declared.has(s.res));
-  // A `Role` with retainOnDelete that the program removed only forgets its role, so an exclusive
-  // catalogue of its group removes that role as undeclared; after a failure the engine skips the
-  // forgetting (a delete: performPostSteps), and the record outlives the role until the next run
-  // (history 6384).
-  const forgottenLate = (s: StateRole) =>
+  // A `Role` the program removed whose record outlives the operation (a failure skips its delete or
+  // its forgetting with retainOnDelete: performPostSteps; `--target`/`--exclude` leaves it out) may
+  // record a role that an exclusive catalogue of its group removed as undeclared, which is what the
+  // program asks; the next full run drops the record (histories 6384 and 10005). Whether the removal
+  // was wanted is the `deletes` check's to say.
+  const removedByExclusive = (s: StateRole) =>
     s.key === undefined &&
-    s.retain &&
     leftByFailure(s.res) &&
     (program?.catalogues.some((c) => c.group === s.group && c.exclusive) ?? false);
   const seen = new Map<number, { holder: string; res: string }>();
@@ -146,7 +146,7 @@ export function stateMatchesService(
     if (drifted.has(s.roleId)) continue;
     const r = service.get(s.roleId);
     if (!r || r.group !== s.group) {
-      if (!r && (deletedPartWay(s) || forgottenLate(s))) continue;
+      if (!r && (deletedPartWay(s) || removedByExclusive(s))) continue;
       out.push(v("state-lies", `${s.holder} records role ${s.roleId} "${s.name}", which the service does not hold`));
       continue;
     }
