@@ -25,6 +25,7 @@ import { diffRegistration } from "../shared/resource-protocol";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
+import { programName } from "../shared/structure";
 import { engineLog } from "../shared/engine-log";
 import {
   heldRole,
@@ -81,12 +82,18 @@ export function describeEntries(roles: Props): string {
   return `the one declaring ${someNames(names, 3) || "no roles"}`;
 }
 
-/** A catalogue as other resources' messages name it: `the GroupRoles of group 42 declaring "A" and "B"`. */
-export function describeCatalogue(groupId: unknown, roles: unknown): string {
+/**
+ * A catalogue as other resources' messages name it: by its name in the program when known,
+ * `the GroupRoles "ops-cat" (group 42, declaring "A" and "B")`, else `the GroupRoles of group 42
+ * declaring "A" and "B"` (a provider called without the SDK, or the state of a delete).
+ */
+export function describeCatalogue(groupId: unknown, roles: unknown, name?: string): string {
   const declaring =
     roles && typeof roles === "object" && !isUnknown(roles)
       ? describeEntries(roles as Props).slice("the one ".length)
       : "";
+  if (name !== undefined)
+    return `the GroupRoles "${name}" (group ${String(groupId)}${declaring ? `, ${declaring}` : ""})`;
   return `the GroupRoles of group ${String(groupId)}${declaring ? ` ${declaring}` : ""}`;
 }
 
@@ -210,7 +217,7 @@ export async function diff(id: string, olds: Props, news: Props): Promise<GroupR
   const state = toState(olds);
   const result = await diffRegistration(
     `diff of the GroupRoles of group ${groupId}`,
-    describeCatalogue(groupId, news.roles),
+    describeCatalogue(groupId, news.roles, programName(news)),
     `catalogue:${catalogueOwner(state)}`,
     (reg) => diffOf(groupId, state, news, reg),
     CHANGED,

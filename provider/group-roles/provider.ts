@@ -15,6 +15,7 @@ import type { Registration } from "../shared/registrations";
 import { allRefusals, lateDeclare, lateTakeover } from "../shared/registration-order";
 import { checkRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { type CheckFailure, isUnknown } from "../shared/fields";
+import { programName } from "../shared/structure";
 import {
   batchOptions,
   clientFromConfig,
@@ -63,7 +64,7 @@ const newCatalogue = (inputs: GroupRolesInputs) =>
 export async function check(olds: Props, news: Props) {
   return checkRegistration(olds, news, {
     what: "check of a GroupRoles",
-    described: describeCatalogue(news.groupId, news.roles),
+    described: describeCatalogue(news.groupId, news.roles, programName(news)),
     inputFailures: checkGroupRolesInputs,
     declareCreate: checkCreateNames,
   });

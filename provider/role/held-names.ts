@@ -68,6 +68,9 @@ export type HolderKind = { freedBy: string } | "kept" | "deleted last" | "unknow
  * (`release`): a resource renames it away or deletes it in its own update (but nothing orders that
  * step first), another keeps it, it is deleted after every other step, or no resource says.
  */
+/** Text that opens a sentence: `the Role "r5" ...` → `The Role "r5" ...`. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function holderKind(name: string, declared: DeclaredRole | undefined, release: Release | undefined): HolderKind {
   if (declared?.reg && declared.plannedName !== name) return { freedBy: declared.reg.described };
   if (release && !release.deferred && !release.handedTo) return { freedBy: release.reg.described };
@@ -91,7 +94,7 @@ export function heldNameReason(
     "`pulumi up` (role names are unique in a group).";
   if (typeof holderIs === "object") {
     return (
-      `${head} ${holderIs.freedBy} frees the name in this change, but nothing orders its step before this one ` +
+      `${head} ${sentence(holderIs.freedBy)} frees the name in this change, but nothing orders its step before this one ` +
       `(Pulumi may run this write first): give this Role the resource option \`dependsOn\` on ${holderIs.freedBy}, ` +
       "and remove that resource's own `dependsOn` on this Role, if it has one. Two resources that swap names " +
       "cannot be ordered: apply it in two steps (first a name neither uses), or declare both in one GroupRoles."

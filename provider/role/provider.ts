@@ -14,6 +14,7 @@ import type { Release } from "../shared/declarations";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";
 import type { CheckFailure } from "../shared/fields";
+import { programName } from "../shared/structure";
 import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { checkRegistration, diffRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { create } from "./create";
@@ -38,7 +39,7 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
 export async function check(olds: Props, news: Props) {
   return checkRegistration(olds, news, {
     what: "check of a Role",
-    described: `the Role "${String(news.name)}" of group ${String(news.groupId)}`,
+    described: describeRole(news, news.name, { groupId: news.groupId }),
     inputFailures: checkRoleInputs,
     declareCreate,
   });
@@ -99,6 +100,20 @@ function createsReleasedName(what: string, groupId: number, release: Release): s
   );
 }
 
+/**
+ * A Role as other resources' messages name it: by its name in the program when known,
+ * `the Role "role-a" (role "Reports", id 42/7)`, else `the Role "Reports" (id 42/7)` (a provider called
+ * without the SDK).
+ */
+function describeRole(news: Props, roleName: unknown, at: { groupId: unknown } | { id: string }): string {
+  const name = programName(news);
+  const role = `"${String(roleName)}"`;
+  if ("id" in at)
+    return name === undefined ? `the Role ${role} (id ${at.id})` : `the Role "${name}" (role ${role}, id ${at.id})`;
+  const group = `of group ${String(at.groupId)}`;
+  return name === undefined ? `the Role ${role} ${group}` : `the Role "${name}" (role ${role} ${group})`;
+}
+
 /** Which inputs differ. Cheap: no request, except to refuse replacing an in-use role. */
 export function changedProperties(olds: Props, news: Props): string[] {
   const changed: string[] = [];
@@ -112,7 +127,7 @@ export function changedProperties(olds: Props, news: Props): string[] {
 export async function diff(id: string, olds: Props, news: Props) {
   return diffRegistration(
     `diff of role ${id}`,
-    `the Role "${String(olds.name)}" (id ${id})`,
+    describeRole(news, olds.name, { id }),
     undefined, // bound in `diffRole`, unless the create was never confirmed
     (reg) => diffRole(id, olds, news, reg),
     { changes: true, replaces: [] as string[], deleteBeforeReplace: false },

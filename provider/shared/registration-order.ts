@@ -8,7 +8,7 @@ import { ConflictError, NameTakenError } from "../../client/errors";
 import type { Release } from "./declarations";
 import type { DeploymentLedger } from "./deployment-ledger";
 import type { Registration } from "./registrations";
-import { dependencyDeclaring } from "./structure";
+import { dependencyDeclaring, urnName } from "./structure";
 
 /**
  * A refresh's Diff (before the program's first Check) refuses nothing. It shows the drift a refresh
@@ -123,7 +123,7 @@ export function absentTaker(
   if (release.deferred || release.handedTo) return undefined;
   const taker = dependencyDeclaring(reg.structure, groupId, { roleId: release.roleId, name: release.name });
   if (taker === undefined || ledger.registrations.has(taker)) return undefined;
-  const name = taker.slice(taker.lastIndexOf("::") + 2);
+  const name = urnName(taker);
   return new NameTakenError(
     `${what}: role ${roleText(release)} of group ${groupId} leaves this resource, which deletes it in its own ` +
       `update, and ${name} (in this resource's \`dependsOn\`) declares it but does not run in this deployment ` +

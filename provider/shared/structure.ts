@@ -56,6 +56,19 @@ export function structureOf(inputs: Record<string, unknown> | undefined): Struct
   };
 }
 
+/** A resource's name in the program: the last part of its URN (`urn:pulumi:dev::p::type::ops-cat` → `ops-cat`). */
+export const urnName = (urn: string): string => urn.slice(urn.lastIndexOf("::") + 2);
+
+/**
+ * The name the program gives the resource whose inputs these are, when the SDK sent its URN: the name
+ * every message that names this resource to others leads with (issue 43: a refusal named a catalogue
+ * by its roles and a Role by its service name where the program calls them `ops-cat` and `role-a`).
+ */
+export function programName(inputs: Record<string, unknown> | undefined): string | undefined {
+  const urn = structureOf(inputs).urn;
+  return urn === undefined ? undefined : urnName(urn);
+}
+
 /** The resources in `dependsOn` that declare, in `groupId`, a role by this ID or name. */
 export function dependencyDeclaring(
   structure: Structure,

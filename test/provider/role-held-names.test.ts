@@ -45,7 +45,11 @@ describe("a create of a name a role of the group holds", () => {
     await provider.diff(held.id, held.outs, news);
     expect(await reasons({ groupId: 42, name: "Other" })).toEqual([]); // any registration between
     const [unordered] = await reasons({ groupId: 42, name: "Y" });
-    expect(unordered).toContain(`give this Role the resource option \`dependsOn\` on the Role "Y" (id ${held.id})`);
+    // Named as the program names it (the URN's last part), beside the role it holds.
+    expect(unordered).toContain(`The Role "holder" (role "Y", id ${held.id}) frees the name in this change`);
+    expect(unordered).toContain(
+      `give this Role the resource option \`dependsOn\` on the Role "holder" (role "Y", id ${held.id})`,
+    );
     const ordered = { groupId: 42, name: "Y", __structure: { urn: "u:new", dependsOn: [{ urn: holderUrn }] } };
     expect(await reasons(ordered)).toEqual([]);
     await provider.update(held.id, held.outs, news); // its step ends before the dependent registers

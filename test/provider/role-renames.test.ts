@@ -58,7 +58,9 @@ describe("renames that meet a taken name", () => {
     await register(b, "Z");
     const taker = await rejection(register(a, "Y"));
     expect(taker.message).toContain('already has a role named "Y"');
-    expect(taker.message).toContain('give this Role the resource option `dependsOn` on the Role "Y"');
+    expect(taker.message).toContain(
+      `give this Role the resource option \`dependsOn\` on the Role "r${b.outs.roleId}" (role "Y"`,
+    );
     resetDeploymentLedger();
     await register(a, "Y").catch(() => undefined); // refused on its own: "Y" is held
     resetDeploymentLedger();
@@ -75,7 +77,9 @@ describe("renames that meet a taken name", () => {
     await h.api("PUT", "/groups/42/roles", [{ roleId: b.outs.roleId, name: "Y" }]);
     const err = await rejection(register(b, "Z"));
     expect(err.message).toContain(`this resource renames role "Y" (roleId ${b.outs.roleId}) to "Z"`);
-    expect(err.message).toContain(`Give the Role "X" (id ${a.id}) the resource option \`dependsOn\` on this resource`);
+    expect(err.message).toContain(
+      `Give the Role "r${a.outs.roleId}" (role "X", id ${a.id}) the resource option \`dependsOn\` on this resource`,
+    );
   });
 
   it("a swap between two Roles is refused in either one's Diff: two steps, or one GroupRoles", async () => {
