@@ -3,7 +3,8 @@
  * declared, an import that does not match, and how an operation puts what it was doing in front of a
  * client error without changing its class.
  */
-import { GroupRolesError } from "../../client/errors";
+import { AuthenticationError, ForbiddenError, GroupRolesError } from "../../client/errors";
+import { deploymentLedger } from "./deployment-ledger";
 
 /** A write the service accepted but did not apply as declared (a setting it ignored, say). */
 export class RoleNotAppliedError extends GroupRolesError {
@@ -15,8 +16,23 @@ export class ImportMismatchError extends GroupRolesError {
   readonly code = "ERR_IMPORT_MISMATCH";
 }
 
+/**
+ * Said beside a refused credential when no Check of the program ran in this deployment (a `refresh`, a
+ * `destroy`, or the refresh of `up --refresh`): Pulumi then configures the provider from the settings
+ * the last `up` recorded in state, not from today's stack config (deployment.go `EnsureProvider`), so
+ * after a rotation the old credential is the one refused, and "check that it is valid" misleads.
+ */
+export const STATE_SETTINGS_HINT =
+  "If this is `pulumi refresh` or `pulumi destroy` after the credentials changed: those configure the provider " +
+  "from the settings the last `pulumi up` recorded in state, not from today's stack config; run `pulumi up` " +
+  'first (it records them), or add `--run-program` (docs/configuration.md, "Rotating")';
+
 /** A client error with what the operation was doing in front; other errors pass through. */
 export function inContext(error: unknown, what: string): Error {
+  if (error instanceof AuthenticationError || error instanceof ForbiddenError) {
+    const hint = deploymentLedger().run.refreshing ? `. ${STATE_SETTINGS_HINT}` : "";
+    return error.rephrase(`${what}: ${error.message}${hint}`);
+  }
   if (error instanceof GroupRolesError) return error.withContext(what);
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -197,6 +197,7 @@ describe("the access token never leaks", () => {
     const refused = await run("up", auth, { "grouproles:apiKeys": JSON.stringify({ "77": `${API_KEY}-wrong` }) });
     expect(refused.ok).toBe(false);
     expect(refused.errors.join("\n")).toContain("the API key of group 77 (grouproles:apiKeys) was refused");
+    expect(refused.errors.join("\n")).not.toContain("recorded in state"); // an up uses today's config
     // That up recorded the wrong key as the provider's settings; destroy configures the provider from
     // state (deployment.go EnsureProvider), so an up with the right key comes first (docs/configuration.md).
     writeFileSync(
@@ -209,7 +210,11 @@ describe("the access token never leaks", () => {
         ],
       }),
     );
-    expect((await run("destroy", auth, byKey)).ok).toBe(false);
+    const stale = await run("destroy", auth, byKey);
+    expect(stale.ok).toBe(false);
+    // The refused key is the one in state, and the error says so (issue 43: "check that it is valid" misled).
+    expect(stale.errors.join("\n")).toContain("the API key of group 77 (grouproles:apiKeys) was refused");
+    expect(stale.errors.join("\n")).toContain("from the settings the last `pulumi up` recorded in state");
     expect((await run("up", auth, byKey)).ok).toBe(true);
     expect((await run("destroy", auth, byKey)).ok).toBe(true);
 
