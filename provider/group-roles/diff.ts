@@ -101,7 +101,12 @@ export function describeCatalogue(groupId: unknown, roles: unknown, name?: strin
 function refusalOf(plan: Plan): Error | undefined {
   const taken = plan.conflicts.filter((c) => c.kind !== "wait");
   if (taken.length) return namesTaken(plan.groupId, taken);
-  if (plan.held.length) return removedInUse(plan.groupId, plan.held);
+  if (plan.held.length)
+    return removedInUse(
+      plan.groupId,
+      plan.held,
+      plan.creates.map((c) => ({ key: c.key, name: c.entry.name })),
+    );
   return undefined;
 }
 

@@ -48,11 +48,24 @@ const line = (r: HeldRole) => `  roles.${r.key}: "${r.name}" (roleId ${r.roleId}
 export const roleCount = (n: number): string => `${n} role${n === 1 ? "" : "s"}`;
 
 /** Entries removed from `roles` whose roles are in use: refused in the preview (diff) and again at `up`. */
-export function removedInUse(groupId: number, held: HeldRole[]): RoleInUseError {
+export function removedInUse(
+  groupId: number,
+  held: HeldRole[],
+  added: ReadonlyArray<{ key: string; name: string }> = [],
+): RoleInUseError {
+  // New entries beside a removed one: most likely a key renamed together with its name, which the
+  // provider cannot tell from a removal plus an addition (docs/group-roles.md): that takes two changes.
+  const shown = added.slice(0, 3).map((a) => `${a.key} ("${a.name}")`);
+  if (added.length > 3) shown.push(`${added.length - 3} more`);
+  const renamed = added.length
+    ? `\nIf you renamed a key and changed its name in the same change (new entries here: ${shown.join(", ")}), ` +
+      "that reads as a removal plus a new role: do it in two changes, first the key with the name kept (the same " +
+      "role: its ID and users stay), then the name."
+    : "";
   return new RoleInUseError(
     `group ${groupId}: ${roleCount(held.length)} removed from \`roles\` ${held.length === 1 ? "is" : "are"} in use and ` +
-      `cannot be deleted; nothing was changed:\n${someLines(held, line)}\n` +
-      `To proceed, for each of them: keep the entry in \`roles\`; or unassign its users in the service, then run ` +
+      `cannot be deleted; nothing was changed:\n${someLines(held, line)}${renamed}\n` +
+      `${added.length ? "Otherwise" : "To proceed"}, for each of them: keep the entry in \`roles\`; or unassign its users in the service, then run ` +
       `\`pulumi up\`; or, to stop managing the role and keep it in the service, put the entry back with ` +
       `\`retain: true\`, run \`pulumi up\`, then remove it.`,
   );

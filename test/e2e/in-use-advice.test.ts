@@ -3,7 +3,16 @@
  * in-use role to another group, and removing an in-use role from the program.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { rolePlan, runSpec, specProgram, stackFor, type RoleSpec, type Stack } from "./harness";
+import {
+  catalogueSpec,
+  rolePlan,
+  runMixed,
+  runSpec,
+  specProgram,
+  stackFor,
+  type RoleSpec,
+  type Stack,
+} from "./harness";
 
 let s: Stack;
 beforeAll(async () => {
@@ -74,5 +83,30 @@ describe("removing an in-use role from the program", () => {
       name: "Agents",
       userCount: 3,
     });
+  });
+});
+
+describe("a GroupRoles entry whose key and name change together while users hold its role", () => {
+  it("is refused, saying it takes two changes; the two changes keep the role and its users", async () => {
+    const team = (roles: Record<string, { name: string }>) => [catalogueSpec("team", roles)];
+    const first = await runMixed(s, "up", team({ a: { name: "Agents" } }));
+    expect(first.ok, first.errors.join("\n")).toBe(true);
+    const [held] = await s.h.listRoles(42);
+    await s.h.setUsers(42, held!.roleId, 2);
+
+    const both = await runMixed(s, "preview", team({ a2: { name: "Agents 2" } }));
+    expect(both.ok).toBe(false);
+    const message = both.errors.join("\n");
+    expect(message).toContain("1 role removed from `roles` is in use");
+    expect(message).toContain(
+      'If you renamed a key and changed its name in the same change (new entries here: a2 ("Agents 2")), that ' +
+        "reads as a removal plus a new role: do it in two changes",
+    );
+    // The advice, followed: the key first (same name, same role), then the name.
+    const key = await runMixed(s, "up", team({ a2: { name: "Agents" } }));
+    expect(key.ok, key.errors.join("\n")).toBe(true);
+    const name = await runMixed(s, "up", team({ a2: { name: "Agents 2" } }));
+    expect(name.ok, name.errors.join("\n")).toBe(true);
+    expect(await s.h.listRoles(42)).toEqual([{ ...held!, name: "Agents 2", inUse: true, userCount: 2 }]);
   });
 });
