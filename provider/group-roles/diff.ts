@@ -33,6 +33,8 @@ import {
   removedInUse,
   replaceInUse,
   someNames,
+  takenOver,
+  takeoverReport,
   twoExclusive,
   unmanagedInUse,
   unmanagedReport,
@@ -281,9 +283,11 @@ async function diffOf(
     const plan = planApply(state, toInputs({ ...news, groupId }), listed, otherResources(ledger, groupId, reg, "diff"));
     const refusal = refusalOf(plan);
     if (refusal) throw refusal;
+    const heldUnmanaged = exclusive ? plan.unmanaged.filter((r) => r.inUse) : [];
+    if (heldUnmanaged.length) throw unmanagedInUse(groupId, heldUnmanaged);
+    const taken = takenOver(plan, listed);
+    if (taken.length) await engineLog("info", takeoverReport(groupId, taken));
     if (exclusive) {
-      const held = plan.unmanaged.filter((r) => r.inUse);
-      if (held.length) throw unmanagedInUse(groupId, held);
       // Let go now, once: the apply removes only these (a role made since is never one of them), and a
       // resource that registers later and keeps one of them is refused in its own Diff.
       for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);

@@ -6,6 +6,7 @@ import { NameTakenError, RoleInUseError } from "../../client/errors";
 import { RoleNotAppliedError } from "../shared/errors";
 import type { RoleSummary } from "../../client/types";
 import type { Registration } from "../shared/registrations";
+import type { Plan } from "./plan";
 import type { GroupRolesState } from "./types";
 
 /**
@@ -92,6 +93,32 @@ export function unmanagedReport(groupId: number, unmanaged: readonly RoleSummary
     `GroupRoles of group ${groupId} (exclusive): ${roleCount(unmanaged.length)} the program does not declare ` +
     `${done ? (unmanaged.length === 1 ? "was" : "were") : "would be"} removed:\n${someLines(unmanaged, line)}`
   );
+}
+
+/**
+ * Roles the service holds that a catalogue takes over (`adoptExisting`, a role moved here from another
+ * resource, the role an unconfirmed create made): kept with their IDs and users, though the plan can only
+ * show the catalogue's `+ create` or `~ update`, and a removed resource that recorded one its `- delete`.
+ */
+export function takeoverReport(groupId: number, taken: ReadonlyArray<{ key: string; role: RoleSummary }>): string {
+  const line = ({ key, role }: { key: string; role: RoleSummary }) =>
+    `  roles.${key}: "${role.name}" (roleId ${role.roleId}, ${role.inUse ? users(role.userCount) : "no users"})`;
+  const one = taken.length === 1;
+  return (
+    `GroupRoles of group ${groupId}: ${roleCount(taken.length)} the service holds ${one ? "is" : "are"} taken over, ` +
+    `not created (${one ? "it keeps its" : "they keep their"} ID and users):\n${someLines(taken, line)}\n` +
+    `A resource this change removes that records ${one ? "it" : "one of them"} (a \`- delete\` in this plan) leaves ` +
+    "it in the service."
+  );
+}
+
+/** Roles a plan takes over, as {@link takeoverReport} names them. */
+export function takenOver(plan: Plan, listed: readonly RoleSummary[]): Array<{ key: string; role: RoleSummary }> {
+  const byId = new Map(listed.map((r) => [r.roleId, r]));
+  return Object.entries(plan.start).flatMap(([key, s]) => {
+    const role = byId.get(s.roleId);
+    return role && plan.takeovers.includes(s.roleId) ? [{ key, role }] : [];
+  });
 }
 
 /** Two exclusive catalogues of one group: each would remove the other's roles. */

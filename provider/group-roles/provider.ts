@@ -26,7 +26,15 @@ import {
 import { DEFAULT_BATCH_OPTIONS } from "../../config/batch-options";
 import { inContext } from "../shared/errors";
 import { describeCatalogue, describeEntries } from "./diff";
-import { namesTaken, removedInUse, twoExclusive, unmanagedInUse, unmanagedReport } from "./errors";
+import {
+  namesTaken,
+  removedInUse,
+  takenOver,
+  takeoverReport,
+  twoExclusive,
+  unmanagedInUse,
+  unmanagedReport,
+} from "./errors";
 import { engineLog } from "../shared/engine-log";
 import { apply } from "./apply";
 import { checkGroupRolesInputs } from "./check";
@@ -101,6 +109,7 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
       const unseen = lateDeclare(ledger, groupId, entry.name, reg, `group ${groupId}: roles.${key}`);
       if (unseen) return [{ property: "roles", reason: unseen.message }];
     }
+    await reportTakeovers(groupId, takenOver(plan, roles));
     return [];
   }
   const other = ledger.exclusives.claim(
@@ -115,8 +124,14 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   // Let go now, once: the create removes only these (see ./diff).
   for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
   ledger.exclusives.decideRemovals(reg);
+  await reportTakeovers(groupId, takenOver(plan, roles));
   if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
   return [];
+}
+
+/** Roles a create takes over are kept, though the plan shows a `+ create` (see `takeoverReport`). */
+async function reportTakeovers(groupId: number, taken: ReturnType<typeof takenOver>): Promise<void> {
+  if (taken.length) await engineLog("info", takeoverReport(groupId, taken));
 }
 
 /** Most roles per array request: `grouproles:maxBatchSize`, default 100. */

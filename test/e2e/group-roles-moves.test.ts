@@ -15,6 +15,7 @@
 import { describe, expect, it } from "vitest";
 import {
   catalogueSpec,
+  rolePlan,
   roleSpec,
   runMixed,
   specStackPerFile,
@@ -187,6 +188,16 @@ describe("moves in both registration orders, at the default --parallel", () => {
       const before = await held();
       await s.h.clearRequests();
       const catalogue = [cat("catalogue", { support: { name: "Support" } }, { adoptExisting: true })];
+      // The plan can only show the Role's `- delete` and the catalogue's `+ create`: a note says the role stays.
+      const preview = await runMixed(s, "preview", catalogue, [role("billing", "Billing")], config);
+      expect(preview.ok, preview.errors.join("\n")).toBe(true);
+      expect(rolePlan(preview)).toEqual(["- delete support"]);
+      const notes = preview.diagnostics.map((d) => d.message).join("\n");
+      expect(notes).toContain(
+        "GroupRoles of group 42: 1 role the service holds is taken over, not created (it keeps its ID and users):\n" +
+          `  roles.support: "Support" (roleId ${before.Support}, no users)\n` +
+          "A resource this change removes that records it (a `- delete` in this plan) leaves it in the service.",
+      );
       const migrated = await up(catalogue, [role("billing", "Billing")], config);
       expect(await held()).toEqual(before);
       expect(await deletes()).toBe(0);
