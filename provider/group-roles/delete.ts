@@ -10,7 +10,7 @@ import { confirmAbsentRoleGone } from "../shared/absent-role";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { inContext } from "../shared/errors";
 import { chunksOf, deleteChunk, entries } from "./apply";
-import { describeCatalogue } from "./diff";
+import { describeCatalogue } from "./describe";
 import { destroyInUse, heldRole } from "./errors";
 import { listGroup } from "./listing";
 import { catalogueOwner, parseGroupId, toState, type Props } from "./types";

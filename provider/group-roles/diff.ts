@@ -32,13 +32,14 @@ import {
   namesTaken,
   removedInUse,
   replaceInUse,
-  someNames,
   takenOver,
   takeoverReport,
   twoExclusive,
   unmanagedInUse,
   unmanagedReport,
 } from "./errors";
+import { changeCounts } from "./change-counts";
+import { describeCatalogue, describeEntries } from "./describe";
 import { entryChanged, reportChanges, type EntryChange } from "./changed-keys";
 import { otherResources } from "./others";
 import { planApply, renamedKeys, type Plan } from "./plan";
@@ -74,29 +75,6 @@ async function listedForPreview(groupId: number, what: string, writes: boolean):
   if (roles) return roles;
   if (isGroupGone(error)) return [];
   throw inContext(error, what);
-}
-
-/** A catalogue named by what it declares: `the one declaring "Support", "Billing" and 3 more`. */
-export function describeEntries(roles: Props): string {
-  const names = Object.values(roles)
-    .map((e) => (e && typeof e === "object" ? (e as Props).name : undefined))
-    .filter((n): n is string => typeof n === "string");
-  return `the one declaring ${someNames(names, 3) || "no roles"}`;
-}
-
-/**
- * A catalogue as other resources' messages name it: by its name in the program when known,
- * `the GroupRoles "ops-cat" (group 42, declaring "A" and "B")`, else `the GroupRoles of group 42
- * declaring "A" and "B"` (a provider called without the SDK, or the state of a delete).
- */
-export function describeCatalogue(groupId: unknown, roles: unknown, name?: string): string {
-  const declaring =
-    roles && typeof roles === "object" && !isUnknown(roles)
-      ? describeEntries(roles as Props).slice("the one ".length)
-      : "";
-  if (name !== undefined)
-    return `the GroupRoles "${name}" (group ${String(groupId)}${declaring ? `, ${declaring}` : ""})`;
-  return `the GroupRoles of group ${String(groupId)}${declaring ? ` ${declaring}` : ""}`;
 }
 
 /** What `up` would refuse in this plan, first the names, then the roles users hold. */
@@ -285,6 +263,8 @@ async function diffOf(
     if (refusal) throw refusal;
     const heldUnmanaged = exclusive ? plan.unmanaged.filter((r) => r.inUse) : [];
     if (heldUnmanaged.length) throw unmanagedInUse(groupId, heldUnmanaged);
+    const counts = changeCounts(plan, moved.keys());
+    if (counts) await engineLog("info", counts);
     const taken = takenOver(plan, listed);
     if (taken.length) await engineLog("info", takeoverReport(groupId, taken));
     if (exclusive) {

@@ -288,10 +288,7 @@ function update(
   known?: EntryState,
 ): PlannedUpdate {
   return {
-    key,
-    roleId: current.roleId,
-    currentName: current.name,
-    finalName: entry.name,
+    ...{ key, roleId: current.roleId, currentName: current.name, finalName: entry.name },
     current: textNow(current, known),
     entry,
     previouslyDeclared,

@@ -25,7 +25,7 @@ import {
 } from "../../config/stack-config";
 import { DEFAULT_BATCH_OPTIONS } from "../../config/batch-options";
 import { inContext } from "../shared/errors";
-import { describeCatalogue, describeEntries } from "./diff";
+import { describeCatalogue, describeEntries } from "./describe";
 import {
   namesTaken,
   removedInUse,
@@ -41,7 +41,9 @@ import { checkGroupRolesInputs } from "./check";
 import { deleteGroupRoles } from "./delete";
 import { diff } from "./diff";
 import { otherResources } from "./others";
-import { planApply } from "./plan";
+import { planApply, type Plan } from "./plan";
+import { changeCounts } from "./change-counts";
+import type { RoleSummary } from "../../client/types";
 import { read } from "./read";
 import { withoutHandedOver } from "./handed-over";
 import { listCoveringState } from "./listing";
@@ -109,7 +111,7 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
       const unseen = lateDeclare(ledger, groupId, entry.name, reg, `group ${groupId}: roles.${key}`);
       if (unseen) return [{ property: "roles", reason: unseen.message }];
     }
-    await reportTakeovers(groupId, takenOver(plan, roles));
+    await reportCreate(plan, roles);
     return [];
   }
   const other = ledger.exclusives.claim(
@@ -124,14 +126,17 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   // Let go now, once: the create removes only these (see ./diff).
   for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
   ledger.exclusives.decideRemovals(reg);
-  await reportTakeovers(groupId, takenOver(plan, roles));
+  await reportCreate(plan, roles);
   if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
   return [];
 }
 
-/** Roles a create takes over are kept, though the plan shows a `+ create` (see `takeoverReport`). */
-async function reportTakeovers(groupId: number, taken: ReturnType<typeof takenOver>): Promise<void> {
-  if (taken.length) await engineLog("info", takeoverReport(groupId, taken));
+/** A large create in counts first (./change-counts); roles it takes over are kept, though the plan shows `+ create`. */
+async function reportCreate(plan: Plan, listed: readonly RoleSummary[]): Promise<void> {
+  const counts = changeCounts(plan);
+  if (counts) await engineLog("info", counts);
+  const taken = takenOver(plan, listed);
+  if (taken.length) await engineLog("info", takeoverReport(plan.groupId, taken));
 }
 
 /** Most roles per array request: `grouproles:maxBatchSize`, default 100. */

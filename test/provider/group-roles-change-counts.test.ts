@@ -1,0 +1,56 @@
+/**
+ * The counts a large catalogue change prints before its lines (provider/group-roles/change-counts.ts):
+ * each kind of entry change counted once, from the apply's own plan.
+ */
+import { describe, expect, it } from "vitest";
+import type { RoleSummary } from "../../client/types";
+import { changeCounts, COUNTS_FROM } from "../../provider/group-roles/change-counts";
+import { planApply, renamedKeys } from "../../provider/group-roles/plan";
+import type { EntryState, GroupRolesState } from "../../provider/group-roles/types";
+
+const held = (roleId: number, name: string): EntryState => ({
+  roleId,
+  name,
+  description: "",
+  settings: {},
+  inUse: false,
+  userCount: 0,
+});
+const listed = (roleId: number, name: string): RoleSummary => ({ roleId, name, inUse: false, userCount: 0 });
+
+describe("changeCounts", () => {
+  // State: k1..k8 (roles 1..8). Program: k1..k3 renamed, k4 under a new key, k5 a settings change,
+  // k6..k8 removed, n1..n4 new, "Hand" (role 9, made by hand) taken over with adoptExisting.
+  const state: GroupRolesState = {
+    groupId: 42,
+    roles: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i + 1}`, held(i + 1, `R${i + 1}`)])),
+  };
+  const service = [...Array.from({ length: 8 }, (_, i) => listed(i + 1, `R${i + 1}`)), listed(9, "Hand")];
+  const roles = {
+    k1: { name: "S1" },
+    k2: { name: "S2" },
+    k3: { name: "S3" },
+    moved: { name: "R4" },
+    k5: { name: "R5", settings: { viewVideo: true } },
+    n1: { name: "N1" },
+    n2: { name: "N2" },
+    n3: { name: "N3" },
+    n4: { name: "N4" },
+    hand: { name: "Hand" },
+  };
+
+  it("counts each kind once: created, taken over, renamed, updated, kept under a new key, deleted", () => {
+    const plan = planApply(state, { groupId: 42, roles, adoptExisting: true, exclusive: false }, service);
+    expect(changeCounts(plan, renamedKeys(state, roles).keys())).toBe(
+      "GroupRoles of group 42: 13 roles change: 4 created, 1 taken over (kept, with their IDs and users), " +
+        "3 renamed, 1 updated (settings or text), 1 kept under a new key, 3 deleted",
+    );
+  });
+
+  it(`says nothing for a change of ${COUNTS_FROM} roles or fewer`, () => {
+    const small = { k1: { name: "S1" }, k2: { name: "R2" } };
+    const plan = planApply(state, { groupId: 42, roles: small, adoptExisting: false, exclusive: false }, service);
+    // 1 renamed and 6 deleted: 7 changes, read line by line.
+    expect(changeCounts(plan)).toBeUndefined();
+  });
+});
