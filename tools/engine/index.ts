@@ -165,16 +165,80 @@ function readProjectFile(dir: string): {
   main?: string;
   typescript: boolean;
   plugins: ProjectPlugin[];
+  config: ProjectConfig;
 } {
   const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(dir, f)).find((f) => existsSync(f));
-  if (!file) return { typescript: true, plugins: [] };
+  if (!file) return { typescript: true, plugins: [], config: new Map() };
   const text = readFileSync(file, "utf8");
   const top = (key: string) => new RegExp(`^${key}:\\s*["']?([^"'#\\n]+?)["']?\\s*(#.*)?$`, "m").exec(text)?.[1];
   const name = top("name");
   const main = top("main");
   // runtime.options.typescript defaults to true in the Node language host.
   const typescript = !/^\s+typescript:\s*false\b/m.test(text);
-  return { ...(name ? { name } : {}), ...(main ? { main } : {}), typescript, plugins: projectPlugins(text, dir) };
+  return {
+    ...(name ? { name } : {}),
+    ...(main ? { main } : {}),
+    typescript,
+    plugins: projectPlugins(text, dir),
+    config: projectConfig(text),
+  };
+}
+
+/** Pulumi.yaml `config:` keys, each with its default (or short-form value) when it has one. */
+type ProjectConfig = Map<string, { default?: string }>;
+
+/**
+ * `config:` of Pulumi.yaml in the layouts the docs give: `key: value` (a value), or `key:` with nested
+ * `type:`, `default:`, `description:` lines. Scalars only (what this package's examples declare).
+ */
+function projectConfig(text: string): ProjectConfig {
+  const block = /^config:\s*\n((?:[ \t]+.*\n?|\s*\n)*)/m.exec(text)?.[1] ?? "";
+  const keys: ProjectConfig = new Map();
+  const scalar = (v: string) =>
+    v
+      .replace(/\s+#.*$/, "")
+      .trim()
+      .replace(/^(["'])(.*)\1$/, "$2");
+  let current: string | undefined;
+  let indent = -1;
+  for (const line of block.split("\n")) {
+    const m = /^([ \t]+)([^\s:#][^:#]*?):[ \t]*(.*)$/.exec(line);
+    if (!m) continue;
+    const [, lead, key, rest] = m as unknown as [string, string, string, string];
+    if (indent < 0) indent = lead.length;
+    if (lead.length === indent) {
+      current = key;
+      keys.set(key, rest.trim() && !rest.trim().startsWith("#") ? { default: scalar(rest) } : {});
+    } else if (current !== undefined && key === "default") keys.set(current, { default: scalar(rest) });
+  }
+  return keys;
+}
+
+/**
+ * The stack config with the project's defaults for keys it lacks, and the project's own keys that have
+ * neither (workspace/config.go `ValidateStackConfigAndApplyProjectConfig`: a key without a namespace is
+ * the project's; only those are required).
+ */
+function withProjectConfig(
+  declared: ProjectConfig,
+  project: string,
+  given: Record<string, string>,
+): { config: Record<string, string>; missing: string[] } {
+  const config = { ...given };
+  const missing: string[] = [];
+  for (const [key, decl] of [...declared].sort(([a], [b]) => a.localeCompare(b))) {
+    const full = key.includes(":") ? key : `${project}:${key}`;
+    if (Object.hasOwn(config, full)) continue;
+    if (decl.default !== undefined) config[full] = decl.default;
+    else if (full.startsWith(`${project}:`)) missing.push(key);
+  }
+  return { config, missing };
+}
+
+/** `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'` (workspace/config.go formatMissingKeys). */
+function inWords(keys: string[]): string {
+  const q = keys.map((k) => `'${k}'`);
+  return q.length === 1 ? q[0]! : `${q.slice(0, -1).join(", ")} and ${q[q.length - 1]}`;
 }
 
 /**
@@ -212,11 +276,29 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const entry = o.program ?? pf.main ?? ".";
   const parallel = o.parallel ?? defaultParallel();
   const preview = o.operation === "preview";
-  const config = { ...o.config, ...o.secretConfig };
+  const { config, missing } = withProjectConfig(pf.config, project, { ...o.config, ...o.secretConfig });
   const secretKeys = Object.keys(o.secretConfig ?? {}).sort();
   const baseEnv = cleanEnv(o.env);
 
   const state = await loadState(o.stateFile, project, o.stack);
+  // The CLI refuses before anything runs (workspace/config.go missingStackConfigurationKeysError): a
+  // program run instead would throw on `config.require`, and the Node SDK then takes minutes to exit.
+  if (missing.length)
+    return {
+      ok: false,
+      plan: [],
+      planText: "",
+      outputs: unwrapSecrets(stackOutputsFromState(state.resources)) as Props,
+      errors: [
+        `error: Stack '${o.stack}' is missing configuration ${missing.length > 1 ? "values" : "value"} ${inWords(missing)}`,
+      ],
+      diagnostics: [],
+      stdout: "",
+      stderr: "",
+      resources: state.resources,
+      providerHost: combined([]),
+      providers: [],
+    };
   const writer = new StateWriter(o.stateFile);
   let engineAddr = "";
   // Processes start on first use, like the engine loads a plugin when the first resource needs it.

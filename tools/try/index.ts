@@ -77,6 +77,9 @@ function serviceOf(
   return trimmed(explicit ? explicit.inputs["baseUrl"] : config["grouproles:baseUrl"]);
 }
 
+/** Roles of a group printed by name; the rest are counted. */
+const SHOWN_ROLES = 20;
+
 /**
  * What the trial's emulator holds now in the groups of the stack's resources that use it (before and
  * after the run): what `up` did, seen from the service. Resources whose provider talks to another
@@ -109,8 +112,14 @@ async function showService(
       headers: { authorization: `Bearer ${emu.token}` },
     });
     const roles = (await reply.json()) as Array<{ roleId: number; name: string; userCount?: number }>;
-    const shown = roles.map((x) => `${x.name} (${x.roleId}${x.userCount ? `, ${x.userCount} users` : ""})`);
-    say(`The emulator holds, group ${g}: ${shown.join(", ") || "no roles"}`);
+    // Counts first, then a screenful: a 2,000-role group was one 33,811-character line (issue 43).
+    const shown = roles
+      .slice(0, SHOWN_ROLES)
+      .map((x) => `${x.name} (${x.roleId}${x.userCount ? `, ${x.userCount} users` : ""})`);
+    const more = roles.length > SHOWN_ROLES ? `, ... and ${roles.length - SHOWN_ROLES} more` : "";
+    const inUse = roles.filter((x) => (x.userCount ?? 0) > 0).length;
+    const count = `${roles.length} role${roles.length === 1 ? "" : "s"}${inUse ? `, ${inUse} in use` : ""}`;
+    say(`The emulator holds, group ${g}: ${roles.length ? `${count}: ${shown.join(", ")}${more}` : "no roles"}`);
   }
   for (const [url, names] of elsewhere)
     say(`Not on the trial's emulator: ${names.join(", ")} (their provider's baseUrl is ${url})`);
