@@ -25,13 +25,14 @@ import { diffRegistration } from "../shared/resource-protocol";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
-import { programName } from "../shared/structure";
+import { absentDependencies, programName } from "../shared/structure";
 import { engineLog } from "../shared/engine-log";
 import {
   heldRole,
   namesTaken,
   removedInUse,
   replaceInUse,
+  exclusiveHeldBack,
   takenOver,
   takeoverReport,
   twoExclusive,
@@ -268,6 +269,8 @@ async function diffOf(
     const taken = takenOver(plan, listed);
     if (taken.length) await engineLog("info", takeoverReport(groupId, taken));
     if (exclusive) {
+      const absent = absentDependencies(reg.structure, (urn) => ledger.registrations.has(urn));
+      if (absent.length) await engineLog("info", exclusiveHeldBack(groupId, absent));
       // Let go now, once: the apply removes only these (a role made since is never one of them), and a
       // resource that registers later and keeps one of them is refused in its own Diff.
       for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);

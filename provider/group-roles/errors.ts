@@ -112,6 +112,17 @@ export function takeoverReport(groupId: number, taken: ReadonlyArray<{ key: stri
   );
 }
 
+/** An exclusive catalogue whose `dependsOn` holds resources this run leaves out: it removes nothing (../group-roles/others). */
+export function exclusiveHeldBack(groupId: number, absent: readonly string[]): string {
+  const one = absent.length === 1;
+  return (
+    `GroupRoles of group ${groupId} (exclusive): removes no role in this run, since ${someNames(absent, 3)} in its ` +
+    `\`dependsOn\` ${one ? "is" : "are"} left out of this deployment (\`--target\`, \`--exclude\`) and ${one ? "its" : "their"} ` +
+    "state may record a role of this group under a name or group this change changes; a run that includes " +
+    `${one ? "it" : "them"} removes the roles no resource declares.`
+  );
+}
+
 /** Roles a plan takes over, as {@link takeoverReport} names them. */
 export function takenOver(plan: Plan, listed: readonly RoleSummary[]): Array<{ key: string; role: RoleSummary }> {
   const byId = new Map(listed.map((r) => [r.roleId, r]));

@@ -1,7 +1,7 @@
 /** What the other resources of this deployment do with the roles of one group, as the plan asks it. */
 import type { DeploymentLedger } from "../shared/deployment-ledger";
 import { orderedBefore, type Registration } from "../shared/registrations";
-import { dependencyDeclaring } from "../shared/structure";
+import { absentDependencies, dependencyDeclaring } from "../shared/structure";
 import type { OtherResources } from "./plan";
 
 /**
@@ -57,6 +57,10 @@ export function otherResources(
       // `--target` too, where that resource sends the provider nothing (step_generator.go
       // `NewUntargetedSameStep`).
       if (dependencyDeclaring(self.structure, groupId, { roleId, name })) return false;
+      // One of them does not run in this deployment: its state may record this role under a group or
+      // name the program no longer declares (history 10385: a Role moving to another group, left out by
+      // `--exclude`, lost its role to an exclusive catalogue). Left until a run that includes it.
+      if (absentDependencies(self.structure, (urn) => ledger.registrations.has(urn)).length) return false;
       const release = ledger.releases.of(groupId, roleId);
       // An exclusive catalogue removes, at apply, only what its Diff (or Check) let go: decided once.
       const decided = at === "apply" && ledger.exclusives.hasDecidedRemovals(self);

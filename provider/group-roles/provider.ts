@@ -15,7 +15,7 @@ import type { Registration } from "../shared/registrations";
 import { allRefusals, lateDeclare, lateTakeover } from "../shared/registration-order";
 import { checkRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { type CheckFailure, isUnknown } from "../shared/fields";
-import { programName } from "../shared/structure";
+import { absentDependencies, programName } from "../shared/structure";
 import {
   batchOptions,
   clientFromConfig,
@@ -27,6 +27,7 @@ import { DEFAULT_BATCH_OPTIONS } from "../../config/batch-options";
 import { inContext } from "../shared/errors";
 import { describeCatalogue, describeEntries } from "./describe";
 import {
+  exclusiveHeldBack,
   namesTaken,
   removedInUse,
   takenOver,
@@ -123,6 +124,8 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   if (other) return [{ property: "exclusive", reason: twoExclusive(groupId, other).message }];
   const held = plan.unmanaged.filter((r) => r.inUse);
   if (held.length) return [{ property: "exclusive", reason: unmanagedInUse(groupId, held).message }];
+  const absent = absentDependencies(reg.structure, (urn) => ledger.registrations.has(urn));
+  if (absent.length) await engineLog("info", exclusiveHeldBack(groupId, absent));
   // Let go now, once: the create removes only these (see ./diff).
   for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
   ledger.exclusives.decideRemovals(reg);

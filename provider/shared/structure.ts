@@ -10,6 +10,8 @@ import { isUnknown } from "./fields";
 
 /** What a resource in `dependsOn` declares: for a `Role` or `GroupRoles` of this package. */
 export interface DependencyDeclaration {
+  /** A `Role` or `GroupRoles` of this package (the SDK sends what it declares), not any other resource. */
+  declares?: true;
   groupId?: number;
   names: readonly string[];
   roleIds: readonly number[];
@@ -43,6 +45,7 @@ export function structureOf(inputs: Record<string, unknown> | undefined): Struct
     if (depUrn === undefined) continue;
     const groupId = known(dep.groupId, isNumber);
     deps.set(depUrn, {
+      ...("names" in dep ? { declares: true as const } : {}),
       ...(groupId === undefined ? {} : { groupId }),
       names: list(dep.names, isString),
       roleIds: list(dep.roleIds, isNumber),
@@ -67,6 +70,17 @@ export const urnName = (urn: string): string => urn.slice(urn.lastIndexOf("::") 
 export function programName(inputs: Record<string, unknown> | undefined): string | undefined {
   const urn = structureOf(inputs).urn;
   return urn === undefined ? undefined : urnName(urn);
+}
+
+/**
+ * The `Role`s and `GroupRoles` in `dependsOn` that do not run in this deployment (`registered` says which
+ * did): the engine registers every dependency before this resource, except those `--target` leaves out
+ * or `--exclude` names (step_generator.go `NewUntargetedSameStep`), which send the provider nothing. What
+ * they declare is the program's; what their state records (a group or name this change moves away
+ * from) no provider call of this deployment shows.
+ */
+export function absentDependencies(structure: Structure, registered: (urn: string) => boolean): string[] {
+  return [...structure.dependsOn].filter(([urn, d]) => d.declares && !registered(urn)).map(([urn]) => urnName(urn));
 }
 
 /** The resources in `dependsOn` that declare, in `groupId`, a role by this ID or name. */

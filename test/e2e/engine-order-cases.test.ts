@@ -185,4 +185,31 @@ describe(`a move under --target or --exclude through ${engineKind() === "cli" ? 
     expect(up.ok, up.errors.join("\n")).toBe(true);
     expect(await held()).toEqual(ids);
   });
+
+  it("an exclusive catalogue beside a Role it depends on that --exclude leaves out: removes nothing that run (history 10385)", async () => {
+    // The Role moves to group 43 in the program, but `--exclude` keeps it (and its role in 42) as it is:
+    // what it declares (43) is not what its state holds (R in 42), which no provider call shows.
+    const owner = [cat("owner", { x: { name: "X" } }, { exclusive: true }, { dependsOn: ["r"] })];
+    const first = await runMixed(s, "up", owner, [role("r", "R")]);
+    expect(first.ok, first.errors.join("\n")).toBe(true);
+    const ids = await held();
+    const moved = [role("r", "R", undefined, 43)];
+    s.flags = { excludes: [urn("Role", "r")] };
+    try {
+      const up = await runMixed(s, "up", owner, moved);
+      expect(up.ok, up.errors.join("\n")).toBe(true);
+      const notes = up.diagnostics.map((d) => d.message).join("\n");
+      expect(notes).toContain(
+        'removes no role in this run, since "r" in its `dependsOn` is left out of this deployment',
+      );
+    } finally {
+      s.flags = undefined;
+    }
+    expect(await held()).toEqual(ids); // R kept: the Role's state still records it
+    // The full up moves the Role (a replacement: created in 43, its old role deleted).
+    const full = await runMixed(s, "up", owner, moved);
+    expect(full.ok, full.errors.join("\n")).toBe(true);
+    expect(Object.keys(await held())).toEqual(["X"]);
+    expect((await s.h.listRoles(43)).map((r) => r.name)).toEqual(["R"]);
+  });
 });

@@ -354,6 +354,35 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
       ],
     },
   },
+  {
+    // 10385 (the provider's): `up --exclude` of a Role that the program moves to another group, beside an
+    // exclusive catalogue of its old group with it in `dependsOn`: the catalogue removed the Role's role
+    // (the Role's declaration said group 1; its state, left as it was, recorded the role in group 0).
+    name: "10385: an exclusive catalogue beside a dependsOn Role that --exclude leaves out removes nothing",
+    history: {
+      seed: 10385,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [{ res: "r1", group: 0, name: "Audit 2", description: "about guests 65", retainOnDelete: true }],
+            catalogues: [{ res: "c7", group: 0, roles: {}, exclusive: true, dependsOn: ["r1", "r3"] }],
+          },
+          target: ["r1"],
+        },
+        {
+          op: "deploy",
+          change: "groupId of r1 -> g1; Role r1 retainOnDelete false",
+          program: {
+            roles: [{ res: "r1", group: 1, name: "Audit 2", description: "about guests 65" }],
+            catalogues: [{ res: "c7", group: 0, roles: {}, exclusive: true, dependsOn: ["r1", "r3"] }],
+          },
+          exclude: ["r1"],
+        },
+      ],
+    },
+  },
 ];
 
 describe("simulation", () => {
