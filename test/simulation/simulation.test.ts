@@ -383,6 +383,114 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
       ],
     },
   },
+  {
+    // 10670 (the checker's): `up --target` of a move's receiver while the giver is left out: the giver
+    // keeps recording the role until it runs again (docs/design/invariants.md, what no preview can know).
+    name: "10670: the giver a --target up leaves out keeps its record of the role its receiver took over",
+    history: {
+      seed: 10670,
+      steps: [
+        {
+          op: "deploy",
+          change: "registration order",
+          program: {
+            roles: [
+              {
+                res: "r1",
+                group: 0,
+                name: "Audit 2",
+                settings: { viewVideo: false, remoteAssist: true, inviteGuest: true },
+              },
+              { res: "r5", group: 0, name: "Docs 6", settings: { viewVideo: false } },
+              {
+                res: "r3",
+                group: 0,
+                name: "Leads 4",
+                description: "about triage 81",
+                settings: { remoteAssist: false },
+              },
+            ],
+            catalogues: [
+              {
+                res: "c14",
+                group: 0,
+                roles: { k17: { name: "Agents 8", description: "about guests 65" } },
+                dependsOn: ["c11"],
+                adoptExisting: true,
+              },
+              {
+                res: "c11",
+                group: 0,
+                roles: {
+                  k9: { name: "Billing 10", description: "about audit 31" },
+                  k12: { name: "Audit 13", description: "about triage 18" },
+                  k15: { name: "Audit 16", description: "about agents 50" },
+                },
+                exclusive: true,
+                dependsOn: ["r1", "r5", "r3", "c14"],
+                adoptExisting: true,
+              },
+            ],
+          },
+          parallel: 1,
+          batch: 2,
+          refresh: true,
+          faults: [
+            { kind: "slow", group: 0, route: "delete", skip: 2 },
+            { kind: "malformed-json", group: 0, route: "create", skip: 0 },
+          ],
+          replace: ["r1"],
+        },
+        {
+          op: "deploy",
+          change: 'remove c14.k17 "Agents 8"; move c11.k15 "Audit 16" to c14.k15 (adoptExisting), c11 dependsOn c14',
+          program: {
+            roles: [
+              {
+                res: "r1",
+                group: 0,
+                name: "Audit 2",
+                settings: { viewVideo: false, remoteAssist: true, inviteGuest: true },
+              },
+              { res: "r5", group: 0, name: "Docs 6", settings: { viewVideo: false } },
+              {
+                res: "r3",
+                group: 0,
+                name: "Leads 4",
+                description: "about triage 81",
+                settings: { remoteAssist: false },
+              },
+            ],
+            catalogues: [
+              {
+                res: "c14",
+                group: 0,
+                roles: { k15: { name: "Audit 16", description: "about agents 50" } },
+                dependsOn: ["c11"],
+                adoptExisting: true,
+              },
+              {
+                res: "c11",
+                group: 0,
+                roles: {
+                  k9: { name: "Billing 10", description: "about audit 31" },
+                  k12: { name: "Audit 13", description: "about triage 18" },
+                },
+                exclusive: true,
+                dependsOn: ["r1", "r5", "r3", "c14"],
+                adoptExisting: true,
+              },
+            ],
+          },
+          parallel: 1,
+          batch: 2,
+          faults: [{ kind: "wrong-shape", group: 0, route: "list", skip: 1 }],
+          checkNoChanges: true,
+          target: ["c14", "r5"],
+        },
+      ],
+    } as History,
+  },
 ];
 
 describe("simulation", () => {

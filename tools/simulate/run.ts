@@ -98,6 +98,11 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
   let tokenIx: 0 | 1 = 0;
   /** Resources a `--target`/`--exclude` up left in the state though the program removed them. */
   const lingering = new Set<string>();
+  /**
+   * Resources of the program a `--target`/`--exclude` up left out (no Check, no step): a role another
+   * resource of that up took over stays in their records too until they run again (history 10670).
+   */
+  const leftOut = new Set<string>();
   /** The program of the last `up` (what refresh and destroy run against). */
   let applied: Program = EMPTY;
   let stepIx = 0;
@@ -142,7 +147,16 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
     for (const id of [...unmanaged]) if (recorded.has(id)) unmanaged.delete(id);
     fail(noCrash(rec));
     fail(noCredentials(rec, lane.tokens));
-    fail(stateMatchesService(rec, drifted, operation === "destroy" ? undefined : program, lingering));
+    if (operation === "up" || operation === "destroy") {
+      const ran = new Set([...targeted(program, o).roles, ...targeted(program, o).catalogues].map((x) => x.res));
+      if (operation === "destroy" || !rec.partial) leftOut.clear();
+      else
+        for (const x of [...program.roles, ...program.catalogues]) {
+          if (ran.has(x.res)) leftOut.delete(x.res);
+          else leftOut.add(x.res);
+        }
+    }
+    fail(stateMatchesService(rec, drifted, operation === "destroy" ? undefined : program, lingering, leftOut));
     if (operation === "up" || operation === "destroy") {
       const declared = new Set([...program.roles, ...program.catalogues].map((x) => x.res));
       lingering.clear();
