@@ -25,21 +25,18 @@ import { diffRegistration } from "../shared/resource-protocol";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
-import { absentDependencies, programName } from "../shared/structure";
+import { programName } from "../shared/structure";
 import { engineLog } from "../shared/engine-log";
 import {
   heldRole,
   namesTaken,
   removedInUse,
   replaceInUse,
-  exclusiveHeldBack,
-  takenOver,
-  takeoverReport,
   twoExclusive,
   unmanagedInUse,
   unmanagedReport,
 } from "./errors";
-import { changeCounts } from "./change-counts";
+import { noteHeldBack, notePlan } from "./plan-notes";
 import { describeCatalogue, describeEntries } from "./describe";
 import { entryChanged, reportChanges, type EntryChange } from "./changed-keys";
 import { otherResources } from "./others";
@@ -264,13 +261,9 @@ async function diffOf(
     if (refusal) throw refusal;
     const heldUnmanaged = exclusive ? plan.unmanaged.filter((r) => r.inUse) : [];
     if (heldUnmanaged.length) throw unmanagedInUse(groupId, heldUnmanaged);
-    const counts = changeCounts(plan, moved.keys());
-    if (counts) await engineLog("info", counts);
-    const taken = takenOver(plan, listed);
-    if (taken.length) await engineLog("info", takeoverReport(groupId, taken));
+    await notePlan(plan, listed, moved.keys());
     if (exclusive) {
-      const absent = absentDependencies(reg.structure, (urn) => ledger.registrations.has(urn));
-      if (absent.length) await engineLog("info", exclusiveHeldBack(groupId, absent));
+      await noteHeldBack(groupId, reg, ledger);
       // Let go now, once: the apply removes only these (a role made since is never one of them), and a
       // resource that registers later and keeps one of them is refused in its own Diff.
       for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);

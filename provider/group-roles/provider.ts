@@ -15,7 +15,7 @@ import type { Registration } from "../shared/registrations";
 import { allRefusals, lateDeclare, lateTakeover } from "../shared/registration-order";
 import { checkRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { type CheckFailure, isUnknown } from "../shared/fields";
-import { absentDependencies, programName } from "../shared/structure";
+import { programName } from "../shared/structure";
 import {
   batchOptions,
   clientFromConfig,
@@ -26,25 +26,15 @@ import {
 import { DEFAULT_BATCH_OPTIONS } from "../../config/batch-options";
 import { inContext } from "../shared/errors";
 import { describeCatalogue, describeEntries } from "./describe";
-import {
-  exclusiveHeldBack,
-  namesTaken,
-  removedInUse,
-  takenOver,
-  takeoverReport,
-  twoExclusive,
-  unmanagedInUse,
-  unmanagedReport,
-} from "./errors";
+import { namesTaken, removedInUse, twoExclusive, unmanagedInUse, unmanagedReport } from "./errors";
 import { engineLog } from "../shared/engine-log";
 import { apply } from "./apply";
 import { checkGroupRolesInputs } from "./check";
 import { deleteGroupRoles } from "./delete";
 import { diff } from "./diff";
 import { otherResources } from "./others";
-import { planApply, type Plan } from "./plan";
-import { changeCounts } from "./change-counts";
-import type { RoleSummary } from "../../client/types";
+import { planApply } from "./plan";
+import { noteHeldBack, notePlan } from "./plan-notes";
 import { read } from "./read";
 import { withoutHandedOver } from "./handed-over";
 import { listCoveringState } from "./listing";
@@ -112,7 +102,7 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
       const unseen = lateDeclare(ledger, groupId, entry.name, reg, `group ${groupId}: roles.${key}`);
       if (unseen) return [{ property: "roles", reason: unseen.message }];
     }
-    await reportCreate(plan, roles);
+    await notePlan(plan, roles);
     return [];
   }
   const other = ledger.exclusives.claim(
@@ -124,22 +114,13 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   if (other) return [{ property: "exclusive", reason: twoExclusive(groupId, other).message }];
   const held = plan.unmanaged.filter((r) => r.inUse);
   if (held.length) return [{ property: "exclusive", reason: unmanagedInUse(groupId, held).message }];
-  const absent = absentDependencies(reg.structure, (urn) => ledger.registrations.has(urn));
-  if (absent.length) await engineLog("info", exclusiveHeldBack(groupId, absent));
+  await noteHeldBack(groupId, reg, ledger);
   // Let go now, once: the create removes only these (see ./diff).
   for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
   ledger.exclusives.decideRemovals(reg);
-  await reportCreate(plan, roles);
+  await notePlan(plan, roles);
   if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
   return [];
-}
-
-/** A large create in counts first (./change-counts); roles it takes over are kept, though the plan shows `+ create`. */
-async function reportCreate(plan: Plan, listed: readonly RoleSummary[]): Promise<void> {
-  const counts = changeCounts(plan);
-  if (counts) await engineLog("info", counts);
-  const taken = takenOver(plan, listed);
-  if (taken.length) await engineLog("info", takeoverReport(plan.groupId, taken));
 }
 
 /** Most roles per array request: `grouproles:maxBatchSize`, default 100. */
