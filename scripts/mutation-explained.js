@@ -19,6 +19,7 @@ const CORE = {
   "provider-group-roles": {
     "provider/group-roles/diff.ts": "GroupRoles diff",
     "provider/group-roles/plan.ts": "GroupRoles plan: in-use refusal, adoption, held names",
+    "provider/group-roles/renamed-keys.ts": "a key renamed with its name kept (the same role)",
     "provider/group-roles/ordering.ts": "plan ordering (renames, rotations)",
     "provider/group-roles/apply.ts": "partial-failure reporting (apply)",
     "provider/group-roles/progress.ts": "partial-failure reporting (progress)",

@@ -7,7 +7,7 @@
 import { changedTextFields } from "../../client/role-fields";
 import { isUnknown } from "../shared/fields";
 import { sameSettings } from "../shared/settings";
-import { renamedKeys } from "./plan";
+import { renamedKeys } from "./renamed-keys";
 import { hasUnknowns, type EntryState, type GroupRolesState, type Props } from "./types";
 
 /** What happens to one entry: Pulumi's PropertyDiff kinds. */

@@ -40,7 +40,8 @@ import { noteHeldBack, notePlan } from "./plan-notes";
 import { describeCatalogue, describeEntries } from "./describe";
 import { entryChanged, reportChanges, type EntryChange } from "./changed-keys";
 import { otherResources } from "./others";
-import { planApply, renamedKeys, type Plan } from "./plan";
+import { planApply, type Plan } from "./plan";
+import { renamedKeys } from "./renamed-keys";
 import {
   catalogueOwner,
   hasUnknowns,
@@ -79,12 +80,7 @@ async function listedForPreview(groupId: number, what: string, writes: boolean):
 function refusalOf(plan: Plan): Error | undefined {
   const taken = plan.conflicts.filter((c) => c.kind !== "wait");
   if (taken.length) return namesTaken(plan.groupId, taken);
-  if (plan.held.length)
-    return removedInUse(
-      plan.groupId,
-      plan.held,
-      plan.creates.map((c) => ({ key: c.key, name: c.entry.name })),
-    );
+  if (plan.held.length) return removedInUse(plan.groupId, plan.held, plan.creates);
   return undefined;
 }
 

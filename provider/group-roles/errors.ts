@@ -52,11 +52,11 @@ export const roleCount = (n: number): string => `${n} role${n === 1 ? "" : "s"}`
 export function removedInUse(
   groupId: number,
   held: HeldRole[],
-  added: ReadonlyArray<{ key: string; name: string }> = [],
+  added: ReadonlyArray<{ key: string; entry: { name: string } }> = [],
 ): RoleInUseError {
   // New entries beside a removed one: most likely a key renamed together with its name, which the
   // provider cannot tell from a removal plus an addition (docs/group-roles.md): that takes two changes.
-  const shown = added.slice(0, 3).map((a) => `${a.key} ("${a.name}")`);
+  const shown = added.slice(0, 3).map((a) => `${a.key} ("${a.entry.name}")`);
   if (added.length > 3) shown.push(`${added.length - 3} more`);
   const renamed = added.length
     ? `\nIf you renamed a key and changed its name in the same change (new entries here: ${shown.join(", ")}), ` +
@@ -126,9 +126,10 @@ export function exclusiveHeldBack(groupId: number, absent: readonly string[]): s
 /** Roles a plan takes over, as {@link takeoverReport} names them. */
 export function takenOver(plan: Plan, listed: readonly RoleSummary[]): Array<{ key: string; role: RoleSummary }> {
   const byId = new Map(listed.map((r) => [r.roleId, r]));
+  const takeovers = new Set(plan.takeovers);
   return Object.entries(plan.start).flatMap(([key, s]) => {
     const role = byId.get(s.roleId);
-    return role && plan.takeovers.includes(s.roleId) ? [{ key, role }] : [];
+    return role && takeovers.has(s.roleId) ? [{ key, role }] : [];
   });
 }
 

@@ -16,6 +16,10 @@ export function otherResources(
   own: ReadonlySet<number> = new Set(),
 ): OtherResources {
   const isOther = (reg: Registration | undefined) => reg !== undefined && reg !== self;
+  // A `Role` or `GroupRoles` of this one's `dependsOn` that does not run in this deployment: its state may
+  // record a role of the group under a group or name the program no longer declares (history 10385: a Role
+  // moving to another group, left out by `--exclude`, lost its role to an exclusive catalogue).
+  const dependencyLeftOut = absentDependencies(self.structure, (urn) => ledger.registrations.has(urn)).length > 0;
   const kept = (roleId: number) => {
     const declared = ledger.declarations.of(groupId, roleId);
     return declared && isOther(declared.reg) ? declared : undefined;
@@ -57,10 +61,8 @@ export function otherResources(
       // `--target` too, where that resource sends the provider nothing (step_generator.go
       // `NewUntargetedSameStep`).
       if (dependencyDeclaring(self.structure, groupId, { roleId, name })) return false;
-      // One of them does not run in this deployment: its state may record this role under a group or
-      // name the program no longer declares (history 10385: a Role moving to another group, left out by
-      // `--exclude`, lost its role to an exclusive catalogue). Left until a run that includes it.
-      if (absentDependencies(self.structure, (urn) => ledger.registrations.has(urn)).length) return false;
+      // One of them does not run in this deployment: left until a run that includes it.
+      if (dependencyLeftOut) return false;
       const release = ledger.releases.of(groupId, roleId);
       // An exclusive catalogue removes, at apply, only what its Diff (or Check) let go: decided once.
       const decided = at === "apply" && ledger.exclusives.hasDecidedRemovals(self);

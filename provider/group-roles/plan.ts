@@ -14,6 +14,7 @@ import { userCountOf } from "../shared/user-count";
 import { heldRole, type HeldRole, type NameConflict } from "./errors";
 import type { Renamable } from "./ordering";
 import type { EntryInputs, EntryState, GroupRolesInputs, GroupRolesState } from "./types";
+import { renamedKeys } from "./renamed-keys";
 
 /** A role the apply updates (or may update: a role taken over is compared once its settings are read). */
 export interface PlannedUpdate extends Renamable {
@@ -109,27 +110,6 @@ function listedState(
   };
   if (retain) state.retain = true;
   return state;
-}
-
-/**
- * Entries whose key changed but whose name stayed (invariant 8, docs/design/invariants.md): new key to the removed key
- * whose state holds that name. Such an entry is the same role, moved to its new key.
- */
-export function renamedKeys(state: GroupRolesState, roles: Record<string, unknown>): Map<string, string> {
-  const removedByName = new Map<string, string>();
-  for (const [key, old] of Object.entries(state.roles))
-    if (!Object.hasOwn(roles, key)) removedByName.set(old.name, key);
-  const moved = new Map<string, string>();
-  for (const [key, entry] of Object.entries(roles)) {
-    if (Object.hasOwn(state.roles, key) || !entry || typeof entry !== "object") continue;
-    const name = (entry as { name?: unknown }).name;
-    const from = typeof name === "string" ? removedByName.get(name) : undefined;
-    if (from !== undefined) {
-      moved.set(key, from);
-      removedByName.delete(name as string);
-    }
-  }
-  return moved;
 }
 
 /** Plans an apply. A create is the same with an empty state. Never throws: refusals are in the plan. */
@@ -288,7 +268,10 @@ function update(
   known?: EntryState,
 ): PlannedUpdate {
   return {
-    ...{ key, roleId: current.roleId, currentName: current.name, finalName: entry.name },
+    key,
+    roleId: current.roleId,
+    currentName: current.name,
+    finalName: entry.name,
     current: textNow(current, known),
     entry,
     previouslyDeclared,

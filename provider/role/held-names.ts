@@ -60,6 +60,9 @@ export async function heldNameFailures(
   return [{ property: "name", reason: heldNameReason(groupId, name, holder, holderIs, what, !rename) }];
 }
 
+/** Text that opens a sentence: `the Role "r5" ...` → `The Role "r5" ...`. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** What the program does with the role holding the name, as far as this deployment has seen. */
 export type HolderKind = { freedBy: string } | "kept" | "deleted last" | "unknown";
 
@@ -68,9 +71,6 @@ export type HolderKind = { freedBy: string } | "kept" | "deleted last" | "unknow
  * (`release`): a resource renames it away or deletes it in its own update (but nothing orders that
  * step first), another keeps it, it is deleted after every other step, or no resource says.
  */
-/** Text that opens a sentence: `the Role "r5" ...` → `The Role "r5" ...`. */
-const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 function holderKind(name: string, declared: DeclaredRole | undefined, release: Release | undefined): HolderKind {
   if (declared?.reg && declared.plannedName !== name) return { freedBy: declared.reg.described };
   if (release && !release.deferred && !release.handedTo) return { freedBy: release.reg.described };

@@ -29,10 +29,10 @@ export const STATE_SETTINGS_HINT =
 
 /** A client error with what the operation was doing in front; other errors pass through. */
 export function inContext(error: unknown, what: string): Error {
-  if (error instanceof AuthenticationError || error instanceof ForbiddenError) {
-    const hint = deploymentLedger().run.refreshing ? `. ${STATE_SETTINGS_HINT}` : "";
+  if (error instanceof GroupRolesError) {
+    const refused = error instanceof AuthenticationError || error instanceof ForbiddenError;
+    const hint = refused && deploymentLedger().run.refreshing ? `. ${STATE_SETTINGS_HINT}` : "";
     return error.rephrase(`${what}: ${error.message}${hint}`);
   }
-  if (error instanceof GroupRolesError) return error.withContext(what);
   return error instanceof Error ? error : new Error(String(error));
 }

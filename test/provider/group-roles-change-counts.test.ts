@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { RoleSummary } from "../../client/types";
 import { changeCounts, COUNTS_FROM } from "../../provider/group-roles/change-counts";
-import { planApply, renamedKeys } from "../../provider/group-roles/plan";
+import { planApply } from "../../provider/group-roles/plan";
+import { renamedKeys } from "../../provider/group-roles/renamed-keys";
 import type { EntryState, GroupRolesState } from "../../provider/group-roles/types";
 
 const held = (roleId: number, name: string): EntryState => ({

@@ -148,7 +148,8 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
     fail(noCrash(rec));
     fail(noCredentials(rec, lane.tokens));
     if (operation === "up" || operation === "destroy") {
-      const ran = new Set([...targeted(program, o).roles, ...targeted(program, o).catalogues].map((x) => x.res));
+      const { roles, catalogues } = targeted(program, o);
+      const ran = new Set([...roles, ...catalogues].map((x) => x.res));
       if (operation === "destroy" || !rec.partial) leftOut.clear();
       else
         for (const x of [...program.roles, ...program.catalogues]) {
