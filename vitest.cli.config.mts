@@ -9,6 +9,7 @@ import { LongestFirst } from "./vitest.sequencer.mts";
 export const CLI_SUITES = [
   // What only the real CLI runs: the Automation API, `pulumi import`, --target, --exclude, --parallel, ...
   "test/e2e/real-cli.test.ts",
+  "test/e2e/demo.test.ts",
   // The end-to-end suites, the same files `npm test` runs through the stand-in.
   "test/e2e/quickstart.test.ts",
   "test/e2e/roles-from-file.test.ts",
@@ -33,8 +34,9 @@ export const CLI_SUITES = [
   "test/e2e/engine-order-cases.test.ts",
   "test/e2e/group-roles-moves-matrix.test.ts",
   "test/e2e/group-roles-refactors.test.ts",
-  // Not yet: group-roles-moves. Through the real CLI its "which side names the refusal" assertions and
-  // its `--skip-preview` case assume the stand-in's registration order (docs/limits.md "Engine flags").
+  "test/e2e/group-roles-moves.test.ts",
+  "test/faults/secrets.test.ts",
+  "test/faults/fault-engine.test.ts",
 ];
 
 /** The suite that installs the packed tarball (explicit providers of the resource plugin, from an install). */

@@ -21,8 +21,6 @@ interface Entry {
   settings?: Record<string, boolean>;
 }
 
-const line = (s = "") => process.stdout.write(`${s}\n`);
-
 async function admin(emu: RunningEmulator, method: string, route: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${emu.baseUrl}${route}`, {
     method,
@@ -55,6 +53,7 @@ export async function groupRolesDemo(
   groupId: number,
   operate: Operate,
   step: (title: string) => void,
+  line: (text?: string) => void,
 ): Promise<boolean> {
   const file = path.join(work, "catalogue.json");
   const config = { "group-catalogue:catalogue": file };

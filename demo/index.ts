@@ -1,41 +1,48 @@
 /**
  * `npm run demo`: starts the emulator, connects a sample visitor, and applies the quickstart
- * (examples/quickstart, the root Pulumi.yaml), then prints the plan, the stack outputs and what the
- * emulator holds. Then GroupRoles (./group-roles): a catalogue's plan, the requests of its applies,
- * and a preview that refuses to remove a role users hold.
+ * (examples/quickstart), then prints the plan, the stack outputs and what the emulator holds. Then
+ * GroupRoles (./group-roles): a catalogue's plan, the requests of its applies, and a preview that
+ * refuses to remove a role users hold.
  *
- * With the Pulumi CLI on PATH it uses the Automation API and a local file backend; without it, the
- * engine stand-in in tools/engine (the real Pulumi Node runtime and dynamic-provider host, with a small
- * test engine in place of the CLI), and says so.
+ * Which engine: the real Pulumi CLI that `npm run cli:install` built into this checkout, when it is there
+ * (a local file backend and a passphrase secrets provider, through tools/pulumi-cli/run.ts, as
+ * `npm run test:cli`); else the engine stand-in in tools/engine (the real Pulumi Node runtime and
+ * dynamic-provider host, with a small test engine in place of the CLI). `--engine cli|stand-in` chooses;
+ * the demo says which it uses.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { connectVisitor, startEmulator } from "../emulator";
-import { type EngineResult, type StateResource, readCheckpoint, runEngine } from "../tools/engine";
+import { type EngineOptions, type EngineResult, type StateResource, readCheckpoint, runEngine } from "../tools/engine";
 import { catalogueChanges, readable } from "../tools/plan-report";
+import { cliAvailable, runPulumiCli } from "../tools/pulumi-cli/run";
+import { repoRoot } from "../tools/repo-root";
 import { groupRolesDemo, type Operate } from "./group-roles";
 
-const root = path.resolve(__dirname, "../../..");
-const work = path.join(root, ".tmp", "demo");
-const catalogueDir = path.join(root, "examples", "group-catalogue");
+/** Where the demo keeps its stacks (and the CLI's file backend): replaced at every run. */
+const defaultWork = path.join(repoRoot, ".tmp", "demo");
+const quickstartDir = path.join(repoRoot, "examples", "quickstart");
+const catalogueDir = path.join(repoRoot, "examples", "group-catalogue");
 const groupId = 42;
 /** The catalogue's group: the quickstart's roles (group 42) hold some of the same names. */
 const catalogueGroupId = 43;
 
-function hasPulumiCli(): boolean {
-  try {
-    execFileSync("pulumi", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export type Engine = "cli" | "stand-in";
+/** Where the demo writes its report, a line at a time (stdout for the command; a test collects it). */
+export type Say = (text?: string) => void;
+type Run = (o: EngineOptions) => Promise<EngineResult>;
 
-const line = (s = "") => process.stdout.write(`${s}\n`);
-const started = Date.now();
-/** A progress line: what runs now, and the time since the demo started. */
-const step = (title: string) => line(`\n[${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${title}`);
+/** `--engine`, else the built CLI when there is one. */
+function chosenEngine(args: string[]): Engine {
+  const { values } = parseArgs({ args, options: { engine: { type: "string" } } });
+  if (values.engine === undefined) return cliAvailable() ? "cli" : "stand-in";
+  if (values.engine !== "cli" && values.engine !== "stand-in")
+    throw new Error(`--engine ${values.engine}: expected cli or stand-in`);
+  if (values.engine === "cli" && !cliAvailable())
+    throw new Error("--engine cli: the Pulumi CLI is not built in this checkout; run `npm run cli:install` first");
+  return values.engine;
+}
 
 /** The plan of a run, each GroupRoles step with what it does to each entry; errors without URN noise. */
 function described(r: EngineResult, before: readonly StateResource[]): { plan: string; errors: string[] } {
@@ -53,49 +60,17 @@ function described(r: EngineResult, before: readonly StateResource[]): { plan: s
   return { plan: lines.join("\n"), errors: r.errors.map(readable) };
 }
 
-async function withCli(config: Record<string, string>, secret: Record<string, string>): Promise<void> {
-  // Not exercised on the machines this package is built on (no CLI there).
-  const { LocalWorkspace } = (await import("@pulumi/pulumi")).automation;
-  mkdirSync(path.join(work, "backend"), { recursive: true });
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "demo", workDir: root },
-    { envVars: { PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`, PULUMI_CONFIG_PASSPHRASE: "demo" } },
-  );
-  for (const [k, v] of Object.entries(config)) await stack.setConfig(k, { value: v });
-  for (const [k, v] of Object.entries(secret)) await stack.setConfig(k, { value: v, secret: true });
-  const preview = await stack.preview();
-  line(preview.stdout);
-  const up = await stack.up();
-  line(up.stdout);
-  for (const [k, v] of Object.entries(up.outputs)) line(`  ${k}: ${JSON.stringify(v.value)}`);
-}
-
-/** The catalogue's stack through the Automation API. Not exercised on the machines this package is built on. */
-async function cliOperate(config: Record<string, string>, secret: Record<string, string>): Promise<Operate> {
-  const { LocalWorkspace } = (await import("@pulumi/pulumi")).automation;
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "demo", workDir: catalogueDir },
-    { envVars: { PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`, PULUMI_CONFIG_PASSPHRASE: "demo" } },
-  );
-  for (const [k, v] of Object.entries(config)) await stack.setConfig(k, { value: v });
-  for (const [k, v] of Object.entries(secret)) await stack.setConfig(k, { value: v, secret: true });
-  return async (op, extra) => {
-    for (const [k, v] of Object.entries(extra)) await stack.setConfig(k, { value: v });
-    try {
-      const r = op === "preview" ? await stack.preview() : await stack.up();
-      return { ok: true, plan: r.stdout, errors: [] };
-    } catch (e) {
-      return { ok: false, plan: "", errors: [(e as Error).message] };
-    }
-  };
-}
-
-/** The catalogue's stack through the engine stand-in. */
-function standInOperate(config: Record<string, string>, secret: Record<string, string>): Operate {
+/** The catalogue's stack: one operation at a time, each with its per-entry plan. */
+function catalogueOperate(
+  run: Run,
+  work: string,
+  config: Record<string, string>,
+  secret: Record<string, string>,
+): Operate {
   return async (operation, extra) => {
     const stateFile = path.join(work, "catalogue-state.json");
     const before = (await readCheckpoint(stateFile, "", "demo")).resources;
-    const r = await runEngine({
+    const r = await run({
       operation,
       programDir: catalogueDir,
       stack: "demo",
@@ -107,29 +82,40 @@ function standInOperate(config: Record<string, string>, secret: Record<string, s
   };
 }
 
-async function withStandIn(config: Record<string, string>, secret: Record<string, string>): Promise<void> {
-  line("The Pulumi CLI is not installed: using the engine stand-in (tools/engine) with the real Pulumi");
-  line("Node runtime and dynamic-provider host. This is not a real `pulumi up`.");
+/** The quickstart's preview and up, with the plan and the stack outputs. */
+async function quickstart(
+  run: Run,
+  work: string,
+  config: Record<string, string>,
+  secret: Record<string, string>,
+  step: (title: string) => void,
+  line: Say,
+): Promise<boolean> {
   const options = {
-    programDir: root,
+    programDir: quickstartDir,
     stack: "demo",
     stateFile: path.join(work, "state.json"),
     config,
     secretConfig: secret,
   };
   step("preview of the quickstart (examples/quickstart: Roles, a role lookup, a visitor's presence)");
-  const preview = await runEngine({ ...options, operation: "preview" });
+  const preview = await run({ ...options, operation: "preview" });
   line(readable(preview.planText) || "(no changes)");
+  for (const e of preview.errors) line(readable(e));
   step("up");
-  const up = await runEngine({ ...options, operation: "up" });
+  const up = await run({ ...options, operation: "up" });
   line(readable(up.planText) || "(no changes)");
   for (const e of up.errors) line(readable(e));
   line("\n== outputs ==");
   for (const [k, v] of Object.entries(up.outputs)) line(`  ${k}: ${JSON.stringify(v)}`);
-  if (!up.ok) process.exitCode = 1;
+  return up.ok;
 }
 
-async function main(): Promise<void> {
+/** The whole demo through `engine`; true when every step did what it shows. */
+export async function runDemo(engine: Engine, line: Say, work = defaultWork): Promise<boolean> {
+  const started = Date.now();
+  /** A progress line: what runs now, and the time since the demo started. */
+  const step = (title: string) => line(`\n[${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${title}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const emu = await startEmulator({ presenceServers: 2 });
@@ -143,25 +129,37 @@ async function main(): Promise<void> {
   };
   const secret = { "grouproles:accessToken": emu.token };
   try {
-    const cli = hasPulumiCli();
-    if (cli) await withCli(config, secret);
-    else await withStandIn(config, secret);
+    if (engine === "cli")
+      line("Engine: the real Pulumi CLI built by `npm run cli:install` (a local file backend under .tmp/demo).");
+    else {
+      line("Engine: the engine stand-in (tools/engine) with the real Pulumi Node runtime and dynamic-provider");
+      line("host; this is not a real `pulumi up` (`npm run cli:install` builds the CLI, which the demo then uses).");
+    }
+    const run: Run = engine === "cli" ? runPulumiCli : runEngine;
+    const applied = await quickstart(run, work, config, secret, step, line);
     const res = await fetch(`${emu.baseUrl}/api/v0/groups/${groupId}/roles`, {
       headers: { authorization: `Bearer ${emu.token}` },
     });
     line(`\n== the emulator now holds (group ${groupId}) ==`);
     for (const role of (await res.json()) as Array<Record<string, unknown>>) line(`  ${JSON.stringify(role)}`);
     const catalogueConfig = { "grouproles:baseUrl": emu.baseUrl };
-    const operate = cli ? await cliOperate(catalogueConfig, secret) : standInOperate(catalogueConfig, secret);
-    if (!(await groupRolesDemo(emu, work, catalogueGroupId, operate, step))) process.exitCode = 1;
+    const operate = catalogueOperate(run, work, catalogueConfig, secret);
+    const catalogued = await groupRolesDemo(emu, work, catalogueGroupId, operate, step, line);
     step("done");
+    return applied && catalogued;
   } finally {
     await visitor.close();
     await emu.close();
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+async function main(): Promise<void> {
+  const engine = chosenEngine(process.argv.slice(2));
+  if (!(await runDemo(engine, (text = "") => process.stdout.write(`${text}\n`)))) process.exitCode = 1;
+}
+
+if (require.main === module)
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -24,6 +24,7 @@ describe("engine stand-in failures and secrets", () => {
     expect(r.ok).toBe(false);
     expect(r.errors).toEqual([
       `error: urn:pulumi:dev::engine-fixture::${ITEM}::bad: fixture refused to create item with value 'fail'`,
+      "error: update failed",
     ]);
     // ok2 was created before bad was attempted; nothing was deleted; the checkpoint parses.
     expect(s.names().sort()).toEqual(["ok1", "ok2"]);
@@ -47,11 +48,17 @@ describe("engine stand-in failures and secrets", () => {
       { name: "u", props: { value: "fail" } },
       { name: "stuck", props: { value: "undeletable" } },
     ]);
-    expect(upd.errors).toEqual([expect.stringMatching(/::u: fixture refused to update item 1 to value 'fail'$/)]);
+    expect(upd.errors).toEqual([
+      expect.stringMatching(/::u: fixture refused to update item 1 to value 'fail'$/),
+      "error: update failed",
+    ]);
     expect(s.state().resources.find((x) => x.urn.endsWith("::u"))?.outputs).toEqual(before?.outputs);
 
     const del = await s.run("up", [{ name: "u", props: { value: "v1" } }]);
-    expect(del.errors).toEqual([expect.stringMatching(/::stuck: fixture refused to delete item 2$/)]);
+    expect(del.errors).toEqual([
+      expect.stringMatching(/::stuck: fixture refused to delete item 2$/),
+      "error: update failed",
+    ]);
     expect(s.names().sort()).toEqual(["stuck", "u"]);
   });
 
@@ -59,7 +66,10 @@ describe("engine stand-in failures and secrets", () => {
     const s = fixtureStack();
     const r = await s.run("up", [{ name: "half", props: { value: "partial" } }]);
     expect(r.ok).toBe(false);
-    expect(r.errors).toEqual([expect.stringMatching(/::half: fixture created item 1 but could not finish it$/)]);
+    expect(r.errors).toEqual([
+      expect.stringMatching(/::half: fixture created item 1 but could not finish it$/),
+      "error: update failed",
+    ]);
     const kept = s.state().resources.find((x) => x.urn.endsWith("::half"));
     expect(kept).toMatchObject({ id: "1", initErrors: ["fixture created item 1 but could not finish it"] });
     expect(kept?.outputs).toMatchObject({ value: "partial", serial: -1 });
@@ -79,7 +89,10 @@ describe("engine stand-in failures and secrets", () => {
     const s = fixtureStack();
     await s.run("up", [{ name: "u", props: { value: "v1" } }]);
     const r = await s.run("up", [{ name: "u", props: { value: "partial-update" } }]);
-    expect(r.errors).toEqual([expect.stringMatching(/::u: fixture updated item 1 but could not finish it$/)]);
+    expect(r.errors).toEqual([
+      expect.stringMatching(/::u: fixture updated item 1 but could not finish it$/),
+      "error: update failed",
+    ]);
     expect(s.state().resources.find((x) => x.urn.endsWith("::u"))).toMatchObject({
       outputs: { value: "partial-update", serial: -2 },
       initErrors: ["fixture updated item 1 but could not finish it"],
@@ -92,6 +105,7 @@ describe("engine stand-in failures and secrets", () => {
     expect(r.ok).toBe(false);
     expect(r.errors).toEqual([
       `error: urn:pulumi:dev::engine-fixture::${ITEM}::v: ${ITEM} resource 'v': property value value {invalid} has a problem: value must not be 'invalid'`,
+      "error: preview failed",
     ]);
     expect(r.providerHost.calls.Create).toBe(0);
   });

@@ -41,7 +41,10 @@ describe("engine stand-in inline programs", () => {
     await s.run("up", [], { inlineHost: host, ...spec([{ name: "keep", props: { value: "k" } }]) });
     const before = host.starts;
     const failed = await s.run("up", [], { inlineHost: host, ...spec([{ name: "bad", props: { value: "fail" } }]) });
-    expect(failed.errors).toEqual([expect.stringContaining("fixture refused to create item with value 'fail'")]);
+    expect(failed.errors).toEqual([
+      expect.stringContaining("fixture refused to create item with value 'fail'"),
+      "error: update failed",
+    ]);
     expect(s.names()).toEqual(["keep"]);
     const next = await s.run("up", [], { inlineHost: host, ...spec([{ name: "keep", props: { value: "k" } }]) });
     expect(next.ok, next.errors.join("\n")).toBe(true);
@@ -56,6 +59,7 @@ describe("engine stand-in inline programs", () => {
     expect(failed.ok).toBe(false);
     expect(failed.errors).toEqual([
       `error: urn:pulumi:dev::engine-fixture::${ITEM}::bad: fixture refused to create item with value 'fail'`,
+      "error: update failed",
     ]);
     expect(failed.providerHost.calls.Delete).toBe(0);
     expect(s.names()).toEqual(["keep"]);
@@ -109,6 +113,6 @@ describe("engine stand-in inline programs", () => {
     }));
     const r = await s.run("preview", [{ name: "bad", props: { value: "invalid" } }, ...items], { inlineHost: host });
     expect(r.ok).toBe(false);
-    expect(r.errors).toEqual([expect.stringContaining("value must not be 'invalid'")]);
+    expect(r.errors).toEqual([expect.stringContaining("value must not be 'invalid'"), "error: preview failed"]);
   });
 });

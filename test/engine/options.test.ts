@@ -34,6 +34,7 @@ describe("engine stand-in resource options", () => {
       expect.stringMatching(
         /^error: urn:pulumi:dev::engine-fixture::pulumi-nodejs:dynamic\/fixture:Item::p: unable to replace resource/,
       ),
+      "error: update failed",
     ]);
     expect(replace.providerHost.calls).toMatchObject({ Create: 0, Delete: 0 });
 
@@ -69,7 +70,7 @@ describe("engine stand-in resource options", () => {
     // Protected before and after: the preview shows the replacement and fails; the up refuses it first.
     const preview = await s.run("preview", [item("g3", true), { name: "other", props: { value: "o" } }]);
     expect(preview.ok).toBe(false);
-    expect(preview.errors).toEqual([expect.stringContaining("unable to replace resource")]);
+    expect(preview.errors).toEqual([expect.stringContaining("unable to replace resource"), "error: preview failed"]);
     expect(preview.planText).toContain(`+ create  ${ITEM} other`);
     const up = await s.run("up", [item("g3", true)]);
     expect(up.ok).toBe(false);
@@ -149,7 +150,10 @@ describe("engine stand-in resource options", () => {
       expect.objectContaining({ op: "same" }),
       expect.objectContaining({ op: "import", name: "adopted" }),
     ]);
-    expect(r.errors).toEqual([expect.stringMatching(/::adopted: code must be a string, not undefined$/)]);
+    expect(r.errors).toEqual([
+      expect.stringMatching(/::adopted: code must be a string, not undefined$/),
+      "error: preview failed",
+    ]);
     expect(r.providerHost.calls).toMatchObject({ Read: 1, Check: 0, Create: 0 });
   });
 

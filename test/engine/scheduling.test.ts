@@ -158,6 +158,7 @@ describe("engine stand-in --continue-on-error", () => {
     expect(r.errors).toEqual([
       expect.stringMatching(/::bad: fixture refused to update item \d+ to value 'fail'$/),
       expect.stringContaining("resource bad [pulumi-nodejs:dynamic/fixture:Item] failed to register"),
+      "error: update failed",
     ]);
     // independent created beside the failure; nothing deleted after a failed program.
     expect(s.names().sort()).toEqual(["bad", "gone", "independent", "old"]);

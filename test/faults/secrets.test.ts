@@ -1,20 +1,24 @@
 /**
  * Secrets (issue 8): a canary access token, set as secret stack config, goes through preview, up,
- * refresh, destroy and a failing up of examples/roles-from-file under the engine stand-in. It must
- * appear nowhere: not in the state file (nor `__provider`), not in the output of the program or of
- * the dynamic-provider host, not in errors or diagnostics, and not in any request the emulator logged:
+ * refresh, destroy and a failing up of examples/roles-from-file, through the engine stand-in (`npm test`)
+ * and through the real Pulumi CLI (`npm run test:cli`). It must appear nowhere: not in the state (nor
+ * `__provider`; with the CLI, no file its backend, project or home directory holds: checkpoints,
+ * history, backups, the stack's config, the event log), not in the output of the program, of the CLI or
+ * of the dynamic-provider host, not in errors or diagnostics, and not in any request the emulator logged:
  * path, query, body, or any header but the one that must carry it (Authorization: Bearer, sent to the
  * emulator's host). The same for credentials of the authorization service: API keys, a password, the
  * login keys signed with the keys and the tokens issued, which may appear only where they belong (the
  * token request's body; the issued token in the Authorization header to the roles API). A non-loopback
  * http:// address is refused before any request.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runEngine, type EngineResult } from "../../tools/engine";
+import type { EngineResult } from "../../tools/engine";
 import { isSecret } from "../../tools/engine/values";
+import { cliStackDirs } from "../../tools/pulumi-cli/run";
+import { engineKind, runOperation } from "../e2e/harness";
 import { startHarness, type EmulatorHarness, type RequestCounts } from "../support/emulator";
 
 const CANARY = "canary-7f3e9b1c2d4a5e6f-tok";
@@ -35,7 +39,7 @@ const run = async (
   config: Record<string, string> = {},
   secretConfig: Record<string, string> = { "grouproles:accessToken": CANARY },
 ): Promise<EngineResult> => {
-  const r = await runEngine({
+  const r = await runOperation({
     operation,
     programDir,
     stack: "dev",
@@ -65,13 +69,39 @@ const run = async (
       })),
     { where: `${label}: outputs`, text: JSON.stringify(r.outputs) },
   );
-  try {
-    seen.push({ where: `${label}: state file`, text: readFileSync(stateFile, "utf8") });
-  } catch {
-    /* no state file yet (preview of a new stack) */
-  }
+  seen.push(...storedTexts(label));
   return r;
 };
+
+/**
+ * What the engine keeps on disk. The stand-in: its state file. The real CLI: every file under the
+ * stack's directory (the file backend's checkpoints, history and backups, the project copy with
+ * `Pulumi.dev.yaml`, PULUMI_HOME, the `--event-log` the Automation API also reads), except the gRPC
+ * debug log the tests ask for (`PULUMI_DEBUG_GRPC` logs every call in the clear; a user has it only if
+ * they ask for it). The state file beside that directory is what `runPulumiCli` exports with
+ * `--show-secrets` for tests to read: not scanned. Symbolic links (the project's node_modules) are not followed.
+ */
+function storedTexts(label: string): Array<{ where: string; text: string }> {
+  if (engineKind() === "stand-in") {
+    try {
+      return [{ where: `${label}: state file`, text: readFileSync(stateFile, "utf8") }];
+    } catch {
+      return []; // no state file yet (preview of a new stack)
+    }
+  }
+  const base = path.dirname(cliStackDirs(stateFile).backend);
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir)) {
+      const p = path.join(dir, e);
+      const st = lstatSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile() && e !== "grpc.jsonl") files.push(p);
+    }
+  };
+  walk(base);
+  return files.map((f) => ({ where: `${label}: ${path.relative(base, f)}`, text: readFileSync(f, "utf8") }));
+}
 
 beforeAll(async () => {
   h = await startHarness({
@@ -154,6 +184,8 @@ describe("the access token never leaks", () => {
     const leaks = seen.filter((s) => forms.some((f) => s.text.includes(f))).map((s) => s.where);
     expect(leaks).toEqual([]);
     expect(seen.length).toBeGreaterThan(40);
+    // The CLI's own checkpoint was among what was searched (a wrong directory would find nothing to leak).
+    if (engineKind() === "cli") expect(seen.some((x) => x.where.includes("backend/.pulumi/stacks/"))).toBe(true);
   }, 180_000);
 
   it("API keys, passwords, login keys and issued tokens appear only where they belong", async () => {

@@ -379,6 +379,14 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     } else {
       await d.destroy();
     }
+    // The engine's own last line of a failed deployment, with no URN: "update failed" (also for a
+    // refresh or destroy) or "preview failed" (deployment_executor.go reportExecResult, called from
+    // Execute when a step, the step generator or the source failed). `--expect-no-changes` is the
+    // backend's check after a deployment that succeeded: not this line.
+    if (d.failed || d.errors.length) {
+      d.errors.push(`error: ${preview ? "preview" : "update"} failed`);
+      d.diagnostics.push({ severity: "error", message: `${preview ? "preview" : "update"} failed` });
+    }
     if (o.expectNoChanges && d.plan.some((p) => !["same", "read"].includes(p.op)))
       d.errors.push(`error: no changes were expected for ${preview ? "preview" : "update"} but changes were proposed`);
     await d.persist();

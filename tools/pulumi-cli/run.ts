@@ -30,15 +30,8 @@ import { planText } from "../engine/plan";
 import { noCalls } from "../engine/provider-host";
 import { StateWriter } from "../engine/state";
 import { type Props, SECRET_SIG, SIG_KEY, type Value, unwrapSecrets } from "../engine/values";
+import { repoRoot } from "../repo-root";
 
-/** This checkout: the nearest directory above this file with the installer (tools also run compiled, from .tmp/tools). */
-function findRepoRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, "scripts", "install-pulumi-cli.js"))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no checkout of pulumi-grouproles above ${from}`);
-  }
-}
-const repoRoot = findRepoRoot(__dirname);
 /** Where `npm run cli:install` puts the CLI (scripts/install-pulumi-cli.js `cliBinDir`). */
 export const { cliBinDir } = require(path.join(repoRoot, "scripts/install-pulumi-cli.js")) as {
   cliBinDir: () => string;

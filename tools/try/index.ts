@@ -24,6 +24,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../../emulator";
 import { readable } from "../plan-report";
+import { repoRoot } from "../repo-root";
 import { type EngineOptions, type EngineResult, type StateResource, readCheckpoint, runEngine } from "../engine";
 import { plannedOutputs } from "./planned-outputs";
 import { runLines } from "./report";
@@ -35,14 +36,6 @@ const USAGE =
   "[--secret ns:key=value] [--parallel N] [--refresh] [--expect-no-changes] [--target URN]... [--exclude URN]... " +
   "[--replace URN]...\n" +
   "       npm run try -- <program-dir> users <roleName> <count> [--group N]";
-/** This checkout: the nearest directory above this file with a package.json (compiled to .tmp/tools/...). */
-function findRepoRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, "package.json")) && existsSync(path.join(dir, "tools", "try"))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no checkout of pulumi-grouproles above ${from}`);
-  }
-}
-const repoRoot = findRepoRoot(__dirname);
 /** Where a trial writes its report, a line at a time (stdout for the command; a test collects it). */
 type Say = (line: string) => void;
 const toStdout: Say = (line) => void process.stdout.write(`${line}\n`);
