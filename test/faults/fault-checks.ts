@@ -4,6 +4,7 @@
  * checks a pair must pass (the service holds exactly what the program declares, the state equals the
  * service, a failed first run names the operation and the role).
  */
+import { ENGINE_FAILED_LINE } from "../../tools/engine";
 import type { EmulatorHarness } from "../support/emulator";
 import type { FAULTS, OpName } from "./matrix-table";
 import type { RunResult } from "./stack-model";
@@ -140,12 +141,10 @@ export function firstRunProblems(run: RunResult, op: OpName): string[] {
   if (run.ok) return [];
   if (!run.errors.length) return ["failed without an error message"];
   const named = new RegExp(`${VERB[op]} role "[^"]+"`);
-  // The engine's own last line of a failed deployment names no resource (deployment_executor.go
-  // reportExecResult); the provider's errors before it must.
-  const engineLine = /^error: (update|preview) failed$/;
-  if (run.errors.every((e) => engineLine.test(e))) return ["failed with only the engine's own error line"];
+  // The engine's own last line names no resource; the provider's errors before it must.
+  if (run.errors.every((e) => ENGINE_FAILED_LINE.test(e))) return ["failed with only the engine's own error line"];
   return run.errors
-    .filter((e) => !named.test(e) && !engineLine.test(e))
+    .filter((e) => !named.test(e) && !ENGINE_FAILED_LINE.test(e))
     .map((e) => `error does not name the operation and the role: ${e.slice(0, 300)}`);
 }
 

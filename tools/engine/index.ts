@@ -21,6 +21,9 @@ import type { PreviewPlanner } from "./step-executor";
 import { type Props, type Value, unwrapSecrets } from "./values";
 
 export { UNKNOWN } from "./values";
+/** The engine's own last line of a failed deployment, which names no resource (deployment_executor.go reportExecResult). */
+export const ENGINE_FAILED_LINE = /^error: (update|preview) failed$/;
+
 /** Reads a checkpoint written by `runEngine`, secrets decrypted (still wrapped in the secret signature). */
 export { loadState as readCheckpoint } from "./state";
 export type { PlanStep, StepOp } from "./plan";
@@ -384,7 +387,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     // Execute when a step, the step generator or the source failed). `--expect-no-changes` is the
     // backend's check after a deployment that succeeded: not this line.
     if (d.failed || d.errors.length) {
-      d.errors.push(`error: ${preview ? "preview" : "update"} failed`);
+      d.errors.push(`error: ${preview ? "preview" : "update"} failed`); // ENGINE_FAILED_LINE
       d.diagnostics.push({ severity: "error", message: `${preview ? "preview" : "update"} failed` });
     }
     if (o.expectNoChanges && d.plan.some((p) => !["same", "read"].includes(p.op)))

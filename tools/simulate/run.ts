@@ -6,6 +6,7 @@
 // keeps its program as it was. Hand edits and user assignments go through the service's API and the
 // emulator's admin API, as people and the service's users would make them.
 
+import { ENGINE_FAILED_LINE } from "../engine";
 import {
   type Violation,
   deletes,
@@ -233,7 +234,13 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
         if (!preview.result.ok) {
           const why = documented(preview.result.errors);
           bump(stats.previewRefusals, why ?? "other");
-          if (!why && !preview.result.errors.join("").trim())
+          if (
+            !why &&
+            !preview.result.errors
+              .filter((e) => !ENGINE_FAILED_LINE.test(e))
+              .join("")
+              .trim()
+          )
             fail([{ kind: "unclear-refusal", message: "the preview failed without an error message" }]);
           break;
         }
