@@ -92,8 +92,8 @@ describe("moves in both registration orders, at the default --parallel", () => {
   });
 
   it("an up run without its preview, giver and receiver unordered: one of three outcomes (docs/limits.md), then the ordered program converges", async () => {
-    // Nothing orders the two, so which one's step comes first is the engine's (the stand-in and the
-    // real CLI have given the three outcomes below between them); the order of the code does not decide it.
+    // Nothing orders the two, so which one's step comes first is the engine's (the stand-in gives
+    // "giver first"; three runs through the real CLI on 2026-11-29 gave each of the three below); the order of the code does not decide it.
     const outcomes = new Set<string>();
     for (const giverFirstInCode of [true, false]) {
       await start("one {a, b}, two {c}", [
