@@ -74,6 +74,15 @@ export class Deployment implements Journal {
   readonly diagnostics: Diagnostic[] = [];
   /** A step failed: like the engine, start no new steps, but let running ones finish. */
   failed = false;
+  /**
+   * A step failed while it ran (create, update, delete, read, import, refresh), or the step generator
+   * marked the deployment failed and went on (a preview's protect or `--target` refusal): the cases in
+   * which the engine ends with its own "update failed" / "preview failed" line (deployment_executor.go
+   * Execute, `stepExecutorError || ex.stepGen.Errored()` then `reportExecResult("failed")`). A
+   * registration the step generator refused (Check, Diff, a provider's config) or a failed program
+   * returns a bail error before that line, so neither gets it.
+   */
+  stepFailed = false;
   /** Resolves when a step fails (see {@link failed}). */
   readonly failure: Promise<void>;
   private onFailure: () => void = () => undefined;
@@ -221,8 +230,25 @@ export class Deployment implements Journal {
 
   /** An error that fails the operation but stops nothing (a preview's protect refusal, a protected delete). */
   report(urn: string, message: string): void {
+    this.stepFailed = true;
     this.errors.push(`error: ${urn}: ${message}`);
     this.diagnostics.push({ severity: "error", message, urn });
+  }
+
+  /** A step that failed while it ran (the step executor's): see {@link stepFailed}. */
+  failStep(urn: string, message: string): void {
+    this.stepFailed = true;
+    this.fail(urn, message);
+  }
+
+  /** Runs a step; a failure marks {@link stepFailed} and goes on to the registration's own handling. */
+  private async executing<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (e) {
+      if (!(e instanceof ShutDown)) this.stepFailed = true;
+      throw e;
+    }
   }
 
   warn(urn: string, message: string): void {
@@ -346,7 +372,9 @@ export class Deployment implements Journal {
       const host = await this.hostFor({ type, provider });
       // step_generator.go GenerateReadSteps makes the step without a provider call; a worker runs Read.
       const worker = await this.nextEvent(() => this.executor.workers.acquire());
-      return await this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq, worker);
+      return await this.executing(() =>
+        this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq, worker),
+      );
     } catch (e) {
       if (!(e instanceof ShutDown)) this.fail(urn, (e as Error).message);
       throw e;
@@ -398,7 +426,7 @@ export class Deployment implements Journal {
       // goes on as any registration with the imported state as old (deployment_executor.go
       // ContinueResourceImportEvent).
       const worker = await this.nextEvent(() => this.executor.workers.acquire());
-      old = await this.executor.importStep(goal, t, seq, worker);
+      old = await this.executing(() => this.executor.importStep(goal, t, seq, worker));
     }
     const { step, worker } = await this.nextEvent(async () => {
       const step = await generateStep(provider, t, goal, old, this.o.replaces?.includes(urn) ?? false);
@@ -434,7 +462,7 @@ export class Deployment implements Journal {
       this.planStep(step.op, urn, { ...extra, ...report }, seq);
       return { step, worker: await this.executor.workers.acquire() };
     });
-    if (!this.o.continueOnError) return this.executor.execute(step, worker);
+    if (!this.o.continueOnError) return this.executing(() => this.executor.execute(step, worker));
     try {
       return await this.executor.execute(step, worker);
     } catch (e) {

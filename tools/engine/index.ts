@@ -383,10 +383,10 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       await d.destroy();
     }
     // The engine's own last line of a failed deployment, with no URN: "update failed" (also for a
-    // refresh or destroy) or "preview failed" (deployment_executor.go reportExecResult, called from
-    // Execute when a step, the step generator or the source failed). `--expect-no-changes` is the
+    // refresh or destroy) or "preview failed" (deployment_executor.go reportExecResult): only when a
+    // step failed while it ran (Deployment.stepFailed says which cases). `--expect-no-changes` is the
     // backend's check after a deployment that succeeded: not this line.
-    if (d.failed || d.errors.length) {
+    if (d.stepFailed) {
       d.errors.push(`error: ${preview ? "preview" : "update"} failed`); // ENGINE_FAILED_LINE
       d.diagnostics.push({ severity: "error", message: `${preview ? "preview" : "update"} failed` });
     }

@@ -49,6 +49,8 @@ export interface Journal {
   /** A plan line; `seq` orders it (registration order), a new one when absent. */
   planStep(op: StepOp, urn: string, extra?: Partial<PlanStep>, seq?: number): void;
   fail(urn: string | undefined, message: string): void;
+  /** A step that failed while it ran: {@link fail}, and the engine's "update failed" line at the end. */
+  failStep(urn: string, message: string): void;
   /** An error that fails the operation without stopping other steps. */
   report(urn: string, message: string): void;
   warn(urn: string, message: string): void;
@@ -294,7 +296,7 @@ export class StepExecutor {
       this.j.put(r, undefined);
       return false;
     } catch (e) {
-      this.j.fail(r.urn, (e as Error).message);
+      this.j.failStep(r.urn, (e as Error).message);
       return true;
     }
   }
@@ -312,7 +314,7 @@ export class StepExecutor {
             try {
               if (await this.refreshOne(r, seq)) gone.set(r.urn, r);
             } catch (e) {
-              this.j.fail(r.urn, (e as Error).message);
+              this.j.failStep(r.urn, (e as Error).message);
             }
           }),
         ),
