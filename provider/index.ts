@@ -9,7 +9,10 @@
 // First: on an older Node, fail naming the version needed (../client/node-version), not deep inside undici.
 import "../client/node-version";
 import { roleProvider } from "./role/provider";
+import { withoutTraces } from "./shared/errors";
 
-export const { configure, check, diff, create, read, update } = roleProvider;
-const deleteRole = roleProvider.delete;
+// The dynamic-provider host prints a failed call's stack trace: a refusal's has none (withoutTraces).
+const hosted = withoutTraces(roleProvider);
+export const { configure, check, diff, create, read, update } = hosted;
+const deleteRole = hosted.delete;
 export { deleteRole as delete };

@@ -9,8 +9,11 @@
  */
 // First: on an older Node, fail naming the version needed (../../client/node-version), not deep inside undici.
 import "../../client/node-version";
+import { withoutTraces } from "../shared/errors";
 import { groupRolesProvider } from "./provider";
 
-export const { configure, check, diff, create, read, update } = groupRolesProvider;
-const deleteGroupRoles = groupRolesProvider.delete;
+// The dynamic-provider host prints a failed call's stack trace: a refusal's has none (withoutTraces).
+const hosted = withoutTraces(groupRolesProvider);
+export const { configure, check, diff, create, read, update } = hosted;
+const deleteGroupRoles = hosted.delete;
 export { deleteGroupRoles as delete };

@@ -36,3 +36,33 @@ export function inContext(error: unknown, what: string): Error {
   }
   return error instanceof Error ? error : new Error(String(error));
 }
+
+/**
+ * `error` without its stack trace when it is one of this package's (a refusal, a service error): the
+ * dynamic-provider host prints every failed call to stderr as `${e}: ${e.stack}`
+ * (@pulumi/pulumi cmd/dynamic-provider/index.js), which Pulumi shows under the stack, so a refusal read
+ * as its text twice followed by frames of this package's sources, as if it had crashed. Its code stands
+ * in for the trace. Any other error (a bug) keeps its trace: that is what a bug report needs.
+ */
+export function withoutTrace(error: unknown): unknown {
+  if (error instanceof GroupRolesError)
+    Object.defineProperty(error, "stack", { value: `[${error.code}]`, writable: true, configurable: true });
+  return error;
+}
+
+type Method = (...args: never[]) => unknown;
+
+/** `provider` with each method's errors passed through {@link withoutTrace}, for the dynamic-provider host. */
+export function withoutTraces<P extends Record<string, Method>>(provider: P): P {
+  const wrap =
+    <M extends Method>(method: M) =>
+    async (...args: Parameters<M>) => {
+      try {
+        return await method(...args);
+      } catch (error) {
+        throw withoutTrace(error);
+      }
+    };
+  return Object.fromEntries(Object.entries(provider).map(([name, method]) => [name, wrap(method)])) as unknown as P;
+}
+
