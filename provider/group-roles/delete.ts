@@ -55,6 +55,7 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
     throw destroyInUse(
       groupId,
       held.map(({ key, role }) => heldRole(key, role)),
+      ledger.run.operation,
     );
   const by = describeCatalogue(groupId, state.roles);
   const done: string[] = [];

@@ -142,14 +142,21 @@ export function twoExclusive(groupId: number, other: string): NameTakenError {
   );
 }
 
-/** A destroy (or the delete of a replaced resource) that would delete roles users hold. */
-export function destroyInUse(groupId: number, held: HeldRole[]): RoleInUseError {
+/**
+ * The delete of a catalogue that would delete roles users hold: in `pulumi destroy`, or in an `up` whose
+ * program no longer declares the catalogue (`operation`, from the ledger: the way out differs).
+ */
+export function destroyInUse(groupId: number, held: HeldRole[], operation: "up" | "destroy"): RoleInUseError {
+  const keep =
+    operation === "destroy"
+      ? "declare those entries with `retain: true` (or the resource with the option `retainOnDelete: true`), run " +
+        "`pulumi up`, then destroy."
+      : "put the resource back in the program with those entries marked `retain: true` (or with the option " +
+        "`retainOnDelete: true`), run `pulumi up`, then remove it.";
   return new RoleInUseError(
     `deleting the roles of group ${groupId}: ${roleCount(held.length)} ${held.length === 1 ? "is" : "are"} in use and ` +
       `cannot be deleted; none of its roles was deleted:\n${someLines(held, line)}\n` +
-      `To proceed: unassign their users in the service first; or, to keep them in the service, declare those ` +
-      `entries with \`retain: true\` (or the resource with the option \`retainOnDelete: true\`), run \`pulumi up\`, ` +
-      `then destroy.`,
+      `To proceed: unassign their users in the service first; or, to keep them in the service, ${keep}`,
   );
 }
 

@@ -101,6 +101,22 @@ describe("in-use refusals: the group, the count, each role as the service holds 
     expect(await h.held(42)).toEqual(ids);
   });
 
+  it("the same delete in an up whose program dropped the catalogue: the way out is an up, not a destroy", async () => {
+    const outs = await heldCatalogue({ Agents: 2 });
+    const ids = await h.held(42);
+    await inNewDeployment(async () => {
+      deploymentLedger().run.noteProgramCheck(); // the program ran: this delete is an up's
+      const err = await rejection(oneDeploymentGroupRoles.delete("42", stateOf(outs)));
+      expect(err.code).toBe("ERR_ROLE_IN_USE");
+      expect(err.message).toContain(
+        "put the resource back in the program with those entries marked `retain: true` (or with the option " +
+          "`retainOnDelete: true`), run `pulumi up`, then remove it.",
+      );
+      expect(err.message).not.toContain("destroy");
+    });
+    expect(await h.held(42)).toEqual(ids);
+  });
+
   it("a groupId change (a replacement) of roles users hold, in the preview", async () => {
     const outs = await heldCatalogue({ Agents: 1, Billing: 4 });
     const ids = await h.held(42);
