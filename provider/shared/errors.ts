@@ -65,4 +65,3 @@ export function withoutTraces<P extends Record<string, Method>>(provider: P): P 
     };
   return Object.fromEntries(Object.entries(provider).map(([name, method]) => [name, wrap(method)])) as unknown as P;
 }
-
