@@ -36,7 +36,7 @@ import {
   unmanagedInUse,
   unmanagedReport,
 } from "./errors";
-import { noteHeldBack, notePlan } from "./plan-notes";
+import { noteHeldBack, noteKept, notePlan } from "./plan-notes";
 import { describeCatalogue, describeEntries } from "./describe";
 import { entryChanged, reportChanges, type EntryChange } from "./changed-keys";
 import { otherResources } from "./others";
@@ -233,6 +233,7 @@ async function diffOf(
   const moved = renamedKeys(state, declared);
   const movedFrom = new Set(moved.values());
   const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));
+  await noteKept(groupId, state, moved, removed);
   const writes =
     removed.some((key) => !state.roles[key]!.retain) ||
     Object.keys(state.unconfirmed ?? {}).length > 0 ||

@@ -47,6 +47,11 @@ describe("a key renamed is the same role", () => {
     const preview = await runMixed(s, "preview", next);
     expect(preview.ok, preview.errors.join("\n")).toBe(true);
     expect(catalogPlan(preview)).toEqual(["~ update catalogue [roles]"]);
+    // The diff shows `- a` and `+ a2`: a note beside it says it is the same role (issue 43).
+    expect(preview.diagnostics.map((d) => d.message).join("\n")).toContain(
+      `an entry keeps its role under a new key (the same role, its ID and users kept; the diff shows the old key ` +
+        `removed and the new one added):\n  roles.a2 (was roles.a): "A" (roleId ${before.A})`,
+    );
     const r = await up(next);
     expect(await held()).toEqual(before);
     expect((await routes()).filter((x) => !x.startsWith("GET"))).toEqual([]);

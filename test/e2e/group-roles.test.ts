@@ -193,9 +193,16 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     await up([catalogue(entries(2))]);
     const roles = entries(2);
     await up([catalogue({ ...roles, r1: { ...roles.r1!, retain: true } })]);
-    await s.h.setUsers(42, (await held())["Role 1"]!, 2);
+    const r1 = (await held())["Role 1"]!;
+    await s.h.setUsers(42, r1, 2);
     await s.h.clearRequests();
-    expect((await runMixed(s, "preview", [catalogue({ r0: roles.r0! })])).ok).toBe(true);
+    const preview = await runMixed(s, "preview", [catalogue({ r0: roles.r0! })]);
+    expect(preview.ok).toBe(true);
+    // The diff shows `- r1`: a note beside it says the role stays (issue 43).
+    expect(preview.diagnostics.map((d) => d.message).join("\n")).toContain(
+      "an entry marked `retain: true` leaves the catalogue: Pulumi forgets the role, the service keeps it " +
+        `(nothing is deleted):\n  roles.r1: "Role 1" (roleId ${r1})`,
+    );
     // Nothing removed is deleted and nothing is written: the entry only leaves the state, no request.
     expect(await routes()).toEqual([]);
     const removed = await up([catalogue({ r0: roles.r0! })]);
