@@ -218,6 +218,21 @@ function conflictLine(c: NameConflict): string {
   }
 }
 
+/**
+ * Said beside names a create's Check finds held by roles the resource does not manage: under
+ * `pulumi up --replace` Pulumi sends the replacement a Check without olds and no Diff
+ * (step_generator.go `diff`, `isTargetedReplace`), so the holders may be this resource's own roles and
+ * the provider cannot tell. Empty when the resource takes held names over already, or none is outside.
+ */
+export function forcedReplacementHint(conflicts: readonly NameConflict[], adoptExisting: boolean): string {
+  if (adoptExisting || !conflicts.some((c) => c.kind === "outside")) return "";
+  return (
+    " If this is `pulumi up --replace` of this resource, those may be its own roles: Pulumi sends a forced " +
+    "replacement no Diff, so the provider cannot tell. Set `adoptExisting: true` on it for that run: the " +
+    "replacement then takes its roles over, keeping their IDs and users."
+  );
+}
+
 /** `"A", "B", "C", "D", "E" and 95 more`: names for a message, never a hundred of them. */
 export function someNames(names: readonly string[], max = 5): string {
   const shown = names

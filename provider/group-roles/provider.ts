@@ -26,7 +26,14 @@ import {
 import { DEFAULT_BATCH_OPTIONS } from "../../config/batch-options";
 import { inContext } from "../shared/errors";
 import { describeCatalogue, describeEntries } from "./describe";
-import { namesTaken, removedInUse, twoExclusive, unmanagedInUse, unmanagedReport } from "./errors";
+import {
+  forcedReplacementHint,
+  namesTaken,
+  removedInUse,
+  twoExclusive,
+  unmanagedInUse,
+  unmanagedReport,
+} from "./errors";
 import { engineLog } from "../shared/engine-log";
 import { apply } from "./apply";
 import { checkGroupRolesInputs } from "./check";
@@ -95,7 +102,14 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   if (!roles) return []; // not listed: the create meets it, with its retries and messages
   const plan = planApply({ groupId, roles: {} }, inputs, roles, otherResources(ledger, groupId, reg, "diff"));
   const taken = plan.conflicts.filter((c) => c.kind !== "wait");
-  if (taken.length) return [{ property: "roles", reason: namesTaken(groupId, taken).message }];
+  // The first entry's path, not `roles`: the engine prints a failure's property value, here the whole map.
+  if (taken.length)
+    return [
+      {
+        property: `roles.${taken[0]!.key}`,
+        reason: namesTaken(groupId, taken).message + forcedReplacementHint(taken, inputs.adoptExisting),
+      },
+    ];
   if (!inputs.exclusive || isUnknown(news.exclusive)) {
     // Not the group's exclusive catalogue: one registered before it cannot see these entries.
     for (const [key, entry] of Object.entries(inputs.roles)) {

@@ -243,6 +243,33 @@ describe("names held by roles the resource does not manage", () => {
     expect(await h.held(42)).toEqual(hand);
   });
 
+  it("a create's Check meeting a held name: the entry's path (not the whole map), and what `--replace` of this resource needs", async () => {
+    const hand = await byHand({ Support: 0 });
+    await inNewDeployment(async () => {
+      const { failures } = await oneDeploymentGroupRoles.check(
+        {},
+        inputs({ s: { name: "Support" }, t: { name: "Triage" } }),
+      );
+      expect(failures.map((f) => f.property)).toEqual(["roles.s"]);
+      expect(failures[0]!.reason).toContain(
+        `roles.s: "Support" is held by roleId ${hand.Support}, which this resource does not manage`,
+      );
+      expect(failures[0]!.reason).toContain(
+        "If this is `pulumi up --replace` of this resource, those may be its own roles: Pulumi sends a forced " +
+          "replacement no Diff, so the provider cannot tell. Set `adoptExisting: true` on it for that run",
+      );
+    });
+    await inNewDeployment(async () => {
+      // With adoptExisting the create takes the role over: nothing to refuse, no hint.
+      const { failures } = await oneDeploymentGroupRoles.check(
+        {},
+        inputs({ s: { name: "Support" } }, { adoptExisting: true }),
+      );
+      expect(failures).toEqual([]);
+    });
+    expect(await h.held(42)).toEqual(hand);
+  });
+
   it("a rename onto held names cannot take them over: no adoptExisting advice unless an entry is added", async () => {
     const { outs } = await createdIn(h, { a: { name: "Agents" }, b: { name: "Billing" } });
     const hand = await byHand({ Support: 0, Triage: 0 });
