@@ -97,7 +97,8 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
     return late;
   });
   const late = allRefusals(lateOnes);
-  if (late) return [{ property: "roles", reason: late.message }];
+  if (late)
+    return [{ property: `roles.${Object.keys(inputs.roles)[lateOnes.findIndex(Boolean)]}`, reason: late.message }];
   const { roles } = await previewListing(groupId);
   if (!roles) return []; // not listed: the create meets it, with its retries and messages
   const plan = planApply({ groupId, roles: {} }, inputs, roles, otherResources(ledger, groupId, reg, "diff"));

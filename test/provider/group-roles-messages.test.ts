@@ -270,6 +270,22 @@ describe("names held by roles the resource does not manage", () => {
     expect(await h.held(42)).toEqual(hand);
   });
 
+  it("a new catalogue taking over a role another deletes in its update, unordered: refused at the entry's path", async () => {
+    const giver = await createdIn(h, { m: { name: "Mover" }, k: { name: "Keep" } });
+    await inNewDeployment(async () => {
+      deploymentLedger().run.noteProgramCheck();
+      const removed = inputs({ k: { name: "Keep" } });
+      await oneDeploymentGroupRoles.check(stateOf(giver.outs), removed);
+      await oneDeploymentGroupRoles.diff("42", stateOf(giver.outs), removed);
+      const { failures } = await oneDeploymentGroupRoles.check(
+        {},
+        inputs({ x: { name: "X" }, m: { name: "Mover" } }, { adoptExisting: true }),
+      );
+      expect(failures.map((f) => f.property)).toEqual(["roles.m"]);
+      expect(failures[0]!.reason).toContain("nothing orders that update after this resource takes it over");
+    });
+  });
+
   it("a rename onto held names cannot take them over: no adoptExisting advice unless an entry is added", async () => {
     const { outs } = await createdIn(h, { a: { name: "Agents" }, b: { name: "Billing" } });
     const hand = await byHand({ Support: 0, Triage: 0 });
