@@ -133,9 +133,11 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
       );
     else {
       const what = `group ${groupId}: roles.${key}`;
-      refuse(unorderedTakeover(ledger, groupId, release, reg, what));
+      const unordered = unorderedTakeover(ledger, groupId, release, reg, what);
+      refuse(unordered);
       refuse(absentTaker(ledger, groupId, release, reg, what));
-      refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, what));
+      // A role another resource takes over is not its name taken "for another role": one refusal, one advice.
+      if (!unordered) refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, what));
     }
   }
   const refused = allRefusals(refusals);

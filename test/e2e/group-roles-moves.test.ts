@@ -142,7 +142,15 @@ describe("moves in both registration orders, at the default --parallel", () => {
       const program = receiverFirst ? [receiver, giver] : [giver, receiver];
       const preview = await runMixed(s, "preview", program);
       expect(preview.ok).toBe(receiverFirst);
-      if (!preview.ok) expect(preview.errors.join("\n")).toContain('roles.a: "A" (roleId');
+      // Unordered, in both orders of the code: whichever of the two registers second refuses, the receiver
+      // (`roles.a: "A" (roleId N) ...`) or the giver (`roles.a: role "A" (roleId N) ... takes it over ...`),
+      // each with one advice for the entry.
+      for (const refused of receiverFirst ? [] : [preview, await runMixed(s, "preview", [receiver, giver])]) {
+        expect(refused.ok).toBe(false);
+        const text = refused.errors.join("\n");
+        expect(text).toMatch(new RegExp(`roles\\.a: (role )?"A" \\(roleId ${before.A}\\)`));
+        expect(text).not.toContain("cannot be applied in this registration order");
+      }
       // The plan shows the giver's `- a`; a note says it is a move, not a delete.
       const notes = preview.diagnostics.map((d) => d.message).join("\n");
       if (receiverFirst)

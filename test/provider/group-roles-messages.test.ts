@@ -286,6 +286,25 @@ describe("names held by roles the resource does not manage", () => {
     });
   });
 
+  it("a giver registered after the receiver that takes its role over: one refusal for the entry, one advice", async () => {
+    const giver = await createdIn(h, { a: { name: "Agents" }, b: { name: "Billing" } });
+    const receiver = await createdIn(h, { c: { name: "Care" } });
+    await inNewDeployment(async () => {
+      deploymentLedger().run.noteProgramCheck();
+      const takes = inputs({ c: { name: "Care" }, a: { name: "Agents" } }, { adoptExisting: true });
+      await oneDeploymentGroupRoles.check(stateOf(receiver.outs), takes);
+      await oneDeploymentGroupRoles.diff("42", stateOf(receiver.outs), takes);
+      const gives = inputs({ b: { name: "Billing" } });
+      await oneDeploymentGroupRoles.check(stateOf(giver.outs), gives);
+      const err = await rejection(oneDeploymentGroupRoles.diff("42", stateOf(giver.outs), gives));
+      expect(err.message).toContain('roles.a: role "Agents"');
+      expect(err.message).toContain("give this resource the resource option `dependsOn` on");
+      // Not also "takes the name for another role", whose advice is the opposite `dependsOn`.
+      expect(err.message).not.toContain("cannot be applied in this registration order");
+      expect(err.message).not.toContain("for another role");
+    });
+  });
+
   it("a rename onto held names cannot take them over: no adoptExisting advice unless an entry is added", async () => {
     const { outs } = await createdIn(h, { a: { name: "Agents" }, b: { name: "Billing" } });
     const hand = await byHand({ Support: 0, Triage: 0 });
