@@ -1,21 +1,24 @@
 /**
  * The counts a large catalogue change prints before its lines (provider/group-roles/change-counts.ts):
- * each kind of entry change counted once, from the apply's own plan.
+ * each kind of entry change counted once, from the apply's own plan; and the notes for removals that
+ * delete nothing (plan-notes.ts `keptNotes`).
  */
 import { describe, expect, it } from "vitest";
 import type { RoleSummary } from "../../client/types";
 import { changeCounts, COUNTS_FROM } from "../../provider/group-roles/change-counts";
+import { keptNotes } from "../../provider/group-roles/plan-notes";
 import { planApply } from "../../provider/group-roles/plan";
 import { renamedKeys } from "../../provider/group-roles/renamed-keys";
 import type { EntryState, GroupRolesState } from "../../provider/group-roles/types";
 
-const held = (roleId: number, name: string): EntryState => ({
+const held = (roleId: number, name: string, retain?: true): EntryState => ({
   roleId,
   name,
   description: "",
   settings: {},
   inUse: false,
   userCount: 0,
+  ...(retain ? { retain } : {}),
 });
 const listed = (roleId: number, name: string): RoleSummary => ({ roleId, name, inUse: false, userCount: 0 });
 
@@ -53,5 +56,40 @@ describe("changeCounts", () => {
     const plan = planApply(state, { groupId: 42, roles: small, adoptExisting: false, exclusive: false }, service);
     // 1 renamed and 6 deleted: 7 changes, read line by line.
     expect(changeCounts(plan)).toBeUndefined();
+  });
+});
+
+// The notes beside the diff for removals that delete nothing (plan-notes.ts `keptNotes`): the diff shows a
+// renamed key as the old key removed, and a `retain: true` entry removed as a removal (issue 43).
+const keptState: GroupRolesState = {
+  groupId: 42,
+  roles: {
+    escalation: held(7, "Escalations"),
+    kept: held(8, "Kept"),
+    old: held(9, "Old", true),
+    gone: held(10, "Gone"),
+  },
+};
+
+describe("keptNotes", () => {
+  it("names each key renamed with its role, and each retained entry removed; not a plain removal", () => {
+    const declared = { escalations: { name: "Escalations" }, kept: { name: "Kept" } };
+    const moved = renamedKeys(keptState, declared);
+    const removed = Object.keys(keptState.roles).filter(
+      (key) => !Object.hasOwn(declared, key) && ![...moved.values()].includes(key),
+    );
+    expect(removed).toEqual(["old", "gone"]);
+    expect(keptNotes(42, keptState, moved, removed)).toEqual([
+      "GroupRoles of group 42: an entry keeps its role under a new key (the same role, its ID and users kept; " +
+        "the diff shows the old key removed and the new one added):\n" +
+        '  roles.escalations (was roles.escalation): "Escalations" (roleId 7)',
+      "GroupRoles of group 42: an entry marked `retain: true` leaves the catalogue: Pulumi forgets the role, " +
+        "the service keeps it (nothing is deleted):\n" +
+        '  roles.old: "Old" (roleId 9)',
+    ]);
+  });
+
+  it("says nothing when every removal deletes its role", () => {
+    expect(keptNotes(42, keptState, new Map(), ["gone"])).toEqual([]);
   });
 });
