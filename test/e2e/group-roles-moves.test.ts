@@ -105,7 +105,8 @@ describe("moves in both registration orders, at the default --parallel", () => {
       const receiver = cat("two", { c: { name: "C" }, a: { name: "A" } }, { adoptExisting: true });
       const r = await runMixed(s, "up", giverFirstInCode ? [giver, receiver] : [receiver, giver]);
       expect(r.ok).toBe(false);
-      expect(r.errors.join("\n")).toContain("`dependsOn` on this resource");
+      // Each refusal names the `dependsOn` that orders the move (on this resource, or on the other one).
+      expect(r.errors.join("\n")).toContain("the resource option `dependsOn` on");
       // What each resource's state records, and what the service holds, against the three outcomes.
       const seen = { one: stateOf(r, "one"), two: stateOf(r, "two"), held: await held() };
       const outcome = Object.entries({
