@@ -387,8 +387,9 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     // step failed while it ran (Deployment.stepFailed says which cases). `--expect-no-changes` is the
     // backend's check after a deployment that succeeded: not this line.
     if (d.stepFailed) {
-      d.errors.push(`error: ${preview ? "preview" : "update"} failed`); // ENGINE_FAILED_LINE
-      d.diagnostics.push({ severity: "error", message: `${preview ? "preview" : "update"} failed` });
+      const message = `${preview ? "preview" : "update"} failed`; // ENGINE_FAILED_LINE matches it
+      d.errors.push(`error: ${message}`);
+      d.diagnostics.push({ severity: "error", message });
     }
     if (o.expectNoChanges && d.plan.some((p) => !["same", "read"].includes(p.op)))
       d.errors.push(`error: no changes were expected for ${preview ? "preview" : "update"} but changes were proposed`);
