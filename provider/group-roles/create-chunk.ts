@@ -111,7 +111,7 @@ async function nameRace(
     return [{ key, name: entry.name, holderId: holder.roleId, added: true, kind: ours ? "program" : "outside" }];
   });
   if (!conflicts.length) return conflict;
-  return namesTaken(groupId, conflicts, "the request that met them created nothing", conflict);
+  return namesTaken(groupId, conflicts, { outcome: "the request that met them created nothing", cause: conflict });
 }
 
 /** The roles of `chunk` that a list shows, by name, among roles not known before the POST. */

@@ -79,7 +79,7 @@ async function listedForPreview(groupId: number, what: string, writes: boolean):
 /** What `up` would refuse in this plan, first the names, then the roles users hold. */
 function refusalOf(plan: Plan): Error | undefined {
   const taken = plan.conflicts.filter((c) => c.kind !== "wait");
-  if (taken.length) return namesTaken(plan.groupId, taken);
+  if (taken.length) return namesTaken(plan.groupId, taken, { adopts: plan.adoptExisting });
   if (plan.held.length) return removedInUse(plan.groupId, plan.held, plan.creates);
   return undefined;
 }

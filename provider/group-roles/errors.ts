@@ -242,6 +242,16 @@ export function someNames(names: readonly string[], max = 5): string {
   return names.length > max ? `${shown} and ${names.length - max} more` : shown;
 }
 
+/** How {@link namesTaken} words its refusal. */
+export interface NamesTakenContext {
+  /** What the refused change did: "nothing was changed" (a refusal before any write) unless a create met them. */
+  outcome?: string;
+  /** The service's reply that met the names, kept as the error's cause. */
+  cause?: unknown;
+  /** The resource has `adoptExisting: true` already: advice to set it would not fit. */
+  adopts?: boolean;
+}
+
 /**
  * Declared names held by roles the resource does not manage: refused before any write (`outcome`
  * says so), or met by a create (`outcome` then says what that request changed).
@@ -249,12 +259,10 @@ export function someNames(names: readonly string[], max = 5): string {
 export function namesTaken(
   groupId: number,
   conflicts: NameConflict[],
-  outcome = "nothing was changed",
-  cause?: unknown,
+  { outcome = "nothing was changed", cause, adopts = false }: NamesTakenContext = {},
 ): NameTakenError {
-  const adoptable = conflicts.some(
-    (c) => c.added && (c.kind === "outside" || c.kind === "released" || c.kind === "later"),
-  );
+  const adoptable =
+    !adopts && conflicts.some((c) => c.added && (c.kind === "outside" || c.kind === "released" || c.kind === "later"));
   const advice = [
     adoptable
       ? "To take a role that holds the name of an added entry over and converge it to the program, set " +

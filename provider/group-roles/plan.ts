@@ -79,6 +79,8 @@ export interface Plan {
   held: HeldRole[];
   /** The catalogue owns its group (`exclusive`): `unmanaged` are removed too. */
   exclusive: boolean;
+  /** The catalogue takes held names over (`adoptExisting`): its refusals advise something else. */
+  adoptExisting: boolean;
   /**
    * With `exclusive`: roles of the group that no entry declares and no other resource of the
    * deployment keeps, takes over or wants; they are deleted (refused while users hold them).
@@ -138,6 +140,7 @@ export function planApply(
     conflicts: [],
     held: [],
     exclusive: inputs.exclusive,
+    adoptExisting: inputs.adoptExisting,
     unmanaged: [],
   };
   const declared = new Map<number, string>(); // roleId to the key that declares it

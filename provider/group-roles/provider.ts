@@ -108,7 +108,7 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
     return [
       {
         property: `roles.${taken[0]!.key}`,
-        reason: namesTaken(groupId, taken).message + forcedReplacementHint(taken, inputs.adoptExisting),
+        reason: namesTaken(groupId, taken, { adopts: inputs.adoptExisting }).message + forcedReplacementHint(taken, inputs.adoptExisting),
       },
     ];
   if (!inputs.exclusive || isUnknown(news.exclusive)) {
@@ -179,7 +179,7 @@ async function planAndApply(
   const plan = planApply(state, inputs, listed, otherResources(ledger, groupId, reg, "apply", own));
   // A name a resource in this one's `dependsOn` frees is free by now (its step ended before this one
   // registered): still held, it is not freed in this deployment. Nothing waits for another step.
-  if (plan.conflicts.length) throw namesTaken(groupId, plan.conflicts);
+  if (plan.conflicts.length) throw namesTaken(groupId, plan.conflicts, { adopts: inputs.adoptExisting });
   if (plan.held.length) throw removedInUse(groupId, plan.held, plan.creates);
   const unmanagedHeld = plan.unmanaged.filter((r) => r.inUse);
   if (unmanagedHeld.length) throw unmanagedInUse(groupId, unmanagedHeld);

@@ -107,6 +107,8 @@ describe("moves in both registration orders, at the default --parallel", () => {
       expect(r.ok).toBe(false);
       // Each refusal names the `dependsOn` that orders the move (on this resource, or on the other one).
       expect(r.errors.join("\n")).toContain("the resource option `dependsOn` on");
+      // Both have what adoption needs (the receiver adopts, the giver adds nothing): no refusal advises it.
+      expect(r.errors.join("\n")).not.toContain("`adoptExisting: true` on this resource");
       // What each resource's state records, and what the service holds, against the three outcomes.
       const seen = { one: stateOf(r, "one"), two: stateOf(r, "two"), held: await held() };
       const outcome = Object.entries({

@@ -391,6 +391,11 @@ describe("names held by roles the resource does not manage", () => {
     );
     expect(later).toContain(laterAdvice);
     expect(later).not.toContain(waitAdvice);
+    // An added entry could take it over with adoptExisting, unless the resource has it already.
+    expect(namesTaken(42, [conflict("later", true)]).message).toContain(adoptAdvice);
+    const laterAdopting = namesTaken(42, [conflict("later", true)], { adopts: true }).message;
+    expect(laterAdopting).not.toContain(adoptAdvice);
+    expect(laterAdopting).toContain(laterAdvice);
 
     // Mixed: each advice shows once one conflict calls for it.
     const mixed = namesTaken(42, [
@@ -407,7 +412,7 @@ describe("names held by roles the resource does not manage", () => {
 
   it("met by a create's request: says what that request changed, keeps the 409 as its cause", () => {
     const reply = new ConflictError("name taken", { status: 409 });
-    const err = namesTaken(42, [conflict("outside")], "the request that met them created nothing", reply);
+    const err = namesTaken(42, [conflict("outside")], { outcome: "the request that met them created nothing", cause: reply });
     expect(err.message).toMatch(
       /^group 42 already has a role with a name this resource declares; the request that met them created nothing:\n/,
     );

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { heldTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
+import { namesTaken } from "../../provider/group-roles/errors";
 import { otherResources } from "../../provider/group-roles/others";
 import { NO_OTHERS, planApply, type Holder, type OtherResources } from "../../provider/group-roles/plan";
 import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
@@ -97,6 +98,20 @@ describe("plan: other resources of the deployment", () => {
     expect(kind({ keeps: { plannedName: "Other" } })).toEqual(["program"]);
     // Deleted only after every other step (a replaced catalogue): a rename cannot wait that long.
     expect(kind({ deferred: true })).toEqual(["later"]);
+  });
+
+  it("an added entry adopting a name another resource frees too late: refused, without advice to adopt", () => {
+    const adopting = planApply(
+      state,
+      inputsOf({ a: { name: "A" }, b: { name: "B" }, c: { name: "Other" } }, true),
+      listed,
+      othersFor(3, { holder: { keeps: { plannedName: "Elsewhere" }, later: true } }),
+    );
+    expect(adopting.conflicts).toEqual([{ key: "c", name: "Other", holderId: 3, added: true, kind: "later" }]);
+    expect(adopting.adoptExisting).toBe(true);
+    const refusal = namesTaken(42, adopting.conflicts, { adopts: adopting.adoptExisting }).message;
+    expect(refusal).toContain("give this resource `dependsOn` on the one that renames or removes the holder");
+    expect(refusal).not.toContain("set `adoptExisting: true`");
   });
 
   it("a name the list shows held, but whose holder another resource's update has since renamed away, is free", () => {
