@@ -108,7 +108,9 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
     return [
       {
         property: `roles.${taken[0]!.key}`,
-        reason: namesTaken(groupId, taken, { adopts: inputs.adoptExisting }).message + forcedReplacementHint(taken, inputs.adoptExisting),
+        reason:
+          namesTaken(groupId, taken, { adopts: inputs.adoptExisting }).message +
+          forcedReplacementHint(taken, inputs.adoptExisting),
       },
     ];
   if (!inputs.exclusive || isUnknown(news.exclusive)) {

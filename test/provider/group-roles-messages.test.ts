@@ -412,7 +412,10 @@ describe("names held by roles the resource does not manage", () => {
 
   it("met by a create's request: says what that request changed, keeps the 409 as its cause", () => {
     const reply = new ConflictError("name taken", { status: 409 });
-    const err = namesTaken(42, [conflict("outside")], { outcome: "the request that met them created nothing", cause: reply });
+    const err = namesTaken(42, [conflict("outside")], {
+      outcome: "the request that met them created nothing",
+      cause: reply,
+    });
     expect(err.message).toMatch(
       /^group 42 already has a role with a name this resource declares; the request that met them created nothing:\n/,
     );
