@@ -20,7 +20,8 @@ import { configFailures, configSource } from "./config";
 import { sameNameFailures } from "./declared-names";
 import { claimIfImported, readNoting } from "./imports";
 import { narrowToDeclared } from "./declared-settings";
-import { fromStruct, toStruct, withoutShim } from "./values";
+import { leanService, propsOf, withProps } from "./lean-wire";
+import { fromStruct, reveal, toStruct, withoutShim } from "./values";
 
 const provrpc =
   require("@pulumi/pulumi/proto/provider_grpc_pb") as typeof import("@pulumi/pulumi/proto/provider_grpc_pb");
@@ -119,18 +120,20 @@ function unary<Req, Res>(handle: (req: Req) => Promise<Res>) {
 const unimplemented = (what: string) => (_call: unknown, callback: (err: Status) => void) =>
   callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-grouproles` });
 
+/** A resource call's Struct field `name` (./lean-wire), secrets revealed, without the dynamic providers' shim. */
+const field = (req: object, name: string): Props => withoutShim(reveal(propsOf(req, name)) as Props);
+
 /** A Diff's or Update's old outputs (narrowed to what is declared, ./declared-settings) and new inputs. */
 function changeOf(req: provproto.DiffRequest | provproto.UpdateRequest) {
   const urn = req.getUrn();
-  const news = withoutShim(fromStruct(req.getNews()));
-  const oldInputs = fromStruct(req.getOldInputs());
-  const olds = narrowToDeclared(tokenOf(urn), withoutShim(fromStruct(req.getOlds())), oldInputs, news);
+  const news = field(req, "news");
+  const olds = narrowToDeclared(tokenOf(urn), field(req, "olds"), field(req, "oldInputs"), news);
   return { urn, olds, news };
 }
 
-function checkResponse(inputs: Props, failures: ReadonlyArray<{ property: string; reason: string }>) {
+/** A CheckResponse with `failures`; its inputs are the caller's to set (Check's go lean, ./lean-wire). */
+function checkResponse(failures: ReadonlyArray<{ property: string; reason: string }>) {
   const res = new provpb.CheckResponse();
-  res.setInputs(toStruct(inputs));
   res.setFailuresList(
     failures.map((f) => {
       const failure = new provpb.CheckFailure();
@@ -194,7 +197,9 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
   }),
   checkConfig: unary(async (req: provproto.CheckRequest) => {
     const news = fromStruct(req.getNews());
-    return checkResponse(news, configFailures(news));
+    const res = checkResponse(configFailures(news));
+    res.setInputs(toStruct(news));
+    return res;
   }),
   diffConfig: unary(async (req: provproto.DiffRequest) => {
     const olds = fromStruct(req.getOldInputs() ?? req.getOlds());
@@ -218,45 +223,41 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
   }),
   check: unary(async (req: provproto.CheckRequest) => {
     const urn = req.getUrn();
-    const news = withoutShim(fromStruct(req.getNews()));
-    const r = await methodsFor(urn).check(withoutShim(fromStruct(req.getOlds())), news);
+    const news = field(req, "news");
+    const r = await methodsFor(urn).check(field(req, "olds"), news);
     const failures = [...(r.failures ?? [])];
     if (tokenOf(urn) === "grouproles:index:Role") failures.push(...sameNameFailures(urn, news));
     if (!failures.length) claimIfImported(urn);
-    return checkResponse(withoutShim(r.inputs), failures);
+    return withProps(checkResponse(failures), "check", { inputs: withoutShim(r.inputs) });
   }),
   diff: unary(async (req: provproto.DiffRequest) => {
     const { urn, olds, news } = changeOf(req);
     return diffResponse(await methodsFor(urn).diff(req.getId(), olds, news));
   }),
   create: unary(async (req: provproto.CreateRequest) => {
-    const r = await methodsFor(req.getUrn()).create(withoutShim(fromStruct(req.getProperties())));
+    const r = await methodsFor(req.getUrn()).create(field(req, "properties"));
     const res = new provpb.CreateResponse();
     res.setId(r.id);
-    res.setProperties(toStruct(withoutShim(r.outs as Props)));
-    return res;
+    return withProps(res, "create", { properties: withoutShim(r.outs as Props) });
   }),
   read: unary(async (req: provproto.ReadRequest) => {
-    const state = withoutShim(fromStruct(req.getProperties()));
-    const request = { state, inputs: fromStruct(req.getInputs()) };
+    const state = field(req, "properties");
+    const request = { state, inputs: reveal(propsOf(req, "inputs")) as Props };
     const r = await readNoting(req.getUrn(), request, () => methodsFor(req.getUrn()).read(req.getId(), state));
     const res = new provpb.ReadResponse();
     res.setId(r.id);
-    if (r.id) {
-      res.setProperties(toStruct(withoutShim(r.props as Props)));
-      if ("inputs" in r && r.inputs) res.setInputs(toStruct(withoutShim(r.inputs as Props)));
-    }
-    return res;
+    if (!r.id) return res;
+    const props: Record<string, Props> = { properties: withoutShim(r.props as Props) };
+    if ("inputs" in r && r.inputs) props.inputs = withoutShim(r.inputs as Props);
+    return withProps(res, "read", props);
   }),
   update: unary(async (req: provproto.UpdateRequest) => {
     const { urn, olds, news } = changeOf(req);
     const r = await methodsFor(urn).update(req.getId(), olds, news);
-    const res = new provpb.UpdateResponse();
-    res.setProperties(toStruct(withoutShim(r.outs as Props)));
-    return res;
+    return withProps(new provpb.UpdateResponse(), "update", { properties: withoutShim(r.outs as Props) });
   }),
   delete: unary(async (req: provproto.DeleteRequest) => {
-    await methodsFor(req.getUrn()).delete(req.getId(), withoutShim(fromStruct(req.getProperties())));
+    await methodsFor(req.getUrn()).delete(req.getId(), field(req, "properties"));
     return new emptyproto.Empty();
   }),
   invoke: unary(async (req: provproto.InvokeRequest) => {
@@ -280,7 +281,10 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
 /** Starts the service on a loopback port; resolves with the port. */
 export async function serve(): Promise<number> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1 << 28 });
-  server.addService(provrpc.ResourceProviderService, service as import("@grpc/grpc-js").UntypedServiceImplementation);
+  server.addService(
+    leanService(provrpc.ResourceProviderService),
+    service as import("@grpc/grpc-js").UntypedServiceImplementation,
+  );
   return new Promise((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
       err ? reject(err) : resolve(port),

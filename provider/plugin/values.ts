@@ -12,13 +12,33 @@ const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 type Props = Record<string, unknown>;
 
-/** `v` with every secret wrapper replaced by the value it holds. */
+/**
+ * `v` with every secret wrapper replaced by the value it holds. Copies only the objects and arrays on
+ * the way to a secret: a catalogue's properties, which hold none, are returned as they are.
+ */
 export function reveal(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(reveal);
+  if (Array.isArray(v)) {
+    let copy: unknown[] | undefined;
+    v.forEach((x, i) => {
+      const r = reveal(x);
+      if (r === x) return;
+      copy ??= [...v];
+      copy[i] = r;
+    });
+    return copy ?? v;
+  }
   if (v && typeof v === "object") {
     const o = v as Props;
     if (o[SIG_KEY] === SECRET_SIG) return reveal(o.value);
-    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, reveal(x)]));
+    let copy: Props | undefined;
+    for (const [k, x] of Object.entries(o)) {
+      const r = reveal(x);
+      if (r === x) continue;
+      copy ??= { ...o };
+      // Defined, not assigned: a key `__proto__` stays a property (as Object.fromEntries makes it).
+      Object.defineProperty(copy, k, { value: r, enumerable: true, writable: true });
+    }
+    return copy ?? o;
   }
   return v;
 }
