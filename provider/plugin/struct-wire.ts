@@ -9,8 +9,8 @@
  * field 1, repeated map entries {1: key, 2: Value}; a Value is one of 1 null (varint), 2 number
  * (64-bit double), 3 string, 4 bool (varint), 5 Struct, 6 ListValue; a ListValue is field 1, repeated
  * Value. The JavaScript forms are jspb's `toJavaScript`/`fromJavaScript` ones (null, number, string,
- * boolean, object, array); like the JSON round trip it replaces, an undefined property is left out and
- * an undefined or non-finite number in a list is null.
+ * boolean, object, array); like the JSON round trip it replaces, an undefined property is left out, an
+ * undefined or non-finite number in a list is null, and a value with `toJSON` (a Date) goes as its JSON form.
  */
 
 type Props = Record<string, unknown>;
@@ -159,6 +159,9 @@ function encodeValue(v: unknown): Buffer {
     return b;
   }
   if (typeof v === "string") return delimitedField(3, Buffer.from(v, "utf8"));
+  // A value with its own JSON form (a Date) is sent as that form, as the JSON round trip sent it.
+  if (typeof (v as { toJSON?: unknown }).toJSON === "function")
+    return encodeValue((v as { toJSON(): unknown }).toJSON());
   if (Array.isArray(v)) return delimitedField(6, Buffer.concat(v.map((x) => delimitedField(1, encodeValue(x)))));
   if (typeof v === "object") return delimitedField(5, encodeStruct(v as Props));
   throw new Error(`a ${typeof v} cannot be sent in a Struct`);

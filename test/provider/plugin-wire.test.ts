@@ -48,9 +48,11 @@ describe("struct-wire: the Struct encoding, as google-protobuf has it", () => {
     );
   });
 
-  it("leaves out undefined properties, and sends undefined or non-finite list items as null, as JSON does", () => {
+  it("leaves out undefined properties, sends undefined or non-finite list items as null and a Date as its JSON, as JSON does", () => {
     const sent = { a: undefined, b: [undefined, Number.NaN, Number.POSITIVE_INFINITY, 1], c: { d: undefined } };
     expect(jspbValues(encodeStruct(sent))).toStrictEqual({ b: [null, null, null, 1], c: {} });
+    const at = new Date("2026-11-29T12:00:00.000Z");
+    expect(jspbValues(encodeStruct({ at }))).toStrictEqual({ at: "2026-11-29T12:00:00.000Z" });
   });
 
   it("takes the named fields out of a message and keeps every other field's bytes in order", () => {
