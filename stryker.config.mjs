@@ -33,6 +33,8 @@ export const PARTS = {
     "provider/role/held-names.ts",
   ],
   config: ["config/**/*.ts"],
+  // The resource plugin's property values on the wire (its handlers run only under an engine: e2e suites).
+  "plugin-wire": ["provider/plugin/struct-wire.ts", "provider/plugin/lean-wire.ts", "provider/plugin/values.ts"],
   "provider-role": ["provider/role/**/*.ts", "provider/index.ts"],
   "provider-shared": ["provider/shared/**/*.ts"],
   "provider-group-roles": ["provider/group-roles/**/*.ts"],
@@ -57,6 +59,7 @@ const BREAK = {
   "client-core": 88,
   coordination: null,
   config: 75,
+  "plugin-wire": null,
   "provider-role": 82,
   "provider-shared": 78,
   "provider-group-roles": 82,

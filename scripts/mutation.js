@@ -5,7 +5,7 @@
 const { spawnSync } = require("node:child_process");
 const path = require("node:path");
 
-const ALL = ["client", "config", "provider-role", "provider-shared", "provider-group-roles", "emulator"];
+const ALL = ["client", "config", "plugin-wire", "provider-role", "provider-shared", "provider-group-roles", "emulator"];
 // Parts that overlap the ones above, run only when named (stryker.config.mjs says what each holds).
 const EXTRA = ["client-core", "coordination"];
 const parts = process.argv.slice(2).length ? process.argv.slice(2) : ALL;

@@ -48,20 +48,25 @@ class Reader {
     return { field: Math.floor(t / 8), wire: t % 8 };
   }
 
+  /** Moves past `length` bytes; returns where they start. */
+  advance(length: number): number {
+    const start = this.at;
+    if (start + length > this.end) throw new Error("truncated field in a Struct");
+    this.at += length;
+    return start;
+  }
+
   /** A length-delimited field's bounds, moving past it. */
   delimited(): [number, number] {
-    const length = this.varint();
-    const start = this.at;
-    this.at += length;
-    if (this.at > this.end) throw new Error("truncated field in a Struct");
+    const start = this.advance(this.varint());
     return [start, this.at];
   }
 
   skip(wire: number): void {
     if (wire === VARINT) this.varint();
-    else if (wire === FIXED64) this.at += 8;
+    else if (wire === FIXED64) this.advance(8);
     else if (wire === DELIMITED) this.delimited();
-    else if (wire === FIXED32) this.at += 4;
+    else if (wire === FIXED32) this.advance(4);
     else throw new Error(`unsupported wire type ${wire} in a Struct`);
   }
 }
@@ -118,8 +123,7 @@ function decodeValue(bytes: Uint8Array, start: number, end: number): unknown {
       r.varint();
       value = null;
     } else if (t.field === 2 && t.wire === FIXED64) {
-      value = new DataView(bytes.buffer, bytes.byteOffset + r.at, 8).getFloat64(0, true);
-      r.at += 8;
+      value = new DataView(bytes.buffer, bytes.byteOffset + r.advance(8), 8).getFloat64(0, true);
     } else if (t.field === 3 && t.wire === DELIMITED) value = text(bytes, r.delimited());
     else if (t.field === 4 && t.wire === VARINT) value = r.varint() !== 0;
     else if (t.field === 5 && t.wire === DELIMITED) value = decodeStruct(bytes, ...r.delimited());

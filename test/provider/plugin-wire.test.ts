@@ -55,6 +55,95 @@ describe("struct-wire: the Struct encoding, as google-protobuf has it", () => {
     expect(jspbValues(encodeStruct({ at }))).toStrictEqual({ at: "2026-11-29T12:00:00.000Z" });
   });
 
+  it("skips fields it does not know, of every wire type, at every level", () => {
+    const unknown = Buffer.concat([
+      tag(9, 0),
+      varint(300),
+      tag(10, 1),
+      Buffer.alloc(8, 7),
+      field(11, Buffer.from("abc")),
+      tag(12, 5),
+      Buffer.alloc(4, 9),
+    ]);
+    // Struct {k: Value{list: [Value{"x"}, Value{2}, Value{true}, Value{null}, Value{{}}]}}, unknown fields in each.
+    const value = (kind: Buffer) => Buffer.concat([kind, unknown]);
+    const double = Buffer.concat([tag(2, 1), Buffer.from(new Float64Array([2]).buffer)]);
+    const list = Buffer.concat([
+      field(1, value(field(3, Buffer.from("x")))),
+      field(1, value(double)),
+      field(1, value(Buffer.concat([tag(4, 0), varint(1)]))),
+      field(1, value(Buffer.concat([tag(1, 0), varint(0)]))),
+      field(1, value(field(5, unknown))),
+      unknown,
+    ]);
+    const entry = Buffer.concat([field(1, Buffer.from("k")), unknown, field(2, value(field(6, list)))]);
+    const bytes = Buffer.concat([unknown, field(1, entry), unknown]);
+    expect(decodeStruct(bytes)).toStrictEqual({ k: ["x", 2, true, null, {}] });
+  });
+
+  it("skips a known field number with another wire type than its own", () => {
+    // Struct field 1 as a varint; an entry's key and value as varints; each Value kind under a wrong wire type.
+    const wrongKinds = Buffer.concat([tag(2, 0), varint(1), tag(3, 0), varint(1), tag(4, 2), varint(0)]);
+    const wrongValue = Buffer.concat([tag(5, 0), varint(1), tag(6, 0), varint(1), tag(1, 2), varint(0), wrongKinds]);
+    const entry = (key: string, body: Buffer) =>
+      field(1, Buffer.concat([tag(1, 0), varint(5), field(1, Buffer.from(key)), tag(2, 0), varint(3), body]));
+    const list = field(6, Buffer.concat([tag(1, 0), varint(4), field(1, field(3, Buffer.from("y")))]));
+    const bytes = Buffer.concat([tag(1, 0), varint(4), entry("a", field(2, wrongValue)), entry("b", field(2, list))]);
+    expect(decodeStruct(bytes)).toStrictEqual({ a: null, b: ["y"] });
+  });
+
+  it("fails on bytes cut short or a wire type protobuf 3 has not, naming it", () => {
+    // Cut anywhere but between the two entries (the first alone is a whole Struct).
+    const first = encodeStruct({ a: "text" });
+    const whole = Buffer.concat([first, encodeStruct({ n: 1.5 })]);
+    for (let cut = 1; cut < whole.length; cut++)
+      if (cut !== first.length)
+        expect(() => decodeStruct(whole.subarray(0, cut)), `cut at ${cut}`).toThrow(
+          /^truncated (varint|field) in a Struct$/,
+        );
+    expect(() => decodeStruct(Buffer.from([0x0a, 0x80]))).toThrow("truncated varint in a Struct");
+    expect(() => decodeStruct(Buffer.from([0x0b]))).toThrow("unsupported wire type 3 in a Struct");
+    expect(() => decodeStruct(Buffer.concat([tag(9, 1), Buffer.alloc(7)]))).toThrow("truncated field in a Struct");
+    expect(() => decodeStruct(Buffer.concat([tag(9, 5), Buffer.alloc(3)]))).toThrow("truncated field in a Struct");
+  });
+
+  it("gives ordinary objects: properties can be set and removed, `__proto__` is a key like any other", () => {
+    const decoded = decodeStruct(
+      Buffer.concat([
+        field(1, Buffer.concat([field(1, Buffer.from("__proto__")), field(2, field(3, Buffer.from("p")))])),
+        encodeStruct({ a: 1, b: 2 }),
+      ]),
+    );
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+    expect(Object.keys(decoded)).toEqual(["__proto__", "a", "b"]);
+    decoded.a = 3;
+    delete decoded.b;
+    expect({ ...decoded }).toStrictEqual(
+      Object.fromEntries([
+        ["__proto__", "p"],
+        ["a", 3],
+      ]),
+    );
+  });
+
+  it("refuses values a Struct cannot carry, naming their kind", () => {
+    expect(() => encodeStruct({ f: () => 1 })).toThrow("a function cannot be sent in a Struct");
+    expect(() => encodeStruct({ big: 1n })).toThrow("a bigint cannot be sent in a Struct");
+    expect(() => encodeStruct({ s: Symbol("s") })).toThrow("a symbol cannot be sent in a Struct");
+  });
+
+  it("merges a Struct field met twice, and leaves a field of that number with another wire type to the message", () => {
+    const bytes = Buffer.concat([
+      field(3, encodeStruct({ a: 1, b: 1 })),
+      tag(3, 0),
+      varint(7),
+      field(3, encodeStruct({ b: 2 })),
+    ]);
+    const { rest, structs: taken } = takeStructFields(bytes, new Set([3]));
+    expect(Object.fromEntries(taken)).toStrictEqual({ 3: { a: 1, b: 2 } });
+    expect(Buffer.from(rest)).toEqual(Buffer.concat([tag(3, 0), varint(7)]));
+  });
+
   it("takes the named fields out of a message and keeps every other field's bytes in order", () => {
     const req = new provpb.UpdateRequest!() as unknown as import("@pulumi/pulumi/proto/provider_pb").UpdateRequest;
     req.setId("42");
@@ -77,6 +166,15 @@ describe("struct-wire: the Struct encoding, as google-protobuf has it", () => {
     expect(back.getNews()).toBeUndefined();
   });
 });
+
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  for (; n >= 0x80; n = Math.floor(n / 0x80)) out.push((n % 0x80) | 0x80);
+  return Buffer.from([...out, n]);
+}
+const tag = (fieldNumber: number, wire: number) => varint(fieldNumber * 8 + wire);
+/** A length-delimited field. */
+const field = (fieldNumber: number, body: Buffer) => Buffer.concat([tag(fieldNumber, 2), varint(body.length), body]);
 
 /** `olds` → `setOlds`: the generated setter of a field. */
 const setter = (name: string) => `set${name[0]!.toUpperCase()}${name.slice(1)}`;
@@ -121,9 +219,26 @@ describe("lean-wire: each resource call's Struct fields under the numbers Pulumi
     });
   }
 
-  it("a Struct field absent from the request reads as no properties", () => {
+  it("a Struct field absent from the request, or a message not decoded here, reads as no properties", () => {
     const def = lean.update!;
     expect(propsOf(def.requestDeserialize(Buffer.alloc(0)), "olds")).toEqual({});
+    expect(propsOf(new provpb.UpdateRequest!(), "olds")).toEqual({});
+  });
+
+  it("a response without Structs is the generated encoder's bytes; an unknown Struct field is refused", () => {
+    const plain = provrpc.ResourceProviderService.update;
+    const res = new provpb.UpdateResponse!();
+    expect(lean.update!.responseSerialize(res)).toEqual(plain.responseSerialize(res as never));
+    const none = withProps(new provpb.UpdateResponse!(), "update", {});
+    expect(lean.update!.responseSerialize(none)).toEqual(plain.responseSerialize(none as never));
+    expect(() => withProps(new provpb.UpdateResponse!(), "update", { inputs: {} })).toThrow(
+      "update responses have no Struct field inputs",
+    );
+  });
+
+  it("refuses a service without one of the resource calls", () => {
+    const { update: _update, ...withoutUpdate } = provrpc.ResourceProviderService;
+    expect(() => leanService(withoutUpdate as never)).toThrow("the ResourceProvider service has no method update");
   });
 });
 
@@ -138,6 +253,8 @@ describe("reveal", () => {
     const revealed = reveal(withSecret) as Props;
     expect(revealed).toStrictEqual({ keep: { same: 1 }, token: "s3cret", list: [0, { deep: true }] });
     expect(revealed.keep).toBe(withSecret.keep);
+    revealed.token = "changed"; // an ordinary property of the copy
+    expect(revealed.token).toBe("changed");
     expect(withSecret.token).toEqual(secret("s3cret")); // the input is left as it was
   });
 });
