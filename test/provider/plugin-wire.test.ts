@@ -236,6 +236,16 @@ describe("lean-wire: each resource call's Struct fields under the numbers Pulumi
     );
   });
 
+  it("keeps every other method, and each method's path and stream kinds, as generated", () => {
+    const generated = provrpc.ResourceProviderService as unknown as Record<string, Record<string, unknown>>;
+    expect(Object.keys(lean).sort()).toEqual(Object.keys(generated).sort());
+    for (const [method, def] of Object.entries(generated)) {
+      const { requestDeserialize: _rd, responseSerialize: _rs, ...shape } = def;
+      expect(lean[method], method).toMatchObject(shape);
+      if (!(method in STRUCT_FIELDS)) expect(lean[method], method).toBe(def);
+    }
+  });
+
   it("refuses a service without one of the resource calls", () => {
     const { update: _update, ...withoutUpdate } = provrpc.ResourceProviderService;
     expect(() => leanService(withoutUpdate as never)).toThrow("the ResourceProvider service has no method update");
