@@ -181,7 +181,8 @@ const setter = (name: string) => `set${name[0]!.toUpperCase()}${name.slice(1)}`;
 const getter = (name: string) => `get${name[0]!.toUpperCase()}${name.slice(1)}`;
 
 describe("lean-wire: each resource call's Struct fields under the numbers Pulumi's generated code uses", () => {
-  const lean = leanService(provrpc.ResourceProviderService as never) as unknown as Record<
+  // Made in each test, not when the suite is collected: a mutation run switches its mutants on per test.
+  type Lean = Record<
     string,
     {
       requestDeserialize(b: Buffer): object;
@@ -190,10 +191,11 @@ describe("lean-wire: each resource call's Struct fields under the numbers Pulumi
       responseDeserialize(b: Buffer): Record<string, () => { toJavaScript(): unknown } | undefined>;
     }
   >;
+  const leanNow = () => leanService(provrpc.ResourceProviderService as never) as unknown as Lean;
 
   for (const [method, { request, response }] of Object.entries(STRUCT_FIELDS)) {
     it(`${method}: the request's ${Object.keys(request).join(", ")}; the response's ${Object.keys(response).join(", ") || "none"}`, () => {
-      const def = lean[method]!;
+      const def = leanNow()[method]!;
       // A request as the engine sends it, each Struct field marked with its own name.
       const req = def.requestDeserialize(Buffer.alloc(0)) as Record<string, (v: unknown) => void>;
       for (const name of Object.keys(request))
@@ -220,7 +222,7 @@ describe("lean-wire: each resource call's Struct fields under the numbers Pulumi
   }
 
   it("a Struct field absent from the request, or a message not decoded here, reads as no properties", () => {
-    const def = lean.update!;
+    const def = leanNow().update!;
     expect(propsOf(def.requestDeserialize(Buffer.alloc(0)), "olds")).toEqual({});
     expect(propsOf(new provpb.UpdateRequest!(), "olds")).toEqual({});
   });
@@ -228,6 +230,7 @@ describe("lean-wire: each resource call's Struct fields under the numbers Pulumi
   it("a response without Structs is the generated encoder's bytes; an unknown Struct field is refused", () => {
     const plain = provrpc.ResourceProviderService.update;
     const res = new provpb.UpdateResponse!();
+    const lean = leanNow();
     expect(lean.update!.responseSerialize(res)).toEqual(plain.responseSerialize(res as never));
     const none = withProps(new provpb.UpdateResponse!(), "update", {});
     expect(lean.update!.responseSerialize(none)).toEqual(plain.responseSerialize(none as never));
@@ -238,6 +241,7 @@ describe("lean-wire: each resource call's Struct fields under the numbers Pulumi
 
   it("keeps every other method, and each method's path and stream kinds, as generated", () => {
     const generated = provrpc.ResourceProviderService as unknown as Record<string, Record<string, unknown>>;
+    const lean = leanNow();
     expect(Object.keys(lean).sort()).toEqual(Object.keys(generated).sort());
     for (const [method, def] of Object.entries(generated)) {
       const { requestDeserialize: _rd, responseSerialize: _rs, ...shape } = def;
