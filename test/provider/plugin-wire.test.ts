@@ -56,14 +56,16 @@ describe("struct-wire: the Struct encoding, as google-protobuf has it", () => {
   });
 
   it("skips fields it does not know, of every wire type, at every level", () => {
+    // Payloads that read as known fields if they were not skipped whole (0x0a: field 1, length-delimited).
+    const lookalike = field(1, Buffer.concat([field(1, Buffer.from("bad")), field(2, field(3, Buffer.from("bad")))]));
     const unknown = Buffer.concat([
       tag(9, 0),
-      varint(300),
+      varint(10),
       tag(10, 1),
-      Buffer.alloc(8, 7),
-      field(11, Buffer.from("abc")),
+      Buffer.from([0x0a, 0x01, 0x12, 0x0a, 0x01, 0x12, 0x0a, 0x01]),
+      field(11, lookalike),
       tag(12, 5),
-      Buffer.alloc(4, 9),
+      Buffer.from([0x0a, 0x01, 0x12, 0x00]),
     ]);
     // Struct {k: Value{list: [Value{"x"}, Value{2}, Value{true}, Value{null}, Value{{}}]}}, unknown fields in each.
     const value = (kind: Buffer) => Buffer.concat([kind, unknown]);
@@ -79,6 +81,19 @@ describe("struct-wire: the Struct encoding, as google-protobuf has it", () => {
     const entry = Buffer.concat([field(1, Buffer.from("k")), unknown, field(2, value(field(6, list)))]);
     const bytes = Buffer.concat([unknown, field(1, entry), unknown]);
     expect(decodeStruct(bytes)).toStrictEqual({ k: ["x", 2, true, null, {}] });
+  });
+
+  it("reads a map entry without a key as the empty key, and a Value's last kind as its kind", () => {
+    const keyless = field(1, field(2, field(3, Buffer.from("v"))));
+    const lastWins = (...kinds: Buffer[]) =>
+      field(1, Buffer.concat([field(1, Buffer.from("k")), field(2, Buffer.concat(kinds))]));
+    const text = field(3, Buffer.from("s"));
+    const nullKind = Buffer.concat([tag(1, 0), varint(0)]);
+    expect(decodeStruct(keyless)).toStrictEqual({ "": "v" });
+    expect(decodeStruct(lastWins(text, nullKind))).toStrictEqual({ k: null });
+    expect(decodeStruct(lastWins(nullKind, text))).toStrictEqual({ k: "s" });
+    // A null_value number under another wire type is skipped: the kind before it stays.
+    expect(decodeStruct(lastWins(text, tag(1, 2), varint(0)))).toStrictEqual({ k: "s" });
   });
 
   it("skips a known field number with another wire type than its own", () => {
