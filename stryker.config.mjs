@@ -59,7 +59,7 @@ const BREAK = {
   "client-core": 88,
   coordination: null,
   config: 75,
-  "plugin-wire": null,
+  "plugin-wire": 96,
   "provider-role": 82,
   "provider-shared": 78,
   "provider-group-roles": 82,
