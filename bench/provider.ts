@@ -13,14 +13,12 @@
  *
  *   npm run bench:provider -- [--sizes 1000,5000,10000,20000] [--changes no-change,rename-all,...] [--repeat 3]
  */
-import { request } from "node:http";
-import { Worker } from "node:worker_threads";
-import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { getHeapStatistics } from "node:v8";
 import * as provider from "../provider/group-roles";
 import type { GroupRolesState } from "../provider/group-roles/types";
 import { inNewDeployment } from "../provider/shared/deployment-ledger";
+import { startEmulatorThread } from "./provider/emulator-worker";
 import { renderTables, type Memory, type Sample } from "./provider/table";
 
 type Roles = Record<string, { name: string }>;
@@ -67,46 +65,6 @@ function catalogue(n: number, name: (i: number) => string): Roles {
 }
 
 const PROVIDER_REF = "exports.handler = () => require('pulumi-grouproles/provider/group-roles')";
-
-/** The emulator in its worker thread, and what the benchmark asks it. */
-async function startEmulatorThread() {
-  const worker = new Worker(path.join(__dirname, "provider/emulator-thread.js"));
-  const nextMessage = <T>() => new Promise<T>((resolve) => worker.once("message", resolve));
-  const ready = await nextMessage<{ baseUrl: string; token: string }>();
-  // A connection per call: the provider's longest operations block this thread for longer than the
-  // emulator keeps an idle connection, and a reused one that it closed meanwhile fails.
-  const admin = (method: string, route: string) =>
-    new Promise<{ total: number }>((resolve, reject) => {
-      const headers = { authorization: `Bearer ${ready.token}` };
-      const req = request(`${ready.baseUrl}/_emulator${route}`, { method, headers, agent: false }, (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (body += chunk));
-        res.on("end", () =>
-          (res.statusCode ?? 500) < 300
-            ? resolve(JSON.parse(body) as { total: number })
-            : reject(new Error(`emulator ${method} ${route}: ${res.statusCode}`)),
-        );
-      });
-      req.on("error", reject);
-      req.end();
-    });
-  return {
-    ...ready,
-    cpuMs: async () => {
-      const reply = nextMessage<{ cpuMs: number }>();
-      worker.postMessage("cpu");
-      return (await reply).cpuMs;
-    },
-    requests: async () => (await admin("GET", "/requests")).total,
-    reset: () => admin("POST", "/reset"),
-    heapMiB: async () => mib((await worker.getHeapStatistics()).used_heap_size),
-    close: async () => {
-      worker.postMessage("close");
-      await new Promise((resolve) => worker.once("exit", resolve));
-    },
-  };
-}
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const threadCpuMs = () => {

@@ -2,7 +2,7 @@
  * The `Role` provider's own share of a program of N separate `Role`s (`npm run bench:role-provider`):
  * its methods called directly (no engine, no gRPC, no program), as the engine calls them at
  * `--parallel 8` (eight calls in flight, each Role's calls in the engine's order), one deployment per
- * operation, against the emulator in a worker thread (../bench/provider/emulator-thread) so that this
+ * operation, against the emulator in a worker thread (./provider/emulator-worker) so that this
  * thread's CPU time is the provider's and its client's. Per operation: the CPU and wall time per Role
  * and the requests in all. What the engine, the program and Pulumi's dynamic host add on top is the
  * difference to `npm run bench` (the same lifecycle through the engine stand-in). Prints a markdown
@@ -10,12 +10,10 @@
  *
  *   npm run bench:role-provider -- [--sizes 100,1000,2000]
  */
-import { request } from "node:http";
-import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { Worker } from "node:worker_threads";
 import * as provider from "../provider";
 import { inNewDeployment } from "../provider/shared/deployment-ledger";
+import { startEmulatorThread } from "./provider/emulator-worker";
 
 const { values } = parseArgs({ options: { sizes: { type: "string", default: "100,1000,2000" } } });
 const SIZES = values.sizes.split(",").map(Number);
@@ -24,33 +22,6 @@ const PARALLEL = 8;
 const PROVIDER_REF = "exports.handler = () => require('pulumi-grouproles/provider')";
 
 type Props = Record<string, unknown>;
-
-async function startEmulator() {
-  const worker = new Worker(path.join(__dirname, "provider/emulator-thread.js"));
-  const next = <T>() => new Promise<T>((resolve) => worker.once("message", resolve));
-  const ready = await next<{ baseUrl: string; token: string }>();
-  const admin = (method: string, route: string) =>
-    new Promise<{ total: number }>((resolve, reject) => {
-      const headers = { authorization: `Bearer ${ready.token}` };
-      const req = request(`${ready.baseUrl}/_emulator${route}`, { method, headers, agent: false }, (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (body += chunk));
-        res.on("end", () => resolve(JSON.parse(body) as { total: number }));
-      });
-      req.on("error", reject);
-      req.end();
-    });
-  return {
-    ...ready,
-    requests: async () => (await admin("GET", "/requests")).total,
-    reset: () => admin("POST", "/reset"),
-    close: async () => {
-      worker.postMessage("close");
-      await new Promise((resolve) => worker.once("exit", resolve));
-    },
-  };
-}
 
 /** Runs `each` for 0..n-1, at most {@link PARALLEL} at once, as the engine schedules independent steps. */
 async function pooled(n: number, each: (i: number) => Promise<void>): Promise<void> {
@@ -67,7 +38,7 @@ const threadCpuMs = () => {
 };
 
 async function main(): Promise<void> {
-  const emu = await startEmulator();
+  const emu = await startEmulatorThread();
   const config: Record<string, string> = { "grouproles:baseUrl": emu.baseUrl, "grouproles:accessToken": emu.token };
   await provider.configure({ config: { get: (k: string) => config[k] } });
   const rows: string[] = [];
