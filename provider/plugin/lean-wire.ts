@@ -60,7 +60,7 @@ export function leanService(service: ServiceDefinition): ServiceDefinition {
       ...def,
       requestDeserialize: (bytes: Buffer) => {
         const { rest, structs } = takeStructFields(bytes, numbers);
-        const message = def.requestDeserialize(Buffer.from(rest.buffer, rest.byteOffset, rest.byteLength));
+        const message = def.requestDeserialize(rest);
         decoded.set(message as object, Object.fromEntries([...structs].map(([field, v]) => [names.get(field)!, v])));
         return message;
       },

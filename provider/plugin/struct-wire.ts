@@ -101,7 +101,7 @@ export function decodeStruct(bytes: Uint8Array, start = 0, end = bytes.length): 
 }
 
 /** `o[key] = value`, except that a key `__proto__` is a property like any other, never the prototype. */
-function setOwn(o: Props, key: string, value: unknown): void {
+export function setOwn(o: Props, key: string, value: unknown): void {
   Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
@@ -190,7 +190,7 @@ export function encodeStruct(value: Props): Buffer {
 export function takeStructFields(
   bytes: Uint8Array,
   fields: ReadonlySet<number>,
-): { rest: Uint8Array; structs: Map<number, Props> } {
+): { rest: Buffer; structs: Map<number, Props> } {
   const structs = new Map<number, Props>();
   const kept: Uint8Array[] = [];
   const r = new Reader(bytes, 0, bytes.length);

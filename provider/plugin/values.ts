@@ -5,6 +5,7 @@
  * as the same sentinel string the dynamic providers already handle (../shared/fields `isUnknown`).
  */
 import { structproto } from "../shared/sdk-rpc";
+import { setOwn } from "./struct-wire";
 
 /** Key and value that mark an object as a special Pulumi value. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -35,8 +36,7 @@ export function reveal(v: unknown): unknown {
       const r = reveal(x);
       if (r === x) continue;
       copy ??= { ...o };
-      // Defined, not assigned: a key `__proto__` stays a property (as Object.fromEntries makes it).
-      Object.defineProperty(copy, k, { value: r, enumerable: true, writable: true });
+      setOwn(copy, k, r); // a key `__proto__` stays a property (as Object.fromEntries makes it)
     }
     return copy ?? o;
   }
