@@ -77,9 +77,15 @@ function text(bytes: Uint8Array, [start, end]: [number, number]): string {
   return utf8.decode(bytes.subarray(start, end));
 }
 
-/** The Struct encoded in `bytes[start, end)` as a plain object. */
+/**
+ * The Struct encoded in `bytes[start, end)` as a plain object, its keys in sorted order as jspb's
+ * `toJavaScript` gives them (its Map sorts keys in `forEach`). The engine is written in Go, whose map
+ * order is random on every marshal, so the wire order of the same properties changes from call to call;
+ * anything that walks an object's keys (which of two duplicate names a refusal names, the order of
+ * requests) would change with it.
+ */
 export function decodeStruct(bytes: Uint8Array, start = 0, end = bytes.length): Props {
-  const out: Props = {};
+  const fields = new Map<string, unknown>();
   const r = new Reader(bytes, start, end);
   for (let t = r.tag(); t; t = r.tag()) {
     if (t.field !== 1 || t.wire !== DELIMITED) {
@@ -95,8 +101,15 @@ export function decodeStruct(bytes: Uint8Array, start = 0, end = bytes.length): 
       else if (e.field === 2 && e.wire === DELIMITED) value = decodeValue(bytes, ...entry.delimited());
       else entry.skip(e.wire);
     }
-    setOwn(out, key, value);
+    fields.set(key, value); // a key met twice: the last one, as protobuf merges map entries
   }
+  return sortedObject(fields);
+}
+
+/** An object of `fields`, its keys in sorted order (jspb's). */
+function sortedObject(fields: ReadonlyMap<string, unknown>): Props {
+  const out: Props = {};
+  for (const key of [...fields.keys()].sort()) setOwn(out, key, fields.get(key));
   return out;
 }
 
@@ -171,10 +184,11 @@ function encodeValue(v: unknown): Buffer {
   throw new Error(`a ${typeof v} cannot be sent in a Struct`);
 }
 
-/** `value`'s own enumerable properties as a Struct's bytes; undefined ones left out. */
+/** `value`'s own enumerable properties as a Struct's bytes, keys sorted as jspb writes them; undefined ones left out. */
 export function encodeStruct(value: Props): Buffer {
   const entries: Buffer[] = [];
-  for (const [key, v] of Object.entries(value)) {
+  for (const key of Object.keys(value).sort()) {
+    const v = value[key];
     if (v === undefined) continue;
     const entry = Buffer.concat([delimitedField(1, Buffer.from(key, "utf8")), delimitedField(2, encodeValue(v))]);
     entries.push(delimitedField(1, entry));
@@ -203,8 +217,10 @@ export function takeStructFields(
     kept.push(bytes.subarray(keptFrom, fieldStart));
     const decoded = decodeStruct(bytes, ...r.delimited());
     const earlier = structs.get(t.field);
-    if (earlier) for (const [k, v] of Object.entries(decoded)) setOwn(earlier, k, v);
-    else structs.set(t.field, decoded);
+    structs.set(
+      t.field,
+      earlier ? sortedObject(new Map([...Object.entries(earlier), ...Object.entries(decoded)])) : decoded,
+    );
     keptFrom = r.at;
   }
   kept.push(bytes.subarray(keptFrom));

@@ -27,6 +27,7 @@ const structs = fc
 
 const jspbBytes = (v: Props) => Buffer.from(structproto.Struct.fromJavaScript(v as never).serializeBinary());
 const jspbValues = (bytes: Uint8Array) => structproto.Struct.deserializeBinary(bytes).toJavaScript();
+const encodeValueOf = (x: unknown) => Buffer.from(structproto.Value.fromJavaScript(x as never).serializeBinary());
 
 describe("struct-wire: the Struct encoding, as google-protobuf has it", () => {
   it("decodes what google-protobuf encodes, to the values it decodes", () => {
@@ -34,6 +35,31 @@ describe("struct-wire: the Struct encoding, as google-protobuf has it", () => {
       fc.property(structs, (v) => {
         const bytes = jspbBytes(v);
         expect(decodeStruct(bytes)).toStrictEqual(jspbValues(bytes));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("gives keys in jspb's sorted order whatever order the entries came in (Go's map order is random), the last of a key twice winning", () => {
+    const entry = (key: string, value: unknown) =>
+      field(1, Buffer.concat([field(1, Buffer.from(key)), field(2, encodeValueOf(value))]));
+    fc.assert(
+      fc.property(structs, fc.infiniteStream(fc.nat()), (v, draws) => {
+        const entries = Object.entries(v).map(([k, x]) => ({ k, x, at: draws.next().value }));
+        entries.sort((p, q) => p.at - q.at); // a random wire order
+        const bytes = Buffer.concat(entries.map(({ k, x }) => entry(k, x)));
+        expect(Object.keys(decodeStruct(bytes))).toEqual(Object.keys(jspbValues(jspbBytes(v))));
+      }),
+      { numRuns: 200 },
+    );
+    const twice = Buffer.concat([entry("b", 1), entry("a", 1), entry("b", 2)]);
+    expect(JSON.stringify(decodeStruct(twice))).toBe('{"a":1,"b":2}');
+  });
+
+  it("writes the bytes google-protobuf writes (keys sorted)", () => {
+    fc.assert(
+      fc.property(structs, (v) => {
+        expect(encodeStruct(v)).toEqual(jspbBytes(v));
       }),
       { numRuns: 300 },
     );
