@@ -49,6 +49,18 @@ export function reached(opts: pulumi.CustomResourceOptions | undefined): Set<pul
   return seen;
 }
 
+/**
+ * A resource's URN as an Output that depends on no resource. An input that depends on a component
+ * resource (its `urn` does) makes Pulumi wait, before registering, for the URNs of all the component's
+ * children (pulumi/pulumi sdk/nodejs/runtime/dependsOn.ts `getAllTransitivelyReferencedResourceURNs`,
+ * from resource.ts `prepareResource`, leaving out only the resource itself): two children of one
+ * component whose inputs carry the parent's URN each waited for the other, and the program never
+ * registered them. A URN is known in a preview too, so the value is the same.
+ */
+function urnAlone(resource: pulumi.Resource): pulumi.Output<string> {
+  return pulumi.output(new Promise<string>((resolve) => resource.urn.apply(resolve)));
+}
+
 /** The `__structure` input of a resource about to be constructed (its type token and name). */
 export function structureInput(
   type: string,
@@ -57,7 +69,7 @@ export function structureInput(
 ): Record<string, unknown> {
   const { declarations } = program();
   return {
-    urn: pulumi.createUrn(name, type, opts?.parent),
+    urn: pulumi.createUrn(name, type, opts?.parent && urnAlone(opts.parent)),
     dependsOn: [...reached(opts)].map((r) => ({ urn: r.urn, ...declarations.get(r) })),
     ...(opts?.deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace: opts.deleteBeforeReplace }),
   };

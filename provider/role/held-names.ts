@@ -124,7 +124,9 @@ export function heldNameReason(
     "you renamed or moved in code (Pulumi deletes the old resource only after every create), keep the role with " +
     'the resource option `aliases: [{ name: "<old resource name>" }]` on the renamed resource. If another resource ' +
     "of this program renames it away or deletes it in this change, give this Role the resource option `dependsOn` " +
-    "on that resource (Pulumi may otherwise run this write first). If another resource of this program keeps it " +
+    "on that resource (Pulumi may otherwise run this write first); if that resource takes this Role's name in turn " +
+    "(a swap), no order works: apply it in two steps (first a name neither uses), or declare both in one GroupRoles. " +
+    "If another resource of this program keeps it " +
     "under that name (a GroupRoles entry or a Role), declare each role in one resource only. If you removed that " +
     "role from the program in this change, apply it in two steps (the removal first). If no resource of this " +
     `program declares it (made by hand or by another stack), declare it as it is with the resource option \`import: "${id}"\` ` +

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  catalogPlan,
   isGroupRolesType,
   rolePlan,
   runSpec,
@@ -96,6 +97,39 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       expect(await s.h.listRoles(42)).toEqual([before]);
       const writes = Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET"));
       expect(writes).toEqual([]);
+    });
+
+    it("moved into a component with `aliases` (two Roles, one depending on the other, and a GroupRoles as its children): no change", async () => {
+      const underTeam = (opts: Record<string, unknown> = {}) => ({
+        ...opts,
+        parent: "team",
+        aliases: [{ noParent: true }],
+      });
+      const catalogue = (opts?: Record<string, unknown>) => ({
+        name: "catalogue",
+        args: { groupId: 42, roles: { a: { name: "Alpha" } } },
+        ...(opts ? { opts } : {}),
+      });
+      await up([role("ops", "Ops"), role("leads", "Leads", { dependsOn: ["ops"] })], {
+        "roles-spec:groupRoles": JSON.stringify([catalogue()]),
+      });
+      const before = await names();
+      await s.h.clearRequests();
+      // Each child's `__structure` input names its own URN, under its parent: were that an Output of the
+      // parent, Pulumi would wait, before registering either child, for every child of the component
+      // (sdk/nodejs/runtime/dependsOn.ts getAllTransitivelyReferencedResourceURNs), each for the other.
+      const moved = [role("ops", "Ops", underTeam()), role("leads", "Leads", underTeam({ dependsOn: ["ops"] }))];
+      const config = {
+        "roles-spec:components": JSON.stringify(["team"]),
+        "roles-spec:groupRoles": JSON.stringify([catalogue(underTeam())]),
+      };
+      const preview = await runSpec(s, "preview", moved, config);
+      expect(preview.ok, preview.errors.join("\n")).toBe(true);
+      expect([...rolePlan(preview), ...catalogPlan(preview)]).toEqual([]);
+      const r = await up(moved, config);
+      expect(r.resources.filter((x) => x.parent?.endsWith("::team")).length).toBe(3);
+      expect(await names()).toEqual(before);
+      expect(Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET"))).toEqual([]);
     });
   });
 

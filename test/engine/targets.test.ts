@@ -56,6 +56,27 @@ describe("engine stand-in engine flags", () => {
     expect(up.providerHost.calls.Create).toBe(0);
   });
 
+  it("--target, an untargeted resource registered before an old dependency it no longer orders: Duplicate resource URN", async () => {
+    // pulumi/pulumi#24303 (open in v3.274.1): `getDependencySteps` gives `a`, which `b` depended on, a
+    // same step when untargeted `b` registers first, and claims its URN; `a`'s own registration then fails.
+    const s = fixtureStack();
+    expect((await s.run("up", [item("a", "1"), item("b", "1", { dependsOn: ["a"] }), item("c", "1")])).ok).toBe(true);
+    const edgeRemoved = [item("b", "1"), item("a", "1"), item("c", "2")];
+    for (const operation of ["preview", "up"] as const) {
+      const r = await s.run(operation, edgeRemoved, { targets: [urn("c")] });
+      expect(r.ok).toBe(false);
+      expect(r.errors.join("\n")).toContain(`Duplicate resource URN '${urn("a")}'; try giving it a unique name`);
+    }
+    // In the program's order again (a, then b), the same change applies.
+    const ordered = await s.run("up", [item("a", "1"), item("b", "1"), item("c", "2")], { targets: [urn("c")] });
+    expect(ordered.ok, ordered.errors.join("\n")).toBe(true);
+    expect(
+      Object.values(s.store().items)
+        .map((i) => i.value)
+        .sort(),
+    ).toEqual(["1", "1", "2"]);
+  });
+
   it("--replace: Check without old inputs, no Diff, create then delete; deleteBeforeReplace deletes first", async () => {
     const s = fixtureStack();
     expect((await s.run("up", [item("a", "1")])).ok).toBe(true);

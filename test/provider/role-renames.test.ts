@@ -91,6 +91,9 @@ describe("renames that meet a taken name", () => {
       resetDeploymentLedger();
       const err = await rejection(register(first, to));
       expect(err.code).toBe("ERR_NAME_TAKEN");
+      // The first to register cannot know the other takes its name; it says what a swap needs all the same
+      // (following its `dependsOn` advice alone only moved the refusal to the other Role, in a user's trial).
+      expect(err.message).toContain("if that resource takes this Role's name in turn (a swap), no order works");
     }
     expect(await names()).toEqual({ [a.outs.roleId]: "X", [b.outs.roleId]: "Y" });
   });

@@ -92,6 +92,10 @@ export class Deployment implements Journal {
   private readonly snapshot: StateResource[];
   private readonly olds = new Map<string, StateResource>();
   private readonly seen = new Set<string>();
+  /** URNs whose registration's event the main loop handled, or that a same step claimed (`hasGeneratedStep`). */
+  private readonly stepGenerated = new Set<string>();
+  /** Old dependencies an untargeted resource's same step claimed before they registered. */
+  private readonly claimedBySame = new Set<string>();
   /** Untargeted resources without state: not created (step_generator.go `skippedCreates`). */
   private readonly skippedCreates = new Set<string>();
   /** Olds taken over by a resource that names their URN among its aliases: never deleted. */
@@ -183,9 +187,10 @@ export class Deployment implements Journal {
    * Runs `handle` as the main loop's next event: after every earlier event was handed to a worker.
    * After a failure the engine's main loop has exited (its context is cancelled): no event is handled.
    */
-  private nextEvent<T>(handle: () => Promise<T>): Promise<T> {
+  private nextEvent<T>(handle: () => Promise<T>, urn?: string): Promise<T> {
     const handled = this.mainLoop.then(() => {
       if (this.failed) throw new ShutDown();
+      if (urn !== undefined) this.generatingStepOf(urn);
       return handle();
     });
     // A failed event ends the loop before the next one is looked at (its error is reported by the
@@ -197,6 +202,18 @@ export class Deployment implements Journal {
       },
     );
     return handled;
+  }
+
+  /**
+   * The event of registration `urn` is handled: a URN an untargeted resource's same step already
+   * claimed for one of its old dependencies fails here (step_generator.go `generateURN`, in the event,
+   * as the engine's main loop handles it; see {@link sameOldDependencies}).
+   */
+  private generatingStepOf(urn: string): void {
+    if (this.stepGenerated.has(urn) && !this.claimedBySame.has(urn)) return; // a second event of one registration
+    if (this.claimedBySame.has(urn))
+      throw new StepError(`Duplicate resource URN '${urn}'; try giving it a unique name`);
+    this.stepGenerated.add(urn);
   }
 
   /**
@@ -371,7 +388,7 @@ export class Deployment implements Journal {
     try {
       const host = await this.hostFor({ type, provider });
       // step_generator.go GenerateReadSteps makes the step without a provider call; a worker runs Read.
-      const worker = await this.nextEvent(() => this.executor.workers.acquire());
+      const worker = await this.nextEvent(() => this.executor.workers.acquire(), urn);
       return await this.executing(() =>
         this.executor.read(host, { urn, name, type }, id, props, this.olds.get(urn), entry, seq, worker),
       );
@@ -393,7 +410,7 @@ export class Deployment implements Journal {
   /** A component's step needs no provider, but a worker runs it all the same. */
   private async registerComponent(goal: Goal, urn: string, seq: number): Promise<StepResult> {
     const old = this.olds.get(urn);
-    const worker = await this.nextEvent(() => this.executor.workers.acquire());
+    const worker = await this.nextEvent(() => this.executor.workers.acquire(), urn);
     return this.executor.workers.runOn(worker, async () => {
       this.planStep(old ? "same" : "create", urn, {}, seq);
       this.put(old, this.entry(goal, urn, goal.inputs, old?.outputs ?? {}));
@@ -425,7 +442,7 @@ export class Deployment implements Journal {
       // The import step runs on a worker; its result comes back to the main loop as an event, which
       // goes on as any registration with the imported state as old (deployment_executor.go
       // ContinueResourceImportEvent).
-      const worker = await this.nextEvent(() => this.executor.workers.acquire());
+      const worker = await this.nextEvent(() => this.executor.workers.acquire(), urn);
       old = await this.executing(() => this.executor.importStep(goal, t, seq, worker));
     }
     const { step, worker } = await this.nextEvent(async () => {
@@ -461,7 +478,7 @@ export class Deployment implements Journal {
             };
       this.planStep(step.op, urn, { ...extra, ...report }, seq);
       return { step, worker: await this.executor.workers.acquire() };
-    });
+    }, urn);
     if (!this.o.continueOnError) return this.executing(() => this.executor.execute(step, worker));
     try {
       return await this.executor.execute(step, worker);
@@ -485,7 +502,7 @@ export class Deployment implements Journal {
     const { step, worker } = await this.nextEvent(async () => {
       const step = await this.providerStep(goal, urn);
       return { step, worker: await this.executor.workers.acquire() };
-    });
+    }, urn);
     return this.executor.workers.runOn(worker, async () => {
       const { t, host, old, op, changed, inputs, checked } = step;
       await this.o.providers.configure(urn, t, host, inputs, checked);
@@ -552,7 +569,10 @@ export class Deployment implements Journal {
    * outputs (`NewUntargetedSameStep`); without, it is not created and not recorded (`NewSkippedCreateStep`).
    */
   private async registerUntargeted(urn: string, old: StateResource | undefined): Promise<StepResult> {
-    const worker = await this.nextEvent(() => this.executor.workers.acquire());
+    const worker = await this.nextEvent(() => {
+      if (old) this.sameOldDependencies(urn, old);
+      return this.executor.workers.acquire();
+    }, urn);
     return this.executor.workers.runOn(worker, async () => {
       if (!old) {
         this.skippedCreates.add(urn);
@@ -561,6 +581,43 @@ export class Deployment implements Journal {
       this.put(old, { ...old, urn });
       return { urn, id: old.id ?? "", outputs: old.outputs };
     });
+  }
+
+  /**
+   * An untargeted resource's same step copies its old state, old dependencies included, so the engine
+   * first gives each old dependency that has no step yet a same step of its own, and claims its URN
+   * (step_generator.go v3.274.1 `GenerateSteps`, `getDependencySteps`: `sg.urns[old.URN] = true`). When
+   * the program no longer orders that dependency first (an edge removed), its own registration then
+   * meets "Duplicate resource URN" (`generateURN`): pulumi/pulumi#24303, open, its fix #24381 unmerged.
+   * A dependency without old state fails the step.
+   */
+  private sameOldDependencies(urn: string, old: StateResource): void {
+    if (old.delete) return;
+    const deps: Array<[string, string]> = [
+      ...(old.parent ? [[old.parent, `parent ${old.parent}`] as [string, string]] : []),
+      ...old.dependencies.map((d): [string, string] => [d, `dependency ${d}`]),
+      ...Object.entries(old.propertyDependencies ?? {}).flatMap(([key, urns]) =>
+        urns.map((d): [string, string] => [
+          d,
+          `property dependency ${d} of untargeted resource ${urn}'s property ${key}`,
+        ]),
+      ),
+    ];
+    for (const [dep, what] of deps) {
+      if (this.stepGenerated.has(dep)) continue;
+      const depOld = this.olds.get(dep);
+      if (!depOld)
+        throw new StepError(
+          what.includes("'s property")
+            ? `${what} has no old state`
+            : `${what} of untargeted resource ${urn} has no old state`,
+        );
+      if (depOld.delete) continue;
+      this.stepGenerated.add(dep);
+      this.claimedBySame.add(dep);
+      this.sameOldDependencies(dep, depOld);
+      this.put(depOld, { ...depOld });
+    }
   }
 
   destroy(): Promise<void> {

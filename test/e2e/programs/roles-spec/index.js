@@ -13,7 +13,11 @@
 //                               whose create and update take `ms` (optional). A resource that names one
 //                               in `dependsOn` registers only after that step: in an `up`, not in a
 //                               preview (which skips creates), as behind a slow database.
+// config roles-spec:components  JSON array of names: component resources (type roles-spec:index:Team),
+//                               declared before all others, that a resource names in `opts.parent` (optional)
 // opts.dependsOn (either kind) names resources of the spec declared before it (Roles first by default).
+// opts.parent names one of the components; opts.aliases passes as given, except that { "noParent": true }
+//                               is the Node SDK's way of saying it, { parent: pulumi.rootStackResource }.
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 
@@ -38,14 +42,26 @@ const slowProvider = {
 const slow = {};
 for (const r of JSON.parse(config.get("slow") ?? "[]"))
   slow[r.name] = new pulumi.dynamic.Resource(slowProvider, r.name, { ms: r.ms }, {});
+class Team extends pulumi.ComponentResource {
+  constructor(name) {
+    super("roles-spec:index:Team", name, {}, {});
+    this.registerOutputs({});
+  }
+}
+const components = {};
+for (const name of JSON.parse(config.get("components") ?? "[]")) components[name] = new Team(name);
 /** The args with groupId as an Output when the config asks for it (the program cannot check those). */
 const withGroupId = (args) =>
   config.get("groupIds") === "outputs" && args ? { ...args, groupId: pulumi.output(args.groupId) } : args;
 /** Resource options with `dependsOn` names resolved to the resources declared so far. */
-const withDependencies = (opts = {}) =>
-  opts.dependsOn
-    ? { ...opts, dependsOn: opts.dependsOn.map((name) => roles[name] ?? catalogues[name] ?? slow[name]) }
-    : opts;
+const withDependencies = (opts = {}) => ({
+  ...opts,
+  ...(opts.dependsOn ? { dependsOn: opts.dependsOn.map((name) => roles[name] ?? catalogues[name] ?? slow[name]) } : {}),
+  ...(opts.parent ? { parent: components[opts.parent] } : {}),
+  ...(opts.aliases
+    ? { aliases: opts.aliases.map((a) => (a.noParent ? { parent: pulumi.rootStackResource } : a)) }
+    : {}),
+});
 const declareRoles = () => {
   for (const r of spec) roles[r.name] = new Role(r.name, withGroupId(r.args), withDependencies(r.opts));
 };
