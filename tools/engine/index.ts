@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import * as path from "node:path";
 import { cleanEnv } from "./child-env";
+import { programCpuEnv } from "./process-cpu";
 import { Deployment, type Diagnostic } from "./deployment";
 import type { InlineProgramHost } from "./inline-host";
 import { startMonitor } from "./monitor";
@@ -461,6 +462,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       ...baseEnv,
       PULUMI_CONFIG: JSON.stringify(config),
       PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(secretKeys),
+      ...programCpuEnv(baseEnv.NODE_OPTIONS),
     };
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, args, { cwd: programDir, env, stdio: ["ignore", "pipe", "pipe"] });

@@ -21,6 +21,7 @@ import * as path from "node:path";
 import * as langrpc from "@pulumi/pulumi/proto/language_grpc_pb";
 import * as langproto from "@pulumi/pulumi/proto/language_pb";
 import { cleanEnv } from "./child-env";
+import { recordChildCpu } from "./process-cpu";
 
 export interface InlineRunRequest {
   project: string;
@@ -165,6 +166,7 @@ export class InlineProgramHost {
     const { child, client, exited } = await running.catch(() => ({}) as Partial<Running>);
     client?.close();
     if (child && child.exitCode === null && child.signalCode === null) {
+      recordChildCpu("inline program host", child.pid);
       child.kill("SIGKILL");
       await exited;
     }

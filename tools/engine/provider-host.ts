@@ -16,6 +16,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { type Props, fromStruct, secret, toStruct } from "./values";
+import { recordChildCpu } from "./process-cpu";
 
 export type ProviderMethod =
   | "Configure"
@@ -428,6 +429,7 @@ export class ProviderHost {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     this.peakRss = this.readPeakRss();
+    recordChildCpu("provider host", child.pid);
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     child.kill("SIGKILL");
     await exited;
