@@ -117,7 +117,7 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       await s.h.clearRequests();
       // Each child's `__structure` input names its own URN, under its parent: were that an Output of the
       // parent, Pulumi would wait, before registering either child, for every child of the component
-      // (sdk/nodejs/runtime/dependsOn.ts getAllTransitivelyReferencedResourceURNs), each for the other.
+      // (pulumi/pulumi sdk/nodejs/runtime/dependsOn.ts `getAllTransitivelyReferencedResourceURNs`), each for the other.
       const moved = [role("ops", "Ops", underTeam()), role("leads", "Leads", underTeam({ dependsOn: ["ops"] }))];
       const config = {
         "roles-spec:components": JSON.stringify(["team"]),
