@@ -210,10 +210,9 @@ export class Deployment implements Journal {
    * as the engine's main loop handles it; see {@link sameOldDependencies}).
    */
   private generatingStepOf(urn: string): void {
-    if (this.stepGenerated.has(urn) && !this.claimedBySame.has(urn)) return; // a second event of one registration
     if (this.claimedBySame.has(urn))
       throw new StepError(`Duplicate resource URN '${urn}'; try giving it a unique name`);
-    this.stepGenerated.add(urn);
+    this.stepGenerated.add(urn); // an import's registration has two events: the second adds it again
   }
 
   /**
