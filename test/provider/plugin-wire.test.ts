@@ -122,6 +122,23 @@ describe("struct-wire: the Struct encoding, as google-protobuf has it", () => {
     expect(decodeStruct(lastWins(text, tag(1, 2), varint(0)))).toStrictEqual({ k: "s" });
   });
 
+  it("skips an unknown length-delimited field of a map entry, though its payload would read as a Value", () => {
+    const entry = Buffer.concat([
+      field(1, Buffer.from("k")),
+      field(2, field(3, Buffer.from("kept"))),
+      field(3, field(3, Buffer.from("not a value"))), // field 3 of an entry: none
+    ]);
+    expect(decodeStruct(field(1, entry))).toStrictEqual({ k: "kept" });
+  });
+
+  it("skips the whole payload of a field it leaves to the message, though it would read as a taken field", () => {
+    // Field 1 (a string) holding the bytes of field 3 with length 0: read as tags, an empty Struct 3.
+    const bytes = field(1, Buffer.from([3 * 8 + 2, 0]));
+    const { rest, structs: taken } = takeStructFields(bytes, new Set([3]));
+    expect(taken.size).toBe(0);
+    expect(Buffer.from(rest)).toEqual(bytes);
+  });
+
   it("skips a known field number with another wire type than its own", () => {
     // Struct field 1 as a varint; an entry's key and value as varints; each Value kind under a wrong wire type.
     const wrongKinds = Buffer.concat([tag(2, 0), varint(1), tag(3, 0), varint(1), tag(4, 2), varint(0)]);
