@@ -592,9 +592,10 @@ export class Deployment implements Journal {
    */
   private sameOldDependencies(urn: string, old: StateResource): void {
     if (old.delete) return;
+    // Each old dependency with what the engine's bail says when it has no old state.
     const deps: Array<[string, string]> = [
-      ...(old.parent ? [[old.parent, `parent ${old.parent}`] as [string, string]] : []),
-      ...old.dependencies.map((d): [string, string] => [d, `dependency ${d}`]),
+      ...(old.parent ? [[old.parent, `parent ${old.parent} of untargeted resource ${urn}`] as [string, string]] : []),
+      ...old.dependencies.map((d): [string, string] => [d, `dependency ${d} of untargeted resource ${urn}`]),
       ...Object.entries(old.propertyDependencies ?? {}).flatMap(([key, urns]) =>
         urns.map((d): [string, string] => [
           d,
@@ -605,17 +606,12 @@ export class Deployment implements Journal {
     for (const [dep, what] of deps) {
       if (this.stepGenerated.has(dep)) continue;
       const depOld = this.olds.get(dep);
-      if (!depOld)
-        throw new StepError(
-          what.includes("'s property")
-            ? `${what} has no old state`
-            : `${what} of untargeted resource ${urn} has no old state`,
-        );
+      if (!depOld) throw new StepError(`${what} has no old state`);
       if (depOld.delete) continue;
       this.stepGenerated.add(dep);
       this.claimedBySame.add(dep);
       this.sameOldDependencies(dep, depOld);
-      this.put(depOld, { ...depOld });
+      this.put(depOld, depOld); // its same step: the state as it was, moved ahead of the resource that depends on it
     }
   }
 
