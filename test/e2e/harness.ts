@@ -106,15 +106,18 @@ export async function stackFor(
   /** The secret stack config; default: the emulator's token as `grouproles:accessToken`. */
   secrets?: (h: EmulatorHarness) => Record<string, string>,
   sdk: SdkKind = defaultSdk(),
-  /** How the spec program runs; other programs always run through `cmd/run`. */
+  /** How the spec program and the examples run; other programs always run through `cmd/run`. */
   runner: ProgramRunner = defaultRunner(),
 ): Promise<Stack> {
   const h = await startHarness({ presenceServers: 2, ...emulator });
   const work = mkdtempSync(path.join(os.tmpdir(), `e2e-${project}-`));
-  // The spec program (plain JS) runs inline unless E2E_PROGRAM says otherwise; examples through cmd/run.
-  // The real CLI starts its own language host, so it never runs a program inline.
+  // The spec program (plain JS) and the examples (TypeScript, through ts-node as `cmd/run` registers it)
+  // run inline unless E2E_PROGRAM says otherwise. The real CLI starts its own language host and a
+  // `cmd/run` per operation, so through it (`npm run test:cli`) every program runs as `pulumi up` runs it.
   const inlineHost =
-    programDir === specProgram && runner === "inline" && engineKind() === "stand-in"
+    (programDir === specProgram || path.dirname(programDir) === exampleDir("")) &&
+    runner === "inline" &&
+    engineKind() === "stand-in"
       ? inlineHostFor(programDir)
       : undefined;
   const stateFile = path.join(work, "state.json");

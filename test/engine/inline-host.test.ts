@@ -2,9 +2,11 @@
 // Automation API inline program, several operations in one process, against the same expectations as
 // through `cmd/run`.
 
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InlineProgramHost } from "../../tools/engine";
+import { InlineProgramHost, runEngine } from "../../tools/engine";
 import { ITEM, type ItemSpec, TOKEN, fixtureStack } from "./fixture-stack";
 
 const host = new InlineProgramHost(path.dirname(require.resolve("@pulumi/pulumi/package.json")));
@@ -114,5 +116,47 @@ describe("engine stand-in inline programs", () => {
     const r = await s.run("preview", [{ name: "bad", props: { value: "invalid" } }, ...items], { inlineHost: host });
     expect(r.ok).toBe(false);
     expect(r.errors).toEqual([expect.stringContaining("value must not be 'invalid'")]);
+  });
+});
+
+describe("engine stand-in inline programs in TypeScript", () => {
+  // A project in the checkout (.tmp/, ignored), so that the program resolves @pulumi/pulumi as the examples do.
+  const scratch = path.join(__dirname, "../../.tmp");
+  mkdirSync(scratch, { recursive: true });
+  const dir = mkdtempSync(path.join(scratch, "inline-ts-"));
+  const work = mkdtempSync(path.join(os.tmpdir(), "inline-ts-state-"));
+  const tsHost = new InlineProgramHost(path.dirname(require.resolve("@pulumi/pulumi/package.json")));
+  afterAll(async () => {
+    await tsHost.close();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  });
+  writeFileSync(path.join(dir, "Pulumi.yaml"), "name: inline-ts\nruntime: nodejs\nmain: index.ts\n");
+  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true } }));
+  const program = (body: string) =>
+    writeFileSync(
+      path.join(dir, "index.ts"),
+      `import * as pulumi from "@pulumi/pulumi";\nconst n: number = new pulumi.Config().requireNumber("n");\n${body}\n`,
+    );
+  const run = () =>
+    runEngine({
+      operation: "up",
+      programDir: dir,
+      stack: "dev",
+      stateFile: path.join(work, "state.json"),
+      config: { "inline-ts:n": "21" },
+      inlineHost: tsHost,
+    });
+
+  it("compiles the program through ts-node as cmd/run does: its outputs, and its type errors fail the run", async () => {
+    program("export const doubled = n * 2;");
+    const up = await run();
+    expect(up.ok, up.errors.join("\n")).toBe(true);
+    expect(up.outputs.doubled).toBe(42);
+    // Type checked, as `cmd/run` checks a TypeScript program unless told to transpile only.
+    program("export const doubled: string = n * 2;");
+    const wrong = await run();
+    expect(wrong.ok).toBe(false);
+    expect(wrong.errors.join("\n")).toContain("TS2322");
   });
 });

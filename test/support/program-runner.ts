@@ -2,9 +2,9 @@
  * How test programs run through the engine stand-in: "inline" (the default), as Automation API inline
  * programs in one process per test file (tools/engine/inline-host.ts: Pulumi's own LanguageServer, the
  * packages loaded once), or "process", a new `cmd/run` process per operation as the CLI's language
- * host starts it (`E2E_PROGRAM=process npx vitest run <file>`; docs/development.md). The examples
- * (TypeScript, as users write them) and the suites about the program's own process always run
- * through `cmd/run`.
+ * host starts it (`E2E_PROGRAM=process npx vitest run <file>`; docs/development.md). The examples'
+ * suites run inline too (TypeScript, compiled by ts-node in the host as `cmd/run` compiles it); the
+ * suites about the program's own process always run through `cmd/run`.
  */
 import path from "node:path";
 import { afterAll } from "vitest";

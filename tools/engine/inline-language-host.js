@@ -7,7 +7,9 @@
 // once. This file is that process for the stand-in (./inline-host.ts): the LanguageServer is Pulumi's,
 // unchanged; the inline program it runs is a program file, evaluated afresh for each run as the
 // language host would (its own modules are forgotten first; packages in node_modules stay loaded, as
-// they do in an Automation API process).
+// they do in an Automation API process). A TypeScript program is compiled through ts-node, registered
+// once for its project as `cmd/run` registers it (an Automation API process that runs TypeScript does
+// the same): one project per process.
 //
 // Usage: node inline-language-host.js <directory of @pulumi/pulumi>   (prints its port, then serves)
 "use strict";
@@ -38,6 +40,43 @@ function forgetProgramModules(dir) {
   }
 }
 
+/** The project directory ts-node was registered for (once per process, as a ts-node process has it). */
+let typeScriptProject;
+
+/**
+ * ts-node registered as `cmd/run` registers it for a TypeScript program in `pwd` (@pulumi/pulumi
+ * cmd/run/run.js, its CommonJS branch): the project's tsconfig.json, type checked unless
+ * PULUMI_NODEJS_TRANSPILE_ONLY or the tsconfig's `noCheck` says otherwise, Pulumi's vendored ts-node.
+ */
+function registerTypeScript(pwd) {
+  if (typeScriptProject === pwd) return;
+  if (typeScriptProject !== undefined)
+    throw new Error(`this host compiles the TypeScript of ${typeScriptProject}; start another for ${pwd}`);
+  const fs = require("node:fs");
+  const semver = require(require.resolve("semver", { paths: [pulumiDir] }));
+  const tsutils = require(path.join(pulumiDir, "tsutils"));
+  const tsConfigPath = process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? "tsconfig.json";
+  const compilerOptions = tsutils.loadTypeScriptCompilerOptions(tsConfigPath);
+  const transpileOnlyEnv = process.env.PULUMI_NODEJS_TRANSPILE_ONLY;
+  const { tsnodeRequire, typescriptRequire } = tsutils.typeScriptRequireStrings();
+  const ts = require(typescriptRequire);
+  const useNodeNext = semver.gte(ts.version, "4.7.0");
+  require(tsnodeRequire).register({
+    compiler: typescriptRequire,
+    transpileOnly: transpileOnlyEnv ? transpileOnlyEnv === "true" : compilerOptions.noCheck,
+    project: tsConfigPath,
+    skipProject: !fs.existsSync(tsConfigPath),
+    compilerOptions: {
+      target: "ES2020",
+      module: useNodeNext ? "nodenext" : "commonjs",
+      moduleResolution: useNodeNext ? "nodenext" : "node",
+      sourceMap: "true",
+      ...compilerOptions,
+    },
+  });
+  typeScriptProject = pwd;
+}
+
 class ProgramFileServer extends LanguageServer {
   constructor() {
     // The inline program: the entry's exports (or what its exported function returns) are the stack
@@ -55,6 +94,7 @@ class ProgramFileServer extends LanguageServer {
       this.pwd = req.getPwd();
       this.entry = require.resolve(path.resolve(this.pwd, req.getProgram() || "."));
       process.chdir(this.pwd);
+      if (this.entry.endsWith(".ts")) registerTypeScript(this.pwd);
     } catch (err) {
       callback(err);
       return;
