@@ -19,6 +19,7 @@ import type { EngineResult } from "../../tools/engine";
 import { isSecret } from "../../tools/engine/values";
 import { cliStackDirs } from "../../tools/pulumi-cli/run";
 import { engineKind, runOperation } from "../e2e/harness";
+import { defaultRunner, fileInlineHost } from "../support/program-runner";
 import { startHarness, type EmulatorHarness, type RequestCounts } from "../support/emulator";
 
 const CANARY = "canary-7f3e9b1c2d4a5e6f-tok";
@@ -27,6 +28,9 @@ const PASSWORD = "canary-passw0rd-5a6b7c8d";
 const formsOf = (secret: string) => [secret, Buffer.from(secret).toString("base64"), encodeURIComponent(secret)];
 const forms = formsOf(CANARY);
 const programDir = path.resolve(__dirname, "../../examples/roles-from-file");
+// Through the stand-in the example runs inline, as the examples' suites run (the secret config reaches it
+// in the RunRequest); through the real CLI, in a `cmd/run` process (in PULUMI_CONFIG).
+const inlineHost = engineKind() === "stand-in" && defaultRunner() === "inline" ? fileInlineHost(programDir) : undefined;
 
 let h: EmulatorHarness;
 let work: string;
@@ -46,6 +50,7 @@ const run = async (
     stateFile,
     config: { "grouproles:baseUrl": h.emu.baseUrl, "roles-from-file:catalogue": catalogue, ...config },
     secretConfig,
+    ...(inlineHost ? { inlineHost } : {}),
   });
   const label = `${operation}${r.ok ? "" : " (failed)"}`;
   seen.push(
