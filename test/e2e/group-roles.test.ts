@@ -4,11 +4,12 @@
  * kept in state with `__provider` and finished by the next `up`, lost replies, adoption, retained
  * entries, and the migration from `Role` resources that docs/group-roles.md gives.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   catalogPlan,
   isGroupRolesType,
   runMixed,
+  kindTests,
   SDK_KINDS,
   specStackPerFile,
   typePrefix,
@@ -52,8 +53,9 @@ const outputRoles = (r: Parameters<typeof state>[0]) =>
 // Every scenario with the dynamic resources and with the resource plugin's.
 describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources", (sdk) => {
   specStackPerFile((stack) => (s = stack), sdk);
+  const { once, both } = kindTests(sdk);
 
-  it("bad input fails the preview with paths like roles.support.name, before any request", async () => {
+  both("bad input fails the preview with paths like roles.support.name, before any request", async () => {
     await s.h.clearRequests();
     const bad = catalogue({
       support: { name: "" },
@@ -72,7 +74,7 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect((await s.h.requests()).total).toBe(0);
   });
 
-  it("250 roles: up is a list and 3 POSTs; a no-op preview sends nothing; rename all: a list, 3 PUTs", async () => {
+  once("250 roles: up is a list and 3 POSTs; a no-op preview sends nothing; rename all: a list, 3 PUTs", async () => {
     // Each up also confirms the credentials first (one list), as every run that plans a write does.
     await s.h.clearRequests();
     const created = await up([catalogue(entries(250))]);
@@ -94,7 +96,7 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect(await held()).toEqual(Object.fromEntries(Object.values(ids).map((r) => [r.name, r.roleId])));
   });
 
-  it("in one up: a removal, a rename onto its name, and a rotation larger than a PUT (temporary names)", async () => {
+  once("in one up: a removal, a rename onto its name, and a rotation larger than a PUT (temporary names)", async () => {
     const small = { "grouproles:maxBatchSize": "2" };
     const roles = { a: { name: "A" }, b: { name: "B" }, c: { name: "C" }, old: { name: "Old" }, x: { name: "X" } };
     const first = await up([catalogue(roles)], [], small);
@@ -120,29 +122,34 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect(await held()).toEqual({ B: ids.a, C: ids.b, A: ids.c, Old: ids.x });
   });
 
-  it("a create whose second POST fails is kept with what it made and __provider; the next up finishes it", async () => {
-    await s.h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "status", status: 422, skip: 1 });
-    const first = await runMixed(s, "up", [catalogue(entries(150))]);
-    expect(first.ok).toBe(false);
-    expect(first.errors.join("\n")).toContain("Before it, 0 deleted, 0 updated and 100 created");
-    const kept = state(first)!;
-    expect(kept.id).toBe("42");
-    expect(kept.initErrors).toEqual([expect.stringMatching(/creating roles\.r\d+, .* and 47 more failed: POST/)]);
-    // The dynamic host needs the serialized provider to refresh or delete it later; the plugin has none.
-    if (sdk === "dynamic")
-      expect(kept.outputs["__provider"]).toEqual(expect.stringContaining("pulumi-grouproles/provider/group-roles"));
-    expect(Object.fromEntries(Object.values(outputRoles(first)).map((r) => [r.name, r.roleId]))).toEqual(await held());
+  both(
+    "a create whose second POST fails is kept with what it made and __provider; the next up finishes it",
+    async () => {
+      await s.h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "status", status: 422, skip: 1 });
+      const first = await runMixed(s, "up", [catalogue(entries(150))]);
+      expect(first.ok).toBe(false);
+      expect(first.errors.join("\n")).toContain("Before it, 0 deleted, 0 updated and 100 created");
+      const kept = state(first)!;
+      expect(kept.id).toBe("42");
+      expect(kept.initErrors).toEqual([expect.stringMatching(/creating roles\.r\d+, .* and 47 more failed: POST/)]);
+      // The dynamic host needs the serialized provider to refresh or delete it later; the plugin has none.
+      if (sdk === "dynamic")
+        expect(kept.outputs["__provider"]).toEqual(expect.stringContaining("pulumi-grouproles/provider/group-roles"));
+      expect(Object.fromEntries(Object.values(outputRoles(first)).map((r) => [r.name, r.roleId]))).toEqual(
+        await held(),
+      );
 
-    await s.h.clearRequests();
-    const second = await up([catalogue(entries(150))]);
-    // The plugin reports the key its state lacks entries of; the dynamic host reports none.
-    expect(catalogPlan(second)).toEqual([sdk === "package" ? "~ update catalogue [roles]" : "~ update catalogue"]);
-    expect(state(second)).not.toHaveProperty("initErrors");
-    expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "POST /roles"]);
-    expect(Object.keys(await held())).toHaveLength(150);
-  });
+      await s.h.clearRequests();
+      const second = await up([catalogue(entries(150))]);
+      // The plugin reports the key its state lacks entries of; the dynamic host reports none.
+      expect(catalogPlan(second)).toEqual([sdk === "package" ? "~ update catalogue [roles]" : "~ update catalogue"]);
+      expect(state(second)).not.toHaveProperty("initErrors");
+      expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "POST /roles"]);
+      expect(Object.keys(await held())).toHaveLength(150);
+    },
+  );
 
-  it("an update whose second PUT fails is kept as it is in the service; the next up finishes it", async () => {
+  both("an update whose second PUT fails is kept as it is in the service; the next up finishes it", async () => {
     await up([catalogue(entries(150))]);
     await s.h.fault({ method: "PUT", path: "/api/v0/groups/42/roles", action: "status", status: 422, skip: 1 });
     const first = await runMixed(s, "up", [catalogue(entries(150, "Renamed"))]);
@@ -156,7 +163,7 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect(state(second)).not.toHaveProperty("initErrors");
   });
 
-  it("a lost create reply, group unlisted: kept as unconfirmed; the next up adopts, never duplicates", async () => {
+  once("a lost create reply, group unlisted: kept as unconfirmed; the next up adopts, never duplicates", async () => {
     await s.h.fault({ method: "POST", path: "/api/v0/groups/42/roles", action: "drop-after" });
     await s.h.fault({
       method: "GET",
@@ -175,7 +182,7 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect((await s.h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(1);
   });
 
-  it("names held outside fail the up naming the holder; adoptExisting takes them over", async () => {
+  once("names held outside fail the up naming the holder; adoptExisting takes them over", async () => {
     const hand = (await s.h.api("POST", "/groups/42/roles", [{ name: "Role 1" }])).json as Array<{ roleId: number }>;
     const refused = await runMixed(s, "up", [catalogue(entries(3))]);
     expect(refused.ok).toBe(false);
@@ -189,7 +196,7 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect(Object.keys(await held()).sort()).toEqual(["Role 0", "Role 1", "Role 2"]);
   });
 
-  it("an entry marked retain, then removed, is forgotten: the role stays, even in use", async () => {
+  once("an entry marked retain, then removed, is forgotten: the role stays, even in use", async () => {
     await up([catalogue(entries(2))]);
     const roles = entries(2);
     await up([catalogue({ ...roles, r1: { ...roles.r1!, retain: true } })]);
@@ -210,7 +217,7 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect(Object.keys(await held()).sort()).toEqual(["Role 0", "Role 1"]);
   });
 
-  it("migration from Role: retainOnDelete, up, then remove them and add GroupRoles with adoptExisting", async () => {
+  once("migration from Role: retainOnDelete, up, then remove them and add GroupRoles with adoptExisting", async () => {
     const role = (name: string, roleName: string, opts?: Record<string, unknown>): RoleSpec => ({
       name,
       args: { groupId: 42, name: roleName, settings: { viewVideo: true } },

@@ -3,7 +3,7 @@
  * stack config a user would set. The roles config is secret, as users set it.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, it } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { runEngine, type EngineOptions, type EngineResult, type InlineProgramHost } from "../../tools/engine";
@@ -48,6 +48,30 @@ export const isGroupRolesType = (type: string, kind?: "Role" | "GroupRoles"): bo
  * (`E2E_ENGINE=cli`, set by `npm run test:cli`, which builds the CLI first: tools/pulumi-cli/README.md).
  */
 export type EngineKind = "stand-in" | "cli";
+/** A test as `it` declares it (name, body, timeout). */
+type TestDeclaration = (name: string, body: () => Promise<void>, timeout?: number) => void;
+
+/**
+ * How the tests of a suite that runs once per SDK kind (`describe.each(SDK_KINDS)`) are declared, from
+ * inside the kind's `describe`. `both(...)`: with each kind, for what the kinds do differently (the
+ * plugin's own wire and init failures, `import` steps, plans and messages that differ). `once(...)`: with
+ * one kind through the engine stand-in, the kinds taking turns in the order the file declares its `once`
+ * tests (so each file still runs both kinds' paths), and with each kind through the real CLI (`npm run
+ * test:cli`), so `.ci/run` still runs every test with both. `E2E_SDK_BOTH=1` runs every test with both
+ * kinds through the stand-in too. Issue 42: the suite's CPU is mostly engine operations, a provider
+ * process each.
+ */
+export function kindTests(sdk: SdkKind): { once: TestDeclaration; both: TestDeclaration } {
+  let declared = 0;
+  const every = engineKind() === "cli" || process.env.E2E_SDK_BOTH === "1";
+  const both: TestDeclaration = (name, body, timeout) => it(name, body, timeout);
+  const once: TestDeclaration = (name, body, timeout) => {
+    const turn = SDK_KINDS[declared++ % SDK_KINDS.length];
+    if (every || turn === sdk) it(name, body, timeout);
+  };
+  return { once, both };
+}
+
 export function engineKind(): EngineKind {
   const chosen = process.env.E2E_ENGINE ?? "stand-in";
   if (chosen !== "stand-in" && chosen !== "cli") throw new Error(`E2E_ENGINE must be stand-in or cli, got ${chosen}`);

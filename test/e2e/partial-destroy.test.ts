@@ -6,10 +6,11 @@
  * first, one wave at a time: deployment_executor.go `performPostSteps`); the faults come from the
  * emulator (`POST /_emulator/faults`). Outcomes are read from the service (its roles) and the state.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   isGroupRolesType,
   runMixed,
+  kindTests,
   SDK_KINDS,
   specStackPerFile,
   type GroupRolesSpec,
@@ -22,6 +23,7 @@ const DELETE_ROLES = "/api/v0/groups/42/delete-roles";
 
 describe.each(SDK_KINDS)("%s resources: a destroy that fails half-way", (sdk) => {
   specStackPerFile((stack) => (s = stack), sdk);
+  const { once } = kindTests(sdk);
 
   const names = async () => (await s.h.listRoles(42)).map((r) => r.name).sort();
   const left = (r: { resources: Array<{ type: string; urn: string }> }) =>
@@ -55,69 +57,78 @@ describe.each(SDK_KINDS)("%s resources: a destroy that fails half-way", (sdk) =>
     return { y, destroy: () => runMixed(s, "destroy", cats, roles, order) };
   };
 
-  it("a Role's delete fails after the catalogue's roles went: the message says what this destroy deleted", async () => {
-    const { y, destroy } = await upFirst(true);
-    // The catalogue's one delete-roles request passes; the Role's fails, every attempt.
-    await s.h.fault({ method: "POST", path: DELETE_ROLES, action: "status", status: 500, skip: 1, times: 0 });
-    const r = await destroy();
-    expect(r.ok).toBe(false);
-    const message = r.errors.join("\n");
-    expect(message).toContain(`Role::y: deleting role "Y" (id 42/${y.roleId}): POST ${DELETE_ROLES}`);
-    expect(message).toContain(
-      'This destroy deleted 2 roles so far: "A" and "B" (the GroupRoles of group 42 declaring "A", "B"). ' +
-        "The resource whose delete failed stays in the stack. Fix what the error says, then run `pulumi destroy` " +
-        "again: it deletes only what is left",
-    );
-    expect(message).not.toContain("nothing was changed");
-    expect(await names()).toEqual(["Y"]);
-    expect(left(r)).toEqual(["y"]);
-    // The advice: once the service answers, `pulumi destroy` again finishes it.
-    await s.h.admin("DELETE", "/faults");
-    const again = await destroy();
-    expect(again.ok, again.errors.join("\n")).toBe(true);
-    expect(await names()).toEqual([]);
-    expect(left(again)).toEqual([]);
-  });
+  once(
+    "a Role's delete fails after the catalogue's roles went: the message says what this destroy deleted",
+    async () => {
+      const { y, destroy } = await upFirst(true);
+      // The catalogue's one delete-roles request passes; the Role's fails, every attempt.
+      await s.h.fault({ method: "POST", path: DELETE_ROLES, action: "status", status: 500, skip: 1, times: 0 });
+      const r = await destroy();
+      expect(r.ok).toBe(false);
+      const message = r.errors.join("\n");
+      expect(message).toContain(`Role::y: deleting role "Y" (id 42/${y.roleId}): POST ${DELETE_ROLES}`);
+      expect(message).toContain(
+        'This destroy deleted 2 roles so far: "A" and "B" (the GroupRoles of group 42 declaring "A", "B"). ' +
+          "The resource whose delete failed stays in the stack. Fix what the error says, then run `pulumi destroy` " +
+          "again: it deletes only what is left",
+      );
+      expect(message).not.toContain("nothing was changed");
+      expect(await names()).toEqual(["Y"]);
+      expect(left(r)).toEqual(["y"]);
+      // The advice: once the service answers, `pulumi destroy` again finishes it.
+      await s.h.admin("DELETE", "/faults");
+      const again = await destroy();
+      expect(again.ok, again.errors.join("\n")).toBe(true);
+      expect(await names()).toEqual([]);
+      expect(left(again)).toEqual([]);
+    },
+  );
 
-  it("an in-use Role: a destroy's way out (not `declare it again`, not `pulumi up`), and what went beside it", async () => {
-    const { y, destroy } = await upFirst(true);
-    await s.h.setUsers(42, y.roleId, 2);
-    const r = await destroy();
-    expect(r.ok).toBe(false);
-    const message = r.errors.join("\n");
-    expect(message).toContain(
-      `role "Y" (id 42/${y.roleId}) is in use by 2 users and cannot be deleted; it was not deleted.`,
-    );
-    expect(message).toContain(
-      "give its resource the option `retainOnDelete: true` and run `pulumi up` before destroying",
-    );
-    expect(message).toContain('This destroy deleted 2 roles so far: "A" and "B"');
-    expect(message).not.toContain("declare it again");
-    expect(message).not.toContain("nothing was changed");
-    expect(await names()).toEqual(["Y"]);
-    await s.h.setUsers(42, y.roleId, 0);
-    expect((await destroy()).ok).toBe(true);
-    expect(await names()).toEqual([]);
-  });
+  once(
+    "an in-use Role: a destroy's way out (not `declare it again`, not `pulumi up`), and what went beside it",
+    async () => {
+      const { y, destroy } = await upFirst(true);
+      await s.h.setUsers(42, y.roleId, 2);
+      const r = await destroy();
+      expect(r.ok).toBe(false);
+      const message = r.errors.join("\n");
+      expect(message).toContain(
+        `role "Y" (id 42/${y.roleId}) is in use by 2 users and cannot be deleted; it was not deleted.`,
+      );
+      expect(message).toContain(
+        "give its resource the option `retainOnDelete: true` and run `pulumi up` before destroying",
+      );
+      expect(message).toContain('This destroy deleted 2 roles so far: "A" and "B"');
+      expect(message).not.toContain("declare it again");
+      expect(message).not.toContain("nothing was changed");
+      expect(await names()).toEqual(["Y"]);
+      await s.h.setUsers(42, y.roleId, 0);
+      expect((await destroy()).ok).toBe(true);
+      expect(await names()).toEqual([]);
+    },
+  );
 
-  it("a catalogue's delete fails half-way after a Role went: both named, the catalogue's first part too", async () => {
-    // One role per request, so that the catalogue's second request can fail after its first.
-    const { y, destroy } = await upFirst(false, { "grouproles:maxBatchSize": "1" });
-    await s.h.fault({ method: "POST", path: DELETE_ROLES, action: "status", status: 500, skip: 2, times: 0 });
-    const r = await destroy();
-    expect(r.ok).toBe(false);
-    const message = r.errors.join("\n");
-    expect(message).toContain(
-      "GroupRoles::x: deleting the roles of group 42: deleted roles.a, then deleting roles.b: ",
-    );
-    expect(message).toContain(
-      `This destroy deleted 2 roles so far: "Y" (the Role of group 42, id 42/${y.roleId}); "A" (the GroupRoles of ` +
-        'group 42 declaring "A", "B").',
-    );
-    expect(await names()).toEqual(["B"]);
-    expect(left(r)).toEqual(["x"]);
-    await s.h.admin("DELETE", "/faults");
-    expect((await destroy()).ok).toBe(true);
-    expect(await names()).toEqual([]);
-  });
+  once(
+    "a catalogue's delete fails half-way after a Role went: both named, the catalogue's first part too",
+    async () => {
+      // One role per request, so that the catalogue's second request can fail after its first.
+      const { y, destroy } = await upFirst(false, { "grouproles:maxBatchSize": "1" });
+      await s.h.fault({ method: "POST", path: DELETE_ROLES, action: "status", status: 500, skip: 2, times: 0 });
+      const r = await destroy();
+      expect(r.ok).toBe(false);
+      const message = r.errors.join("\n");
+      expect(message).toContain(
+        "GroupRoles::x: deleting the roles of group 42: deleted roles.a, then deleting roles.b: ",
+      );
+      expect(message).toContain(
+        `This destroy deleted 2 roles so far: "Y" (the Role of group 42, id 42/${y.roleId}); "A" (the GroupRoles of ` +
+          'group 42 declaring "A", "B").',
+      );
+      expect(await names()).toEqual(["B"]);
+      expect(left(r)).toEqual(["x"]);
+      await s.h.admin("DELETE", "/faults");
+      expect((await destroy()).ok).toBe(true);
+      expect(await names()).toEqual([]);
+    },
+  );
 });

@@ -6,12 +6,13 @@
  * per-role provider cannot apply in one `up` (a name held by a role outside the program, or by a role
  * removed in the same change), which fail saying what works.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   catalogPlan,
   isGroupRolesType,
   rolePlan,
   runSpec,
+  kindTests,
   SDK_KINDS,
   specStackPerFile,
   type RoleSpec,
@@ -33,12 +34,14 @@ const up = async (roles: RoleSpec[], config: Record<string, string> = {}) => {
   return r;
 };
 
-// Every scenario with the dynamic resources and with the resource plugin's.
+// With the dynamic resources and with the resource plugin's: each scenario with one kind (the kinds taking turns), both
+// where the kinds differ; through the real CLI every scenario with both (`kindTests`).
 describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
   specStackPerFile((stack) => (s = stack), sdk);
+  const { once, both } = kindTests(sdk);
 
   describe("a resource renamed in code", () => {
-    it("fails with advice naming aliases first, then import; following either keeps the one role", async () => {
+    both("fails with advice naming aliases first, then import; following either keeps the one role", async () => {
       await up([role("y2", "Y")]);
       const [before] = await s.h.listRoles(42);
 
@@ -62,31 +65,36 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       expect(state.map((r) => [r.urn.split("::").pop(), r.id])).toEqual([["z", `42/${before!.roleId}`]]);
     });
 
-    it("without aliases the preview refuses it, with the advice `up` gives; only the group's list is sent", async () => {
-      await up([role("y2", "Y")]);
-      const before = await s.h.listRoles(42);
-      await s.h.clearRequests();
-      // To Pulumi: `+ create z` and `- delete y2`, and the delete runs after the create: `up` would meet a 409.
-      const preview = await runSpec(s, "preview", [role("z", "Y")]);
-      expect(preview.ok).toBe(false);
-      const message = preview.errors.join("\n");
-      expect(message).toContain("Role::z: ");
-      expect(message).toContain(
-        `creating role "Y" in group 42: group 42 already has a role named "Y" (id 42/${before[0]!.roleId}), and no ` +
-          "resource in this Role's `dependsOn` renames it away or deletes it, so this write would fail at `pulumi up`",
-      );
-      expect(message).toContain('keep the role with the resource option `aliases: [{ name: "<old resource name>" }]`');
-      expect(message.indexOf("aliases:")).toBeLessThan(message.indexOf(`import: "42/${before[0]!.roleId}"`));
-      // The credential check's list of the group, which a create's Check sends anyway: nothing else.
-      expect((await s.h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 1 });
-      expect(await s.h.listRoles(42)).toEqual(before);
-      // Following the advice: the preview is green, and plans nothing.
-      const aliased = await runSpec(s, "preview", [role("z", "Y", { aliases: [{ name: "y2" }] })]);
-      expect(aliased.ok, aliased.errors.join("\n")).toBe(true);
-      expect(rolePlan(aliased)).toEqual([]);
-    });
+    once(
+      "without aliases the preview refuses it, with the advice `up` gives; only the group's list is sent",
+      async () => {
+        await up([role("y2", "Y")]);
+        const before = await s.h.listRoles(42);
+        await s.h.clearRequests();
+        // To Pulumi: `+ create z` and `- delete y2`, and the delete runs after the create: `up` would meet a 409.
+        const preview = await runSpec(s, "preview", [role("z", "Y")]);
+        expect(preview.ok).toBe(false);
+        const message = preview.errors.join("\n");
+        expect(message).toContain("Role::z: ");
+        expect(message).toContain(
+          `creating role "Y" in group 42: group 42 already has a role named "Y" (id 42/${before[0]!.roleId}), and no ` +
+            "resource in this Role's `dependsOn` renames it away or deletes it, so this write would fail at `pulumi up`",
+        );
+        expect(message).toContain(
+          'keep the role with the resource option `aliases: [{ name: "<old resource name>" }]`',
+        );
+        expect(message.indexOf("aliases:")).toBeLessThan(message.indexOf(`import: "42/${before[0]!.roleId}"`));
+        // The credential check's list of the group, which a create's Check sends anyway: nothing else.
+        expect((await s.h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 1 });
+        expect(await s.h.listRoles(42)).toEqual(before);
+        // Following the advice: the preview is green, and plans nothing.
+        const aliased = await runSpec(s, "preview", [role("z", "Y", { aliases: [{ name: "y2" }] })]);
+        expect(aliased.ok, aliased.errors.join("\n")).toBe(true);
+        expect(rolePlan(aliased)).toEqual([]);
+      },
+    );
 
-    it("with aliases the rename is no change at all: no create, no delete, the same role", async () => {
+    once("with aliases the rename is no change at all: no create, no delete, the same role", async () => {
       await up([role("y2", "Y")]);
       const [before] = await s.h.listRoles(42);
       await s.h.clearRequests();
@@ -99,44 +107,47 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       expect(writes).toEqual([]);
     });
 
-    it("moved into a component with `aliases` (two Roles, one depending on the other, and a GroupRoles as its children): no change", async () => {
-      const underTeam = (opts: Record<string, unknown> = {}) => ({
-        ...opts,
-        parent: "team",
-        aliases: [{ noParent: true }],
-      });
-      const catalogue = (opts?: Record<string, unknown>) => ({
-        name: "catalogue",
-        args: { groupId: 42, roles: { a: { name: "Alpha" } } },
-        ...(opts ? { opts } : {}),
-      });
-      await up([role("ops", "Ops"), role("leads", "Leads", { dependsOn: ["ops"] })], {
-        "roles-spec:groupRoles": JSON.stringify([catalogue()]),
-      });
-      const before = await names();
-      await s.h.clearRequests();
-      // Each child's `__structure` input names its own URN, under its parent: were that an Output of the
-      // parent, Pulumi would wait, before registering either child, for every child of the component
-      // (pulumi/pulumi sdk/nodejs/runtime/dependsOn.ts `getAllTransitivelyReferencedResourceURNs`), each for the other.
-      const moved = [role("ops", "Ops", underTeam()), role("leads", "Leads", underTeam({ dependsOn: ["ops"] }))];
-      const config = {
-        "roles-spec:components": JSON.stringify(["team"]),
-        "roles-spec:groupRoles": JSON.stringify([catalogue(underTeam())]),
-      };
-      const preview = await runSpec(s, "preview", moved, config);
-      expect(preview.ok, preview.errors.join("\n")).toBe(true);
-      expect([...rolePlan(preview), ...catalogPlan(preview)]).toEqual([]);
-      const r = await up(moved, config);
-      expect(r.resources.filter((x) => x.parent?.endsWith("::team")).length).toBe(3);
-      expect(await names()).toEqual(before);
-      expect(Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET"))).toEqual([]);
-    });
+    both(
+      "moved into a component with `aliases` (two Roles, one depending on the other, and a GroupRoles as its children): no change",
+      async () => {
+        const underTeam = (opts: Record<string, unknown> = {}) => ({
+          ...opts,
+          parent: "team",
+          aliases: [{ noParent: true }],
+        });
+        const catalogue = (opts?: Record<string, unknown>) => ({
+          name: "catalogue",
+          args: { groupId: 42, roles: { a: { name: "Alpha" } } },
+          ...(opts ? { opts } : {}),
+        });
+        await up([role("ops", "Ops"), role("leads", "Leads", { dependsOn: ["ops"] })], {
+          "roles-spec:groupRoles": JSON.stringify([catalogue()]),
+        });
+        const before = await names();
+        await s.h.clearRequests();
+        // Each child's `__structure` input names its own URN, under its parent: were that an Output of the
+        // parent, Pulumi would wait, before registering either child, for every child of the component
+        // (pulumi/pulumi sdk/nodejs/runtime/dependsOn.ts `getAllTransitivelyReferencedResourceURNs`), each for the other.
+        const moved = [role("ops", "Ops", underTeam()), role("leads", "Leads", underTeam({ dependsOn: ["ops"] }))];
+        const config = {
+          "roles-spec:components": JSON.stringify(["team"]),
+          "roles-spec:groupRoles": JSON.stringify([catalogue(underTeam())]),
+        };
+        const preview = await runSpec(s, "preview", moved, config);
+        expect(preview.ok, preview.errors.join("\n")).toBe(true);
+        expect([...rolePlan(preview), ...catalogPlan(preview)]).toEqual([]);
+        const r = await up(moved, config);
+        expect(r.resources.filter((x) => x.parent?.endsWith("::team")).length).toBe(3);
+        expect(await names()).toEqual(before);
+        expect(Object.keys((await s.h.requests()).counts).filter((k) => !k.startsWith("GET"))).toEqual([]);
+      },
+    );
   });
 
   describe("names passed between Role resources", () => {
     const single = { "grouproles:maxBatchSize": "1" };
 
-    it("a chain, the role that frees a name declared first: applied in one up, in separate requests", async () => {
+    once("a chain, the role that frees a name declared first: applied in one up, in separate requests", async () => {
       const filler = Array.from({ length: 4 }, (_, i) => role(`f${i}`, `Filler ${i}`));
       await up([role("c", "C"), ...filler, role("b", "B"), role("a", "A")], single);
       const ids = Object.fromEntries(Object.entries(await names()).map(([id, n]) => [n, id]));
@@ -150,33 +161,38 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       expect(Object.keys(after)).toHaveLength(7);
     });
 
-    it("a swap or a rotation is refused in the preview, whatever the batching: two steps, or one GroupRoles", async () => {
-      await up([role("a", "Alpha"), role("b", "Beta"), role("c", "Gamma")]);
-      const before = await names();
-      for (const [program, config] of [
-        [[role("a", "Beta"), role("b", "Alpha"), role("c", "Gamma")], single],
-        [[role("a", "Beta"), role("b", "Alpha"), role("c", "Gamma")], {}],
-        [[role("a", "Beta"), role("b", "Gamma"), role("c", "Alpha")], {}],
-      ] as const) {
-        await s.h.clearRequests();
-        const preview = await runSpec(s, "preview", [...program], config);
-        expect(preview.ok).toBe(false);
-        expect(preview.errors.join("\n")).toMatch(/The two swap names|give this Role the resource option `dependsOn`/);
-        expect((await s.h.requests()).entries.filter((e) => e.method !== "GET")).toEqual([]);
-      }
-      // Two steps: one role steps aside first, then the names settle.
-      await up([role("a", "Alpha (old)"), role("b", "Beta"), role("c", "Gamma")]);
-      await up([role("b", "Alpha"), role("a", "Beta", { dependsOn: ["b"] }), role("c", "Gamma")]);
-      const after = await names();
-      expect(Object.keys(after)).toEqual(Object.keys(before)); // the same roles, no create or delete
-      // By name, not by ID order: the engine creates independent resources in no set order.
-      const idOf = (name: string) => Object.keys(before).find((id) => before[id] === name)!;
-      expect([after[idOf("Alpha")], after[idOf("Beta")], after[idOf("Gamma")]]).toEqual(["Beta", "Alpha", "Gamma"]);
-    });
+    once(
+      "a swap or a rotation is refused in the preview, whatever the batching: two steps, or one GroupRoles",
+      async () => {
+        await up([role("a", "Alpha"), role("b", "Beta"), role("c", "Gamma")]);
+        const before = await names();
+        for (const [program, config] of [
+          [[role("a", "Beta"), role("b", "Alpha"), role("c", "Gamma")], single],
+          [[role("a", "Beta"), role("b", "Alpha"), role("c", "Gamma")], {}],
+          [[role("a", "Beta"), role("b", "Gamma"), role("c", "Alpha")], {}],
+        ] as const) {
+          await s.h.clearRequests();
+          const preview = await runSpec(s, "preview", [...program], config);
+          expect(preview.ok).toBe(false);
+          expect(preview.errors.join("\n")).toMatch(
+            /The two swap names|give this Role the resource option `dependsOn`/,
+          );
+          expect((await s.h.requests()).entries.filter((e) => e.method !== "GET")).toEqual([]);
+        }
+        // Two steps: one role steps aside first, then the names settle.
+        await up([role("a", "Alpha (old)"), role("b", "Beta"), role("c", "Gamma")]);
+        await up([role("b", "Alpha"), role("a", "Beta", { dependsOn: ["b"] }), role("c", "Gamma")]);
+        const after = await names();
+        expect(Object.keys(after)).toEqual(Object.keys(before)); // the same roles, no create or delete
+        // By name, not by ID order: the engine creates independent resources in no set order.
+        const idOf = (name: string) => Object.keys(before).find((id) => before[id] === name)!;
+        expect([after[idOf("Alpha")], after[idOf("Beta")], after[idOf("Gamma")]]).toEqual(["Beta", "Alpha", "Gamma"]);
+      },
+    );
   });
 
   describe("renames one up cannot apply", () => {
-    it("a name held by a role outside the program: the preview says so; nothing changes", async () => {
+    once("a name held by a role outside the program: the preview says so; nothing changes", async () => {
       await up([role("a", "Alpha")]);
       await s.h.api("POST", "/groups/42/roles", [{ name: "Taken" }]);
       const before = await names();
@@ -191,25 +207,28 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       expect(await names()).toEqual(before);
     });
 
-    it("a rename onto the name of a role removed in the same change: the preview fails naming it; two steps apply", async () => {
-      await up([role("a", "Alpha"), role("b", "Beta")]);
-      const ids = Object.fromEntries(Object.entries(await names()).map(([id, n]) => [n, id]));
-      // Refused in the preview: `b`'s delete runs after every other step, so "Beta" is still held then.
-      const preview = await runSpec(s, "preview", [role("a", "Beta")]);
-      expect(preview.ok).toBe(false);
-      const message = preview.errors.join("\n");
-      expect(message).toContain(`already has a role named "Beta" (id 42/${ids["Beta"]})`);
-      expect(message).toContain("If you removed that role from the program in this change, apply it in two steps");
-      expect(Object.values(await names()).sort()).toEqual(["Alpha", "Beta"]);
+    once(
+      "a rename onto the name of a role removed in the same change: the preview fails naming it; two steps apply",
+      async () => {
+        await up([role("a", "Alpha"), role("b", "Beta")]);
+        const ids = Object.fromEntries(Object.entries(await names()).map(([id, n]) => [n, id]));
+        // Refused in the preview: `b`'s delete runs after every other step, so "Beta" is still held then.
+        const preview = await runSpec(s, "preview", [role("a", "Beta")]);
+        expect(preview.ok).toBe(false);
+        const message = preview.errors.join("\n");
+        expect(message).toContain(`already has a role named "Beta" (id 42/${ids["Beta"]})`);
+        expect(message).toContain("If you removed that role from the program in this change, apply it in two steps");
+        expect(Object.values(await names()).sort()).toEqual(["Alpha", "Beta"]);
 
-      await up([role("a", "Alpha")]); // step 1: the removal
-      await up([role("a", "Beta")]); // step 2: the rename
-      expect(await names()).toEqual({ [ids["Alpha"]!]: "Beta" });
-    });
+        await up([role("a", "Alpha")]); // step 1: the removal
+        await up([role("a", "Beta")]); // step 2: the rename
+        expect(await names()).toEqual({ [ids["Alpha"]!]: "Beta" });
+      },
+    );
   });
 
   describe("two resources of one program that declare the same role name", () => {
-    it("fail in the preview, naming both resources, before any write", async () => {
+    once("fail in the preview, naming both resources, before any write", async () => {
       await s.h.clearRequests();
       const preview = await runSpec(s, "preview", [
         role("first", "Support"),
@@ -230,7 +249,7 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       expect(counts["GET /api/v0/groups/:groupId/roles"] ?? 0).toBeLessThanOrEqual(1);
     });
 
-    it("a rename onto a name another resource gives up in the same change is not a duplicate", async () => {
+    once("a rename onto a name another resource gives up in the same change is not a duplicate", async () => {
       await up([role("a", "Alpha"), role("b", "Beta")]);
       expect((await runSpec(s, "preview", [role("b", "Gamma"), role("a", "Beta", { dependsOn: ["b"] })])).ok).toBe(
         true,

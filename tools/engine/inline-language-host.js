@@ -44,8 +44,8 @@ function forgetProgramModules(dir) {
 let typeScriptProject;
 
 /**
- * ts-node registered as `cmd/run` registers it for a TypeScript program in `pwd` (@pulumi/pulumi
- * cmd/run/run.js, its CommonJS branch): the project's tsconfig.json, type checked unless
+ * ts-node registered as `cmd/run` registers it for a TypeScript program in `pwd`
+ * (@pulumi/pulumi cmd/run/run.js, its CommonJS branch): the project's tsconfig.json, type checked unless
  * PULUMI_NODEJS_TRANSPILE_ONLY or the tsconfig's `noCheck` says otherwise, Pulumi's vendored ts-node.
  */
 function registerTypeScript(pwd) {
