@@ -7,7 +7,16 @@
  * register the giver and the receiver in different orders.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { catalogueSpec, roleSpec, engineKind, runMixed, specStackPerFile, type Stack } from "./harness";
+import {
+  catalogueSpec,
+  engineKind,
+  roleSpec,
+  runMixed,
+  specStackPerFile,
+  type GroupRolesSpec,
+  type RoleSpec,
+  type Stack,
+} from "./harness";
 
 let s: Stack;
 specStackPerFile((stack) => (s = stack));
@@ -16,6 +25,15 @@ const cat = catalogueSpec;
 const role = roleSpec;
 /** Name to roleId, as the service lists the group. */
 const held = async (groupId = 42) => Object.fromEntries((await s.h.listRoles(groupId)).map((r) => [r.name, r.roleId]));
+/**
+ * The stack after an `up` of this program from empty, made by the first test that asks (at its
+ * `--parallel`) and restored for the others: each case's starting point is the same at every level.
+ */
+const start = (key: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) =>
+  s.baseline(`${key} (${s.sdk})`, async () => {
+    const first = await runMixed(s, "up", cats, roles);
+    expect(first.ok, first.errors.join("\n")).toBe(true);
+  });
 const urn = (type: "Role" | "GroupRoles", name: string) =>
   `urn:pulumi:dev::roles-spec::pulumi-nodejs:dynamic/grouproles:${type}::${name}`;
 
@@ -39,8 +57,7 @@ describe.each([
           cat("one", { a: { name: "A" }, b: { name: "B" } }),
           cat("two", { c: { name: "C" } }, { adoptExisting: true }),
         ];
-        const first = await runMixed(s, "up", before, [role("anchor", "Anchor")]);
-        expect(first.ok, first.errors.join("\n")).toBe(true);
+        await start("case 1", before, [role("anchor", "Anchor")]);
         const ids = await held();
         const late = (names: string[]) => [...names, "database"];
         const receiver = (deps: string[]) =>
@@ -76,8 +93,7 @@ describe.each([
     it("2. replaceOnChanges on a rename whose old name another Role takes: refused in the preview, no up hangs", async () => {
       s.sdk = "package";
       try {
-        const first = await runMixed(s, "up", [], [role("a", "x"), role("b", "z")]);
-        expect(first.ok, first.errors.join("\n")).toBe(true);
+        await start("case 2", [], [role("a", "x"), role("b", "z")]);
         const after = [role("a", "y", { replaceOnChanges: ["name"] }), role("b", "x")];
         // `a`'s old role keeps "x" until it is deleted, after every other step: nothing frees it in time.
         const preview = await runMixed(s, "preview", [], after);
@@ -101,8 +117,7 @@ describe.each([
     });
 
     it("3. deleteBeforeReplace of a catalogue moved to another group while another adopts its role: refused, or kept with dependsOn", async () => {
-      const first = await runMixed(s, "up", [cat("old", { a: { name: "A" }, b: { name: "B" } })]);
-      expect(first.ok, first.errors.join("\n")).toBe(true);
+      await start("case 3", [cat("old", { a: { name: "A" }, b: { name: "B" } })]);
       const ids = await held();
       const after = [
         {
@@ -124,8 +139,7 @@ describe.each([
     it("4. up --target of an exclusive catalogue leaves the Role of its group alone", async () => {
       const roles = [role("r", "R")];
       const before = [cat("owner", { x: { name: "X" } }, { exclusive: true }, { dependsOn: ["r"] })];
-      const first = await runMixed(s, "up", before, roles);
-      expect(first.ok, first.errors.join("\n")).toBe(true);
+      await start("case 4", before, roles);
       const after = [cat("owner", { x: { name: "X" }, y: { name: "Y" } }, { exclusive: true }, { dependsOn: ["r"] })];
       s.flags = { targets: [urn("GroupRoles", "owner")] };
       try {
@@ -139,8 +153,7 @@ describe.each([
 
     it("5. up --replace of a Role whose name stays: refused in the preview, saying why and what works", async () => {
       const roles = [role("r", "R")];
-      const first = await runMixed(s, "up", [], roles);
-      expect(first.ok, first.errors.join("\n")).toBe(true);
+      await start("case 5", [], roles);
       const before = await held();
       s.flags = { replaces: [urn("Role", "r")] };
       try {
