@@ -63,7 +63,7 @@ const BREAK = {
   "provider-role": 82,
   "provider-shared": 78,
   "provider-group-roles": 82,
-  emulator: 81,
+  emulator: 92,
 };
 
 export default {
