@@ -61,9 +61,9 @@ const BREAK = {
   config: 75,
   "plugin-wire": 96,
   "provider-role": 82,
-  "provider-shared": 78,
+  "provider-shared": 73,
   "provider-group-roles": 82,
-  emulator: 92,
+  emulator: 94,
 };
 
 export default {
