@@ -58,7 +58,7 @@ const BREAK = {
   client: 78,
   "client-core": 88,
   coordination: null,
-  config: 75,
+  config: 81,
   "plugin-wire": 96,
   "provider-role": 82,
   "provider-shared": 73,
