@@ -13,6 +13,7 @@ import {
   roleSpec,
   runMixed,
   specStackPerFile,
+  startFrom,
   type GroupRolesSpec,
   type RoleSpec,
   type Stack,
@@ -25,15 +26,7 @@ const cat = catalogueSpec;
 const role = roleSpec;
 /** Name to roleId, as the service lists the group. */
 const held = async (groupId = 42) => Object.fromEntries((await s.h.listRoles(groupId)).map((r) => [r.name, r.roleId]));
-/**
- * The stack after an `up` of this program from empty, made by the first test that asks (at its
- * `--parallel`) and restored for the others: each case's starting point is the same at every level.
- */
-const start = (key: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) =>
-  s.baseline(`${key} (${s.sdk})`, async () => {
-    const first = await runMixed(s, "up", cats, roles);
-    expect(first.ok, first.errors.join("\n")).toBe(true);
-  });
+const start = (key: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) => startFrom(s, key, cats, roles);
 const urn = (type: "Role" | "GroupRoles", name: string) =>
   `urn:pulumi:dev::roles-spec::pulumi-nodejs:dynamic/grouproles:${type}::${name}`;
 

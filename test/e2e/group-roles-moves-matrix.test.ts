@@ -16,6 +16,7 @@ import {
   roleSpec,
   runMixed,
   specStackPerFile,
+  startFrom,
   type GroupRolesSpec,
   type RoleSpec,
   type Stack,
@@ -45,12 +46,8 @@ const stateOf = (r: Outputs, name: string) => {
   const roles = (res?.outputs["roles"] ?? {}) as Record<string, { roleId: number }>;
   return Object.fromEntries(Object.entries(roles).map(([k, v]) => [k, v.roleId]));
 };
-/** The stack after `up(cats, roles)` from empty: made once per file and name, then restored. */
-const start = (name: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) =>
-  s.baseline(name, async () => {
-    s.parallel = undefined;
-    await up(cats, roles);
-  });
+/** The stack after `up(cats, roles)` from empty: made once per file and name, then restored (`startFrom`). */
+const start = (name: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) => startFrom(s, name, cats, roles);
 const deletes = async () => (await s.h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"] ?? 0;
 /** The next run of the same program plans nothing and sends nothing (an exclusive catalogue: its one list). */
 const expectSettled = async (cats: GroupRolesSpec[], roles: RoleSpec[] = [], lists = 0) => {

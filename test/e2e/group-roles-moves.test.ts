@@ -20,6 +20,7 @@ import {
   roleSpec,
   runMixed,
   specStackPerFile,
+  startFrom,
   type GroupRolesSpec,
   type RoleSpec,
   type Stack,
@@ -55,12 +56,8 @@ const sortedKeys = (o: unknown): unknown =>
           .map(([k, v]) => [k, sortedKeys(v)]),
       )
     : o;
-/** The stack after `up(cats, roles)` from empty: made once per file and name, then restored. */
-const start = (name: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) =>
-  s.baseline(name, async () => {
-    s.parallel = undefined;
-    await up(cats, roles);
-  });
+/** The stack after `up(cats, roles)` from empty: made once per file and name, then restored (`startFrom`). */
+const start = (name: string, cats: GroupRolesSpec[], roles: RoleSpec[] = []) => startFrom(s, name, cats, roles);
 const deletes = async () => (await s.h.requests()).counts["POST /api/v0/groups/:groupId/delete-roles"] ?? 0;
 /** A preview refused, its error naming `parts`, nothing written. */
 const expectRefused = async (

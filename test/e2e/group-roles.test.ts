@@ -50,7 +50,8 @@ const held = async () => Object.fromEntries((await s.h.listRoles(42)).map((r) =>
 const outputRoles = (r: Parameters<typeof state>[0]) =>
   state(r)!.outputs["roles"] as Record<string, { roleId: number; name: string }>;
 
-// Every scenario with the dynamic resources and with the resource plugin's.
+// With the dynamic resources and with the resource plugin's: each scenario with one kind (the kinds taking turns), both
+// where the kinds differ; through the real CLI every scenario with both (`kindTests`).
 describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources", (sdk) => {
   specStackPerFile((stack) => (s = stack), sdk);
   const { once, both } = kindTests(sdk);

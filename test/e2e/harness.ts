@@ -3,7 +3,7 @@
  * stack config a user would set. The roles config is secret, as users set it.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { runEngine, type EngineOptions, type EngineResult, type InlineProgramHost } from "../../tools/engine";
@@ -306,6 +306,23 @@ export const runMixed = (
   config: Record<string, string> = {},
   secretConfig?: Record<string, string>,
 ) => runSpec(s, op, roles, { "roles-spec:groupRoles": JSON.stringify(catalogues), ...config }, secretConfig);
+
+/**
+ * The stack after an `up` of these resources from empty, at the CLI's default `--parallel`: made by the
+ * first call with this key in the file (per SDK kind), restored by later ones (`Stack.baseline`), so tests
+ * that start from the same stack pay for its engine runs once. The caller's `--parallel` is kept.
+ */
+export const startFrom = (s: Stack, key: string, catalogues: GroupRolesSpec[], roles: RoleSpec[] = []) =>
+  s.baseline(`${key} (${s.sdk})`, async () => {
+    const parallel = s.parallel;
+    s.parallel = undefined;
+    try {
+      const first = await runMixed(s, "up", catalogues, roles);
+      expect(first.ok, first.errors.join("\n")).toBe(true);
+    } finally {
+      s.parallel = parallel;
+    }
+  });
 
 /** The plan lines of GroupRoles resources only. */
 export const catalogPlan = (r: EngineResult): string[] => planOf(r, "GroupRoles");

@@ -26,7 +26,8 @@ const roleState = (r: {
   resources: Array<{ type: string; id?: string; outputs: Record<string, unknown>; initErrors?: string[] }>;
 }) => r.resources.filter((x) => isGroupRolesType(x.type, "Role"));
 
-// Every scenario with the dynamic resources and with the resource plugin's.
+// With the dynamic resources and with the resource plugin's: each scenario with one kind (the kinds taking turns), both
+// where the kinds differ; through the real CLI every scenario with both (`kindTests`).
 describe.each(SDK_KINDS)("partial creates, %s resources", (sdk) => {
   specStackPerFile((stack) => (s = stack), sdk);
   const { once, both } = kindTests(sdk);

@@ -46,26 +46,26 @@ let typeScriptProject;
 /**
  * ts-node registered as `cmd/run` registers it for a TypeScript program in `pwd`
  * (@pulumi/pulumi cmd/run/run.js, its CommonJS branch): the project's tsconfig.json, type checked unless
- * PULUMI_NODEJS_TRANSPILE_ONLY or the tsconfig's `noCheck` says otherwise, Pulumi's vendored ts-node.
+ * its `noCheck` says otherwise, Pulumi's vendored ts-node. (`cmd/run` also reads PULUMI_NODEJS_TSCONFIG_PATH
+ * and PULUMI_NODEJS_TRANSPILE_ONLY; the stand-in starts this host without PULUMI_ variables: ./child-env.ts.)
  */
 function registerTypeScript(pwd) {
   if (typeScriptProject === pwd) return;
   if (typeScriptProject !== undefined)
     throw new Error(`this host compiles the TypeScript of ${typeScriptProject}; start another for ${pwd}`);
-  const fs = require("node:fs");
+  const { existsSync } = require("node:fs");
   const semver = require(require.resolve("semver", { paths: [pulumiDir] }));
   const tsutils = require(path.join(pulumiDir, "tsutils"));
-  const tsConfigPath = process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? "tsconfig.json";
+  const tsConfigPath = "tsconfig.json";
   const compilerOptions = tsutils.loadTypeScriptCompilerOptions(tsConfigPath);
-  const transpileOnlyEnv = process.env.PULUMI_NODEJS_TRANSPILE_ONLY;
   const { tsnodeRequire, typescriptRequire } = tsutils.typeScriptRequireStrings();
   const ts = require(typescriptRequire);
   const useNodeNext = semver.gte(ts.version, "4.7.0");
   require(tsnodeRequire).register({
     compiler: typescriptRequire,
-    transpileOnly: transpileOnlyEnv ? transpileOnlyEnv === "true" : compilerOptions.noCheck,
+    transpileOnly: compilerOptions.noCheck,
     project: tsConfigPath,
-    skipProject: !fs.existsSync(tsConfigPath),
+    skipProject: !existsSync(tsConfigPath),
     compilerOptions: {
       target: "ES2020",
       module: useNodeNext ? "nodenext" : "commonjs",
