@@ -1,9 +1,11 @@
 /**
- * When a create may have been applied although no usable reply came back, and how long a create that
- * timed out is watched for (provider/shared/lost-replies.ts): the rule both resources' adoption after
- * a lost reply follows. Known answers on fixed inputs.
+ * When a write may have been applied although no usable reply came back (provider/shared/lost-replies.ts):
+ * which errors leave it open (known answers on fixed inputs), and how an update or a delete is then
+ * settled by reading each role back from an emulator on loopback (what it holds, never what was sent).
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GroupRolesClient } from "../../client";
+import type { RoleUpdateInput } from "../../client/types";
 import {
   ConnectTimeoutError,
   ConnectionError,
@@ -14,7 +16,8 @@ import {
   UnexpectedReplyError,
   ValidationError,
 } from "../../client/errors";
-import { isAmbiguous } from "../../provider/shared/lost-replies";
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { deleteApplied, isAmbiguous, updateApplied } from "../../provider/shared/lost-replies";
 
 const opts = {};
 const status = (s: number) => ({ status: s });
@@ -36,3 +39,71 @@ describe("isAmbiguous: the write may have been applied", () => {
     expect(isAmbiguous(new Error("plain"))).toBe(false);
   });
 });
+
+describe("settling a write by reading each role back", () => {
+  let emu: RunningEmulator;
+  let client: GroupRolesClient;
+  beforeAll(async () => {
+    emu = await startEmulator();
+    client = new GroupRolesClient({ baseUrl: emu.baseUrl, accessToken: emu.token, retry: { maxAttempts: 1 } });
+  });
+  afterAll(() => emu.close());
+  const group = () => 7_000 + Math.floor(Math.random() * 1_000_000);
+
+  it("an update is applied when every role reads back with its name, text and each setting sent", async () => {
+    const g = group();
+    const [a, b] = await client.roles.create(g, [
+      { name: "A", description: "a", settings: { viewVideo: true, chat: false } },
+      { name: "B", settings: { chat: true } },
+    ]);
+    const sent: RoleUpdateInput[] = [
+      { roleId: a!.roleId, name: "A", description: "a", settings: { viewVideo: true, chat: false } },
+      { roleId: b!.roleId, name: "B", settings: { chat: true } },
+    ];
+    expect(await updateApplied(client, g, sent)).toBe(true);
+    // One setting the service holds otherwise, in the last role: not applied.
+    expect(await updateApplied(client, g, [sent[0]!, { ...sent[1]!, settings: { chat: false } }])).toBe(false);
+    // A key sent that the role does not hold.
+    expect(await updateApplied(client, g, [{ ...sent[0]!, settings: { viewVideo: true, record: true } }])).toBe(false);
+    // `null` unsets: applied only when the role no longer holds the key.
+    expect(await updateApplied(client, g, [{ ...sent[0]!, settings: { chat: null } }])).toBe(false);
+    expect(await updateApplied(client, g, [{ ...sent[0]!, settings: { record: null } }])).toBe(true);
+    // The name or a text field read back otherwise.
+    expect(await updateApplied(client, g, [{ ...sent[0]!, name: "A2" }])).toBe(false);
+    expect(await updateApplied(client, g, [{ ...sent[0]!, description: "other" }])).toBe(false);
+  });
+
+  it("an update whose role cannot be read is not taken as applied", async () => {
+    const g = group();
+    const [a] = await client.roles.create(g, [{ name: "A" }]);
+    expect(await updateApplied(client, g, [{ roleId: a!.roleId + 1, name: "A" }])).toBe(false);
+    const fault = { method: "GET", path: `/api/v0/groups/${g}/roles/*`, action: "status", status: 503 };
+    await admin(emu, "POST", "/faults", fault);
+    expect(await updateApplied(client, g, [{ roleId: a!.roleId, name: "A" }])).toBe(false);
+    expect(await updateApplied(client, g, [{ roleId: a!.roleId, name: "A" }])).toBe(true);
+  });
+
+  it("a delete is applied only when each role's own read answers 404", async () => {
+    const g = group();
+    const [a, b] = await client.roles.create(g, [{ name: "A" }, { name: "B" }]);
+    await client.roles.delete(g, [a!.roleId]);
+    expect(await deleteApplied(client, g, [a!.roleId])).toBe(true);
+    // One of them still there, first or last: not applied.
+    expect(await deleteApplied(client, g, [a!.roleId, b!.roleId])).toBe(false);
+    expect(await deleteApplied(client, g, [b!.roleId, a!.roleId])).toBe(false);
+    // A read that fails otherwise is no proof of a delete.
+    const fault = { method: "GET", path: `/api/v0/groups/${g}/roles/*`, action: "status", status: 503 };
+    await admin(emu, "POST", "/faults", fault);
+    expect(await deleteApplied(client, g, [a!.roleId])).toBe(false);
+  });
+});
+
+/** A call to the emulator's admin routes. */
+async function admin(emu: RunningEmulator, method: string, path: string, body: unknown): Promise<void> {
+  const res = await fetch(`${emu.baseUrl}/_emulator${path}`, {
+    method,
+    headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(201);
+}
