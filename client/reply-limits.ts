@@ -35,9 +35,25 @@ export const MAX_ROLE_JSON_BYTES = Math.ceil(LARGEST_ROLE_BYTES / 1024) * 1024;
 /** Default reply cap: 10,000 roles x 5 KiB = 51,200,000 bytes (48.8 MiB) today. */
 export const DEFAULT_MAX_REPLY_BYTES = MAX_GROUP_ROLES * MAX_ROLE_JSON_BYTES;
 
+/** A reply's body as undici gives it: read as chunks, stopped by `destroy`. */
+type ReplyBody = AsyncIterable<Buffer | Uint8Array> & {
+  destroy?: (error?: Error) => unknown;
+  on?: (event: "error", listener: (error: unknown) => void) => unknown;
+};
+
+/**
+ * Stops reading a body and frees its connection. undici emits an abort error on a body destroyed before
+ * it was read to its end, and with no listener that error is an uncaught exception that ends the process
+ * (the provider host): it is heard and dropped, the caller throws its own error.
+ */
+function discard(body: ReplyBody): void {
+  body.on?.("error", () => undefined);
+  body.destroy?.();
+}
+
 /** The body of a reply, at most `maxBytes` bytes, as UTF-8 text. @throws ReplyTooLargeError past it. */
 export async function readCapped(
-  body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (error?: Error) => unknown },
+  body: ReplyBody,
   contentLength: string | string[] | undefined,
   maxBytes: number,
   request: RequestInfo,
@@ -45,7 +61,7 @@ export async function readCapped(
   const declared = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
   // A declared length over the cap fails before a byte is read.
   if (Number.isFinite(declared) && declared > maxBytes) {
-    body.destroy?.();
+    discard(body);
     throw new ReplyTooLargeError(maxBytes, request, declared);
   }
   const chunks: Buffer[] = [];
@@ -53,7 +69,7 @@ export async function readCapped(
   for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > maxBytes) {
-      body.destroy?.();
+      discard(body);
       throw new ReplyTooLargeError(maxBytes, request);
     }
     chunks.push(Buffer.from(chunk));
