@@ -30,6 +30,55 @@ describe("settings the update sends", () => {
   });
 });
 
+describe("what the update reads and sends", () => {
+  const routes = async () => (await h.requests()).entries.map((e) => `${e.method} ${e.route}`);
+
+  it("a change without settings reads nothing first and sends none; a settings change reads the role once and sends the whole map", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old", settings: { viewVideo: true } });
+    await h.api("PUT", "/groups/42/roles", [{ roleId: outs.roleId, name: "Old", settings: { chat: true } }]);
+    resetDeploymentLedger();
+    await h.clearRequests();
+    const renamed = await provider.update(id, outs, { groupId: 42, name: "New", settings: { viewVideo: true } });
+    const before = (await routes()).slice(0, (await routes()).indexOf("PUT /api/v0/groups/:groupId/roles"));
+    expect(before).not.toContain("GET /api/v0/groups/:groupId/roles/:roleId");
+    expect((await puts())[0]![0]).not.toHaveProperty("settings");
+
+    resetDeploymentLedger();
+    await h.clearRequests();
+    await provider.update(id, renamed.outs, { groupId: 42, name: "New", settings: { viewVideo: false } });
+    const log = await routes();
+    expect(log.slice(0, log.indexOf("PUT /api/v0/groups/:groupId/roles"))).toContain(
+      "GET /api/v0/groups/:groupId/roles/:roleId",
+    );
+    // The key set by hand is kept: the map is sent in full, read first.
+    expect((await puts())[0]![0]!.settings).toEqual({ viewVideo: false, chat: true });
+    expect((await h.details(42, outs.roleId)).settings).toEqual({ viewVideo: false, chat: true });
+  });
+
+  it("an update whose every reply was lost is done when the role reads back as sent", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
+    resetDeploymentLedger();
+    await h.fault({ method: "PUT", path: LIST, action: "drop-after", times: 0 });
+    const result = await provider.update(id, outs, { groupId: 42, name: "New" });
+    await h.admin("DELETE", "/faults");
+    expect(result.outs).toMatchObject({ roleId: outs.roleId, name: "New" });
+    expect((await h.details(42, outs.roleId)).name).toBe("New");
+  });
+
+  it("a clear refusal is never taken as applied, even when the role already reads as sent", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
+    // The service already holds the new name (changed by hand); the state still says "Old".
+    await h.api("PUT", "/groups/42/roles", [{ roleId: outs.roleId, name: "New" }]);
+    resetDeploymentLedger();
+    await h.fault({ method: "PUT", path: LIST, action: "status", status: 403, times: 0 });
+    const err = (await provider.update(id, outs, { groupId: 42, name: "New" }).catch((e: unknown) => e)) as Error & {
+      code?: string;
+    };
+    await h.admin("DELETE", "/faults");
+    expect(err.code).toBe("ERR_FORBIDDEN");
+  });
+});
+
 describe("the update's result and failures", () => {
   it("returns the outputs read back, for the engine to store", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Old", description: "d" });
@@ -75,6 +124,34 @@ describe("the update's result and failures", () => {
     expect(err.properties).toMatchObject({ name: "New", roleId: outs.roleId });
     await h.admin("DELETE", "/faults");
     expect((await h.details(42, outs.roleId)).name).toBe("New");
+  });
+
+  it("that partial update keeps the users last known and the provider reference, the new one first", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
+    const partial = async (olds: Record<string, unknown>, news: Record<string, unknown>) => {
+      resetDeploymentLedger();
+      await h.fault({ method: "GET", path: LIST, action: "status", status: 403, times: 0 });
+      await h.fault({ method: "GET", path: `${LIST}/${outs.roleId}`, action: "status", status: 403, times: 0 });
+      const err = (await provider.update(id, olds, news).catch((e: unknown) => e)) as { properties?: unknown };
+      await h.admin("DELETE", "/faults");
+      return err.properties;
+    };
+    const held = { ...outs, inUse: true, userCount: 3, __provider: "old-ref" };
+    expect(await partial(held, { groupId: 42, name: "A", __provider: "new-ref" })).toEqual({
+      groupId: 42,
+      name: "A",
+      roleId: outs.roleId,
+      inUse: true,
+      userCount: 3,
+      __provider: "new-ref",
+    });
+    expect(await partial({ ...held, name: "A" }, { groupId: 42, name: "B" })).toMatchObject({
+      name: "B",
+      __provider: "old-ref",
+    });
+    // A state from before the user counts were kept: not in use, no users.
+    const { inUse: _u, userCount: _c, ...bare } = { ...outs, name: "B" };
+    expect(await partial(bare, { groupId: 42, name: "C" })).toMatchObject({ name: "C", inUse: false, userCount: 0 });
   });
 
   it("a service that accepts the update without applying it fails naming what it did not apply", async () => {
