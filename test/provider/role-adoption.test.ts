@@ -35,11 +35,13 @@ describe("a create that timed out: settled by one list, never by watching the cl
   it("not there yet: kept in state as an unconfirmed create (the service may still apply it), one list sent", async () => {
     await h.create(42, [{ name: "Early" }]);
     await h.clearRequests();
-    const err = (await adoptAfterLostReply(role as RoleInputs, timedOut(), what, undefined).catch(
+    const err = (await adoptAfterLostReply(role as RoleInputs, timedOut(), what, "provider-ref").catch(
       (e) => e,
-    )) as Error & { code?: string; id?: string; reasons?: string[] };
+    )) as Error & { code?: string; id?: string; reasons?: string[]; properties?: unknown };
     expect(err.code).toBe("ERR_ROLE_NOT_APPLIED");
     expect(err.id).toBe("42/unconfirmed");
+    // The record holds the inputs and no role: unused, no users, no ID.
+    expect(err.properties).toEqual({ ...role, roleId: 0, inUse: false, userCount: 0, __provider: "provider-ref" });
     expect(err.message).toBe(
       `${what}: no reply (timed out after 100 ms waiting for the reply headers), and the group holds no role named ` +
         '"Support" yet; the service may still create it. Pulumi keeps the role in state as unconfirmed; the next ' +

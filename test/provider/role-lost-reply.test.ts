@@ -124,3 +124,24 @@ describe("a lost create reply never makes a duplicate", () => {
     expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(2);
   });
 });
+
+describe("a lost delete reply: settled by the role's own read", () => {
+  const deletePath = "/api/v0/groups/42/delete-roles";
+
+  it("applied but unanswered on every attempt: done, the role is gone", async () => {
+    const { id, outs } = await provider.create({ ...role });
+    await h.fault({ method: "POST", path: deletePath, action: "drop-after", times: 0 });
+    await provider.delete(id, outs);
+    await h.admin("DELETE", "/faults");
+    expect((await h.listRoles(42)).map((r) => r.roleId)).not.toContain(outs.roleId);
+  });
+
+  it("dropped before the service acted: the delete fails naming the role, which is still there", async () => {
+    const { id, outs } = await provider.create({ ...role });
+    await h.fault({ method: "POST", path: deletePath, action: "drop-before", times: 0 });
+    const err = (await provider.delete(id, outs).catch((e: unknown) => e)) as Error;
+    await h.admin("DELETE", "/faults");
+    expect(err.message).toContain(`deleting role "Support" (id ${id})`);
+    expect((await h.listRoles(42)).map((r) => r.roleId)).toContain(outs.roleId);
+  });
+});
