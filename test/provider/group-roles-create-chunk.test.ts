@@ -162,6 +162,15 @@ describe("no reply", () => {
     expect(Object.keys(await byName()).sort()).toEqual(["A", "B"]);
   });
 
+  it("a reply naming a role the group held before is not believed: the role made is found by its name", async () => {
+    const held = await byHand("Manual");
+    await h.fault({ ...POSTS, action: "override", fields: { roleId: held.Manual } });
+    const outcome = await createChunk(client, 42, newRoles("A"), new Set([held.Manual!]));
+    const service = await byName();
+    expect(service.A).not.toBe(held.Manual);
+    expect(outcome.made).toEqual([{ key: "a", roleId: service.A, inUse: false, userCount: 0 }]);
+  });
+
   it("a role the group held before the POST is never taken for one it made", async () => {
     const held = await byHand("A");
     await h.fault({ ...POSTS, action: "status", status: 500 });
