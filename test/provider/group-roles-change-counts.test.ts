@@ -93,3 +93,18 @@ describe("keptNotes", () => {
     expect(keptNotes(42, keptState, new Map(), ["gone"])).toEqual([]);
   });
 });
+
+describe("renamedKeys: an entry under a new key with the name a removed key held is that role", () => {
+  const state: GroupRolesState = { groupId: 42, roles: { a: held(1, "A"), b: held(2, "B"), c: held(3, "C") } };
+
+  it("maps each new key to the removed key whose name it declares, each removed key once", () => {
+    // x takes A's role; y declares A too but a role is one entry's; b is kept; z declares the name of a kept key.
+    const roles = { x: { name: "A" }, y: { name: "A" }, b: { name: "B" }, z: { name: "B" } };
+    expect([...renamedKeys(state, roles)]).toEqual([["x", "a"]]);
+  });
+
+  it("nothing for kept keys, new names, or entries that are not objects", () => {
+    expect([...renamedKeys(state, { a: { name: "A" }, b: { name: "C" }, c: { name: "B" } })]).toEqual([]);
+    expect([...renamedKeys(state, { x: { name: "New" }, y: null, z: "C" })]).toEqual([]);
+  });
+});

@@ -351,6 +351,38 @@ describe("a write whose reply was lost: the state is settled by a fresh list", (
   });
 });
 
+describe("Progress.settle: the state after a failed step is what a fresh list shows", () => {
+  const entry = (roleId: number, name: string) => ({
+    roleId,
+    name,
+    description: "old",
+    settings: { viewVideo: true },
+    inUse: false,
+    userCount: 0,
+  });
+
+  it("a role gone leaves the state; one renamed by hand takes the service's name, text and users; the others stay", () => {
+    const progress = new Progress(42, { a: entry(1, "A"), b: entry(2, "B"), c: entry(3, "C") }, ["a", "b", "c"]);
+    progress.settle([
+      { roleId: 2, name: "B by hand", description: "new", inUse: true, userCount: 4 },
+      { roleId: 3, name: "C", description: "old", inUse: false, userCount: 0 },
+    ]);
+    expect(progress.snapshot().roles).toEqual({
+      b: { roleId: 2, name: "B by hand", description: "new", settings: { viewVideo: true }, inUse: true, userCount: 4 },
+      c: entry(3, "C"),
+    });
+  });
+
+  it("an unconfirmed create whose name a role of the state now holds (renamed by hand) is not taken for it", () => {
+    const progress = new Progress(42, { a: entry(1, "A") }, ["a", "n"]);
+    progress.unknownOutcome("n", "New");
+    progress.settle([{ roleId: 1, name: "New", description: "old", inUse: false, userCount: 0 }]);
+    const after = progress.snapshot();
+    expect(Object.keys(after.roles)).toEqual(["a"]);
+    expect(after.unconfirmed).toEqual({ n: "New" });
+  });
+});
+
 describe("roles another resource of the deployment takes", () => {
   it("removed entries let go leave the state once the apply succeeds, and are not deleted", async () => {
     const { outs } = await createdIn(h, { a: { name: "A" }, b: { name: "B" }, c: { name: "C" } });
