@@ -115,6 +115,31 @@ describe("takeovers (adoptExisting): settings read once, nothing sent that the r
   });
 });
 
+describe("a takeover (adoptExisting) and a step that fails", () => {
+  it("its own PUT failing: not recorded, the role left as the service holds it, for the next up to take over again", async () => {
+    const [a] = await h.create(42, [{ name: "A", description: "by hand" }]);
+    const [b] = await h.create(42, [{ name: "B" }]);
+    await h.fault({ ...PUTS, action: "status", status: 500, times: 0 });
+    const roles = { a: { name: "A", description: "declared" }, b: { name: "B" } };
+    const err = await failure(groupRoles.create(inputs(roles, { adoptExisting: true })));
+    await h.admin("DELETE", "/faults");
+    // B needed no PUT: taken over and recorded. A differed: its PUT failed, so it is not this resource's yet.
+    expect(Object.fromEntries(Object.entries(err.properties.roles).map(([k, r]) => [k, r.roleId]))).toEqual({
+      b: b!.roleId,
+    });
+    expect(await h.details(42, a!.roleId)).toMatchObject({ name: "A", description: "by hand" });
+  });
+
+  it("one whose PUT was confirmed before a later step failed is recorded", async () => {
+    const [a] = await h.create(42, [{ name: "A", description: "by hand" }]);
+    await h.fault({ ...POSTS, action: "status", status: 422 });
+    const roles = { a: { name: "A", description: "declared" }, c: { name: "C" } };
+    const err = await failure(groupRoles.create(inputs(roles, { adoptExisting: true })));
+    expect(err.properties.roles.a).toMatchObject({ roleId: a!.roleId, description: "declared" });
+    expect(await h.details(42, a!.roleId)).toMatchObject({ description: "declared" });
+  });
+});
+
 describe("updates: what is sent and what the state says", () => {
   it("a description-only change is sent; a renamed entry without description records ''; entries keep the program's order", async () => {
     const { outs } = await createdIn(h, { a: { name: "A", description: "old" }, b: { name: "B" } });
