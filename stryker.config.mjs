@@ -55,7 +55,7 @@ if (!PARTS[part]) throw new Error(`MUTATION_PART must be one of ${Object.keys(PA
  * down (docs/mutation.md).
  */
 const BREAK = {
-  client: 78,
+  client: 79,
   "client-core": 88,
   coordination: 74,
   config: 81,
