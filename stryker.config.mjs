@@ -60,7 +60,7 @@ const BREAK = {
   coordination: 74,
   config: 81,
   "plugin-wire": 96,
-  "provider-role": 76,
+  "provider-role": 78,
   "provider-shared": 73,
   "provider-group-roles": 81,
   emulator: 94,

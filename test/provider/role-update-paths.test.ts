@@ -65,6 +65,18 @@ describe("what the update reads and sends", () => {
     expect((await h.details(42, outs.roleId)).name).toBe("New");
   });
 
+  it("an update whose connection dropped before the service acted fails, the role unchanged", async () => {
+    const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
+    resetDeploymentLedger();
+    await h.fault({ method: "PUT", path: LIST, action: "drop-before", times: 0 });
+    const err = await provider.update(id, outs, { groupId: 42, name: "New" }).catch((e: unknown) => e);
+    await h.admin("DELETE", "/faults");
+    // The connection's own error, not a read-back's "accepted the update but did not apply".
+    expect(err).toMatchObject({ code: "ERR_CONNECTION" });
+    expect((err as Error).message).toContain(`updating role "New" (id ${id}): `);
+    expect((await h.details(42, outs.roleId)).name).toBe("Old");
+  });
+
   it("a clear refusal is never taken as applied, even when the role already reads as sent", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Old" });
     // The service already holds the new name (changed by hand); the state still says "Old".
