@@ -58,7 +58,7 @@ const BREAK = {
   client: 79,
   "client-core": 88,
   coordination: 74,
-  config: 81,
+  config: 79,
   "plugin-wire": 96,
   "provider-role": 78,
   "provider-shared": 73,
