@@ -3,7 +3,7 @@
  * which errors leave it open (known answers on fixed inputs), and how an update or a delete is then
  * settled by reading each role back from an emulator on loopback (what it holds, never what was sent).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GroupRolesClient } from "../../client";
 import type { RoleUpdateInput } from "../../client/types";
 import {
@@ -16,8 +16,8 @@ import {
   UnexpectedReplyError,
   ValidationError,
 } from "../../client/errors";
-import { type RunningEmulator, startEmulator } from "../../emulator";
 import { deleteApplied, isAmbiguous, updateApplied } from "../../provider/shared/lost-replies";
+import { type EmulatorHarness, startHarness } from "../support/emulator";
 
 const opts = {};
 const status = (s: number) => ({ status: s });
@@ -41,17 +41,18 @@ describe("isAmbiguous: the write may have been applied", () => {
 });
 
 describe("settling a write by reading each role back", () => {
-  let emu: RunningEmulator;
+  let h: EmulatorHarness;
   let client: GroupRolesClient;
   beforeAll(async () => {
-    emu = await startEmulator();
-    client = new GroupRolesClient({ baseUrl: emu.baseUrl, accessToken: emu.token, retry: { maxAttempts: 1 } });
+    h = await startHarness();
+    client = new GroupRolesClient({ baseUrl: h.emu.baseUrl, accessToken: h.emu.token, retry: { maxAttempts: 1 } });
   });
-  afterAll(() => emu.close());
-  const group = () => 7_000 + Math.floor(Math.random() * 1_000_000);
+  afterAll(() => h.close());
+  beforeEach(() => h.admin("POST", "/reset"));
+  const g = 42;
+  const failedRead = { method: "GET", path: `/api/v0/groups/${g}/roles/*`, action: "status", status: 503 };
 
   it("an update is applied when every role reads back with its name, text and each setting sent", async () => {
-    const g = group();
     const [a, b] = await client.roles.create(g, [
       { name: "A", description: "a", settings: { viewVideo: true, chat: false } },
       { name: "B", settings: { chat: true } },
@@ -74,17 +75,14 @@ describe("settling a write by reading each role back", () => {
   });
 
   it("an update whose role cannot be read is not taken as applied", async () => {
-    const g = group();
     const [a] = await client.roles.create(g, [{ name: "A" }]);
     expect(await updateApplied(client, g, [{ roleId: a!.roleId + 1, name: "A" }])).toBe(false);
-    const fault = { method: "GET", path: `/api/v0/groups/${g}/roles/*`, action: "status", status: 503 };
-    await admin(emu, "POST", "/faults", fault);
+    await h.fault(failedRead);
     expect(await updateApplied(client, g, [{ roleId: a!.roleId, name: "A" }])).toBe(false);
     expect(await updateApplied(client, g, [{ roleId: a!.roleId, name: "A" }])).toBe(true);
   });
 
   it("a delete is applied only when each role's own read answers 404", async () => {
-    const g = group();
     const [a, b] = await client.roles.create(g, [{ name: "A" }, { name: "B" }]);
     await client.roles.delete(g, [a!.roleId]);
     expect(await deleteApplied(client, g, [a!.roleId])).toBe(true);
@@ -92,18 +90,7 @@ describe("settling a write by reading each role back", () => {
     expect(await deleteApplied(client, g, [a!.roleId, b!.roleId])).toBe(false);
     expect(await deleteApplied(client, g, [b!.roleId, a!.roleId])).toBe(false);
     // A read that fails otherwise is no proof of a delete.
-    const fault = { method: "GET", path: `/api/v0/groups/${g}/roles/*`, action: "status", status: 503 };
-    await admin(emu, "POST", "/faults", fault);
+    await h.fault(failedRead);
     expect(await deleteApplied(client, g, [a!.roleId])).toBe(false);
   });
 });
-
-/** A call to the emulator's admin routes. */
-async function admin(emu: RunningEmulator, method: string, path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${emu.baseUrl}/_emulator${path}`, {
-    method,
-    headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(201);
-}

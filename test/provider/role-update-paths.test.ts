@@ -31,7 +31,11 @@ describe("settings the update sends", () => {
 });
 
 describe("what the update reads and sends", () => {
-  const routes = async () => (await h.requests()).entries.map((e) => `${e.method} ${e.route}`);
+  /** The requests the update sent before its PUT, as `METHOD route`. */
+  const beforePut = async () => {
+    const log = (await h.requests()).entries.map((e) => `${e.method} ${e.route}`);
+    return log.slice(0, log.indexOf("PUT /api/v0/groups/:groupId/roles"));
+  };
 
   it("a change without settings reads nothing first and sends none; a settings change reads the role once and sends the whole map", async () => {
     const { id, outs } = await provider.create({ groupId: 42, name: "Old", settings: { viewVideo: true } });
@@ -39,17 +43,13 @@ describe("what the update reads and sends", () => {
     resetDeploymentLedger();
     await h.clearRequests();
     const renamed = await provider.update(id, outs, { groupId: 42, name: "New", settings: { viewVideo: true } });
-    const before = (await routes()).slice(0, (await routes()).indexOf("PUT /api/v0/groups/:groupId/roles"));
-    expect(before).not.toContain("GET /api/v0/groups/:groupId/roles/:roleId");
+    expect(await beforePut()).not.toContain("GET /api/v0/groups/:groupId/roles/:roleId");
     expect((await puts())[0]![0]).not.toHaveProperty("settings");
 
     resetDeploymentLedger();
     await h.clearRequests();
     await provider.update(id, renamed.outs, { groupId: 42, name: "New", settings: { viewVideo: false } });
-    const log = await routes();
-    expect(log.slice(0, log.indexOf("PUT /api/v0/groups/:groupId/roles"))).toContain(
-      "GET /api/v0/groups/:groupId/roles/:roleId",
-    );
+    expect(await beforePut()).toContain("GET /api/v0/groups/:groupId/roles/:roleId");
     // The key set by hand is kept: the map is sent in full, read first.
     expect((await puts())[0]![0]!.settings).toEqual({ viewVideo: false, chat: true });
     expect((await h.details(42, outs.roleId)).settings).toEqual({ viewVideo: false, chat: true });
