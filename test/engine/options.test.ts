@@ -150,7 +150,9 @@ describe("engine stand-in resource options", () => {
       expect.objectContaining({ op: "import", name: "adopted" }),
     ]);
     expect(r.errors).toEqual([
-      expect.stringMatching(/::adopted: code must be a string, not undefined$/),
+      // A step that fails while it runs in a preview: `Preview failed: <error>` (engine/update.go
+      // previewActions.OnResourceStepPost).
+      expect.stringMatching(/::adopted: Preview failed: code must be a string, not undefined$/),
       "error: preview failed",
     ]);
     expect(r.providerHost.calls).toMatchObject({ Read: 1, Check: 0, Create: 0 });

@@ -8,6 +8,7 @@
 // exactly what succeeded.
 
 import { randomUUID } from "node:crypto";
+import { type HookType, ResourceHooks, unsupportedHooks } from "./hooks";
 import { type PlanStep, type StepOp, parseUrn } from "./plan";
 import type { ProviderHost, Target } from "./provider-host";
 import {
@@ -23,11 +24,19 @@ import {
 } from "./providers";
 import type { Checkpoint, StateResource, StateWriter } from "./state";
 import { type Journal, type PreviewPlanner, StepExecutor, type StepResult } from "./step-executor";
-import { type Goal, StepError, checkFailures, generateStep, markSecrets } from "./step-generator";
+import {
+  type Goal,
+  ShutDown,
+  StepError,
+  checkFailures,
+  generateStep,
+  markSecrets,
+  previewFailed,
+} from "./step-generator";
 import { type Props, UNKNOWN, changedKeys, containsSecret, secret, unwrapSecrets } from "./values";
 
 export type { Goal } from "./step-generator";
-export { StepError } from "./step-generator";
+export { ShutDown, StepError } from "./step-generator";
 export type { StepResult } from "./step-executor";
 
 export interface Diagnostic {
@@ -37,13 +46,6 @@ export interface Diagnostic {
 }
 
 const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
-
-/** An event that arrived after the main loop stopped: answered "shut down", not reported as a failure. */
-export class ShutDown extends Error {
-  constructor() {
-    super("resource monitor shut down while waiting on step's done channel");
-  }
-}
 
 export interface DeploymentOptions {
   project: string;
@@ -66,6 +68,13 @@ export interface DeploymentOptions {
   excludes?: readonly string[];
   /** `--replace` URNs: replaced whatever their Diff would say. */
   replaces?: readonly string[];
+  /**
+   * `destroy --run-program` (engine/destroy.go `DestroyV2`, the step generator's `destroyMode`): the
+   * program's custom resources get a same step (their old inputs and outputs, the program's options and
+   * hook bindings) or, without state, a skipped create; providers and components are registered as in
+   * an update; then every resource is deleted ({@link Deployment.destroy}).
+   */
+  destroyProgram?: boolean;
 }
 
 export class Deployment implements Journal {
@@ -88,6 +97,8 @@ export class Deployment implements Journal {
   private onFailure: () => void = () => undefined;
   stackOutputs?: Props;
   rootUrn?: string;
+  /** The hooks the program registered (resource_hooks.go `ResourceHooks`), which delete steps run. */
+  readonly hooks = new ResourceHooks();
 
   private readonly snapshot: StateResource[];
   private readonly olds = new Map<string, StateResource>();
@@ -257,12 +268,18 @@ export class Deployment implements Journal {
     this.fail(urn, message);
   }
 
-  /** Runs a step; a failure marks {@link stepFailed} and goes on to the registration's own handling. */
+  /**
+   * Runs a step; a failure marks {@link stepFailed} and goes on to the registration's own handling. In a
+   * preview the engine reports a step that failed while it ran as `Preview failed: <error>`
+   * (engine/update.go `previewActions.OnResourceStepPost`, diag.GetPreviewFailedError).
+   */
   private async executing<T>(step: () => Promise<T>): Promise<T> {
     try {
       return await step();
     } catch (e) {
-      if (!(e instanceof ShutDown)) this.stepFailed = true;
+      if (e instanceof ShutDown) throw e;
+      this.stepFailed = true;
+      if (this.o.preview) throw new StepError(previewFailed((e as Error).message));
       throw e;
     }
   }
@@ -409,7 +426,13 @@ export class Deployment implements Journal {
   /** A component's step needs no provider, but a worker runs it all the same. */
   private async registerComponent(goal: Goal, urn: string, seq: number): Promise<StepResult> {
     const old = this.olds.get(urn);
-    const worker = await this.nextEvent(() => this.executor.workers.acquire(), urn);
+    const worker = await this.nextEvent(() => {
+      // A component's after-create and after-update hooks run at its RegisterResourceOutputs
+      // (step_executor.go): not modelled, so refused.
+      const unsupported = unsupportedHooks(goal.resourceHooks);
+      if (unsupported) throw new StepError(unsupported);
+      return this.executor.workers.acquire();
+    }, urn);
     return this.executor.workers.runOn(worker, async () => {
       this.planStep(old ? "same" : "create", urn, {}, seq);
       this.put(old, this.entry(goal, urn, goal.inputs, old?.outputs ?? {}));
@@ -428,6 +451,7 @@ export class Deployment implements Journal {
     const provider = await this.hostFor(goal);
     const t: Target = { urn, name: goal.name, type: goal.type };
     let old = this.oldFor(urn, goal.aliasUrns);
+    if (this.o.destroyProgram) return this.registerForDestroy(goal, urn, old, seq);
     if (!this.isTargeted(urn)) return this.registerUntargeted(urn, old);
     const skipped = goal.dependencies.find((d) => this.skippedCreates.has(d));
     if (skipped) {
@@ -447,6 +471,10 @@ export class Deployment implements Journal {
     const { step, worker } = await this.nextEvent(async () => {
       const step = await generateStep(provider, t, goal, old, this.o.replaces?.includes(urn) ?? false);
       if (step.warning) this.warn(urn, step.warning);
+      // A create, update or replacement would run the before/after create and update hooks, which the
+      // stand-in does not model: refused rather than run without them.
+      const unsupported = step.op === "same" ? undefined : unsupportedHooks(goal.resourceHooks);
+      if (unsupported) throw new StepError(unsupported);
       if (step.op === "replace" && goal.importId) {
         // continueStepsFromDiff: a replacement would change the ID the program still names.
         const message =
@@ -482,6 +510,7 @@ export class Deployment implements Journal {
     try {
       return await this.executor.execute(step, worker);
     } catch (e) {
+      if (e instanceof ShutDown) throw e; // already reported (a replacement's after-delete hook)
       // cancelDueToError with ContinueOnError: the step is recorded as failed and the deployment goes on;
       // the program is told (Result FAIL). The engine would also skip a later step that depends on it
       // (handleSingleEvent, doesStepDependOn), but the Node SDK never sends one: it rejects the failed
@@ -548,7 +577,10 @@ export class Deployment implements Journal {
   deleteUnregistered(): Promise<void> {
     return this.executor.deleteAll(
       this.snapshot.filter(
-        (r) => r.delete || (!this.seen.has(r.urn) && !this.aliased.has(r.urn) && this.isTargeted(r.urn)),
+        (r) =>
+          r.delete ||
+          this.executor.previewReplaced.has(r) ||
+          (!this.seen.has(r.urn) && !this.aliased.has(r.urn) && this.isTargeted(r.urn)),
       ),
     );
   }
@@ -615,8 +647,74 @@ export class Deployment implements Journal {
     }
   }
 
+  /**
+   * A custom resource the program registers in `destroy --run-program` (step_generator.go `generateSteps`,
+   * `sg.mode == destroyMode`): with old state, a same step whose new state is the program's (its options
+   * and hook bindings) with the old inputs and outputs, deleted at the end with the rest; without old
+   * state, or when it depends on a skipped one, a skipped create (nothing recorded, no outputs; an old
+   * state it had is deleted as it was).
+   */
+  private async registerForDestroy(
+    goal: Goal,
+    urn: string,
+    old: StateResource | undefined,
+    seq: number,
+  ): Promise<StepResult> {
+    const worker = await this.nextEvent(() => this.executor.workers.acquire(), urn);
+    return this.executor.workers.runOn(worker, async () => {
+      const deps = [
+        ...(goal.parent ? [goal.parent] : []),
+        ...goal.dependencies,
+        ...Object.values(goal.propertyDependencies).flat(),
+        ...(goal.provider ? [parseReference(goal.provider).urn] : []),
+      ];
+      if (!old || deps.some((dep) => this.skippedCreates.has(dep))) {
+        this.skippedCreates.add(urn);
+        return { urn, id: "", outputs: old?.outputs ?? {} };
+      }
+      this.planStep("same", urn, {}, seq);
+      this.put(old, this.entry(goal, urn, old.inputs, old.outputs, old.id));
+      return { urn, id: old.id ?? "", outputs: old.outputs };
+    });
+  }
+
+  /** `pulumi destroy`: every resource in state, dependents first (after the program, with `--run-program`). */
   destroy(): Promise<void> {
     return this.executor.deleteAll([...this.snapshot]);
+  }
+
+  /**
+   * The resources in state that bind delete hooks, with their names (BeforeDelete, then AfterDelete):
+   * a destroy without the program refuses to run them (engine/destroy.go `getDeleteHooks`).
+   */
+  deleteHookBindings(): Array<{ urn: string; names: string[] }> {
+    return this.snapshot
+      .filter((r) => r.resourceHooks?.BeforeDelete !== undefined || r.resourceHooks?.AfterDelete !== undefined)
+      .map((r) => ({
+        urn: r.urn,
+        names: [...(r.resourceHooks?.BeforeDelete ?? []), ...(r.resourceHooks?.AfterDelete ?? [])],
+      }));
+  }
+
+  /**
+   * Runs a state's delete hooks of one type (step.go `DeleteStep.Apply`, deployment.go `RunHooks`): the
+   * old state's ID, URN, name, type, inputs and outputs; no new ones.
+   */
+  deleteHooks(r: StateResource, type: HookType): Promise<void> {
+    return this.hooks.run(
+      r.resourceHooks?.[type],
+      type,
+      this.o.preview,
+      {
+        urn: r.urn,
+        id: r.id ?? "",
+        name: parseUrn(r.urn).name,
+        type: r.type,
+        oldInputs: r.inputs,
+        oldOutputs: r.outputs,
+      },
+      (urn, message) => this.warn(urn, message),
+    );
   }
 
   /** `pulumi refresh`: Read every resource; an empty id means it is gone. The program does not run. */
@@ -649,6 +747,9 @@ export class Deployment implements Journal {
     if (Object.keys(propDeps).length) e.propertyDependencies = propDeps;
     if (goal.protect) e.protect = true;
     if (goal.retainOnDelete) e.retainOnDelete = true;
+    // Every step built from the registration carries its binding (step_generator.go: same, create,
+    // update, replacement, import), so a same step with a new binding rewrites it (snapshot.go mustWrite).
+    if (goal.resourceHooks) e.resourceHooks = goal.resourceHooks;
     return e;
   }
 

@@ -82,6 +82,14 @@ export interface EngineOptions {
    * is simply missing, so a stack output built from it reads `null`.
    */
   plannedOutputs?: PreviewPlanner;
+  /**
+   * `destroy --run-program` (engine/destroy.go `DestroyV2`): the program runs (not as a preview) and
+   * registers its hooks and resources, which change nothing (its custom resources keep their state, the
+   * program's options and hook bindings taken: step_generator.go `destroyMode`); then every resource is
+   * deleted, each delete running its hooks. Without it, a destroy of a state that binds delete hooks is
+   * refused. Only with `operation: "destroy"`.
+   */
+  runProgram?: boolean;
   /** Kill the program if it runs longer. @default 120000 */
   timeoutMs?: number;
   /**
@@ -280,6 +288,9 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const entry = o.program ?? pf.main ?? ".";
   const parallel = o.parallel ?? defaultParallel();
   const preview = o.operation === "preview";
+  const destroyProgram = o.operation === "destroy" && o.runProgram === true;
+  if (o.runProgram && o.operation !== "destroy")
+    throw new Error("runEngine: `runProgram` is `destroy --run-program`; the stand-in has no `refresh --run-program`");
   const { config, missing } = withProjectConfig(pf.config, project, { ...o.config, ...o.secretConfig });
   const secretKeys = Object.keys(o.secretConfig ?? {}).sort();
   const baseEnv = cleanEnv(o.env);
@@ -346,6 +357,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     ...(o.targets?.length ? { targets: o.targets } : {}),
     ...(o.excludes?.length ? { excludes: o.excludes } : {}),
     ...(o.replaces?.length ? { replaces: o.replaces } : {}),
+    ...(destroyProgram ? { destroyProgram: true } : {}),
   });
   const monitor = await startMonitor(d, { project, stack: o.stack, dryRun: preview, parallel, secretKeys });
   engineAddr = monitor.addr;
@@ -353,8 +365,18 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   let stdout = "";
   let stderr = "";
   let programExitCode: number | null | undefined;
+  let refused = false;
+  /** A program that failed: exit code 32 means "already reported"; anything else gets the language host's generic line. */
+  const reportExit = (run: { code: number | null; stderr: string }) => {
+    if (run.code === 0 || d.failed || d.errors.length > 0) return;
+    d.errors.push(
+      o.inlineHost
+        ? `error: ${run.stderr}`
+        : `error: Program exited with non-zero exit code: ${run.code}\n${run.stderr}`,
+    );
+  };
   try {
-    if (o.operation === "preview" || o.operation === "up") {
+    if (o.operation === "preview" || o.operation === "up" || destroyProgram) {
       // Start the dynamic host alongside the program when state says it will be needed (a dynamic
       // resource is in it): it is then needed as soon as the first resource registers. Otherwise it
       // starts with the first dynamic registration, as the engine loads a plugin (a program of plugin
@@ -362,26 +384,40 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       const usesDynamic = state.resources.some((r) => isDynamic(r.type));
       const warm = usesDynamic ? providers.dynamicProcess().catch(() => undefined) : Promise.resolve();
       if (o.refresh) await d.refreshFirst();
-      const run = o.inlineHost ? await runInline(o.inlineHost) : await runProgram();
+      // After a failure the engine's deployment ends once the running steps are done, and the program
+      // waiting in SignalAndWaitForShutdown is answered (deployment_executor.go Execute, then `src.Cancel`).
+      void d.stopped().then(() => monitor.shutdown.release());
+      const running = o.inlineHost ? runInline(o.inlineHost) : runProgram();
+      // The program's end, as the engine sees it: its SignalAndWaitForShutdown (it has registered
+      // everything, and stays alive to serve its hooks until every step is done, deletes included:
+      // source_eval.go), or its exit (a failed program; an SDK that does not signal).
+      const signaled = await Promise.race([monitor.shutdown.signaled.then(() => true), running.then(() => false)]);
       await warm;
       await d.settled();
+      const exited = signaled ? undefined : await running;
+      if (exited) reportExit(exited);
+      // Resources the program no longer declares go only after the program succeeded; a destroy deletes all.
+      if ((signaled || exited?.code === 0) && !d.failed && d.errors.length === 0)
+        await (destroyProgram ? d.destroy() : d.deleteUnregistered());
+      monitor.shutdown.release();
+      const run = exited ?? (await running);
+      if (!exited) reportExit(run);
       stdout = run.stdout;
       stderr = run.stderr;
       if (!o.inlineHost) programExitCode = run.code;
-      if (run.code !== 0 && !d.failed && d.errors.length === 0) {
-        // Exit code 32 means "already reported"; anything else gets the language host's generic line.
-        d.errors.push(
-          o.inlineHost
-            ? `error: ${run.stderr}`
-            : `error: Program exited with non-zero exit code: ${run.code}\n${run.stderr}`,
-        );
-      }
-      // Resources the program no longer declares go only after the program succeeded.
-      if (run.code === 0 && !d.failed && d.errors.length === 0) await d.deleteUnregistered();
     } else if (o.operation === "refresh") {
       await d.refresh();
     } else {
-      await d.destroy();
+      // engine/destroy.go newDestroySource: without the program, no hook can run, so a state that binds
+      // delete hooks refuses the destroy before anything runs: one error per such resource, then the
+      // operation's own (no "update failed" line: no deployment ran; nothing is written).
+      const bound = d.deleteHookBindings();
+      for (const { urn, names } of bound)
+        d.fail(urn, `Resource has delete hooks registered, but the program is not running. Hooks: ${names.join(", ")}`);
+      if (bound.length) {
+        d.fail(undefined, "You must run with the `--run-program` flag to use delete hooks during destroy.");
+        refused = true;
+      } else await d.destroy();
     }
     // The engine's own last line of a failed deployment, with no URN: "update failed" (also for a
     // refresh or destroy) or "preview failed" (deployment_executor.go reportExecResult): only when a
@@ -394,9 +430,12 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     }
     if (o.expectNoChanges && d.plan.some((p) => !["same", "read"].includes(p.op)))
       d.errors.push(`error: no changes were expected for ${preview ? "preview" : "update"} but changes were proposed`);
-    await d.persist();
+    if (!refused) await d.persist();
     await writer.flush();
   } finally {
+    // Never leave the program waiting (the monitor's shutdown waits for its calls).
+    monitor.shutdown.release();
+    d.hooks.close();
     await providers.stopAll();
     await monitor.close();
   }

@@ -10,6 +10,7 @@ import * as resrpc from "@pulumi/pulumi/proto/resource_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { type Deployment, type Goal, ShutDown } from "./deployment";
+import { bindingOf } from "./hooks";
 import { fromStruct, toStruct } from "./values";
 
 export interface MonitorInfo {
@@ -34,11 +35,52 @@ const GRPC_OPTIONS = {
   "grpc.max_send_message_length": 400 * 1024 * 1024,
 };
 
+/** What the monitor answers true for: SupportsFeature ids and GetDeploymentInfo's features (source_eval.go `supportsFeatureID`). */
+const SUPPORTED: Array<[string, resproto.ResourceMonitorFeature]> = [
+  ["secrets", resproto.ResourceMonitorFeature.RESOURCE_MONITOR_FEATURE_SECRETS],
+  ["resourceHooks", resproto.ResourceMonitorFeature.RESOURCE_MONITOR_FEATURE_RESOURCE_HOOKS],
+];
+
+/**
+ * The program's end, as the engine sees it (source_eval.go `SignalAndWaitForShutdown`, `resmon.Cancel`):
+ * {@link signaled} resolves when the program says it has registered everything; its call is answered
+ * once the engine {@link release}s it, when the deployment is over (every step done, or a failure).
+ */
+export class ProgramShutdown {
+  readonly signaled: Promise<void>;
+  private onSignal: () => void = () => undefined;
+  private released = false;
+  private hasWaiter = false;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor() {
+    this.signaled = new Promise((resolve) => {
+      this.onSignal = resolve;
+    });
+  }
+
+  /** The program's call: resolves when released; a second call is refused ("Already waiting for shutdown"). */
+  wait(): Promise<void> | Error {
+    if (this.hasWaiter) return new Error("Already waiting for shutdown");
+    this.hasWaiter = true;
+    this.onSignal();
+    if (this.released) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** The deployment is over: answer the program (now and whenever it asks later). */
+  release(): void {
+    this.released = true;
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
+
 export async function startMonitor(
   d: Deployment,
   info: MonitorInfo,
-): Promise<{ addr: string; close(): Promise<void> }> {
+): Promise<{ addr: string; shutdown: ProgramShutdown; close(): Promise<void> }> {
   const server = new grpc.Server(GRPC_OPTIONS);
+  const shutdown = new ProgramShutdown();
 
   const monitor: Partial<resrpc.IResourceMonitorServer> = {
     getDeploymentInfo(_call, cb) {
@@ -49,14 +91,34 @@ export async function startMonitor(
       r.setDryrun(info.dryRun);
       r.setParallel(info.parallel);
       r.setConfigsecretkeysList(info.secretKeys);
-      // Only secrets: resource references and output values are not needed by dynamic resources.
-      r.setSupportedfeaturesList([resproto.ResourceMonitorFeature.RESOURCE_MONITOR_FEATURE_SECRETS]);
+      // Secrets and resource hooks: resource references and output values are not needed by dynamic
+      // resources; error hooks are not modelled, so the SDK refuses an ErrorHook ("does not support").
+      r.setSupportedfeaturesList(SUPPORTED.map(([, feature]) => feature));
       cb(null, r);
     },
     supportsFeature(call, cb) {
       const r = new resproto.SupportsFeatureResponse();
-      r.setHassupport(call.request.getId() === "secrets");
+      r.setHassupport(SUPPORTED.some(([id]) => id === call.request.getId()));
       cb(null, r);
+    },
+    /** source_eval.go `RegisterResourceHook`: a taken or empty name is refused with the registry's error. */
+    registerResourceHook(call, cb) {
+      try {
+        d.hooks.register(call.request);
+        cb(null, new Empty());
+      } catch (e) {
+        cb({ code: grpc.status.UNKNOWN, details: (e as Error).message });
+      }
+    },
+    /**
+     * source_eval.go `SignalAndWaitForShutdown`: the program has registered everything; it stays alive
+     * (its callback server serving hooks) until the engine has finished every step, deletes included.
+     * A second call is refused, as the engine refuses it.
+     */
+    signalAndWaitForShutdown(_call, cb) {
+      const waited = shutdown.wait();
+      if (waited instanceof Error) return cb({ code: grpc.status.UNKNOWN, details: waited.message });
+      void waited.then(() => cb(null, new Empty()));
     },
     registerResource(call, cb) {
       const q = call.request;
@@ -84,6 +146,8 @@ export async function startMonitor(
         provider: q.getProvider(),
         version: q.getVersion(),
       };
+      const hooks = bindingOf(q.getHooks());
+      if (hooks) goal.resourceHooks = hooks;
       if (q.getDeletebeforereplacedefined()) goal.deleteBeforeReplace = q.getDeletebeforereplace();
       d.serve(d.register(goal)).then(
         (res) => {
@@ -186,8 +250,8 @@ export async function startMonitor(
     },
   };
 
-  // grpc-js answers UNIMPLEMENTED for any method we leave out (SignalAndWaitForShutdown, hooks, ...),
-  // which the SDK treats as "older engine" and tolerates.
+  // grpc-js answers UNIMPLEMENTED for any method we leave out (transforms, error hooks, ...); the SDK
+  // asks for them only where the features say they are supported.
   server.addService(resrpc.ResourceMonitorService, monitor as grpc.UntypedServiceImplementation);
   server.addService(engrpc.EngineService, engine as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>
@@ -195,6 +259,7 @@ export async function startMonitor(
   );
   return {
     addr: `127.0.0.1:${port}`,
+    shutdown,
     close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
   };
 }

@@ -8,6 +8,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import type { HookBinding } from "./hooks";
 import { type Props, type Value, SECRET_SIG, SIG_KEY, isObject, isSecret, mapValues } from "./values";
 
 export interface StateResource {
@@ -31,6 +32,11 @@ export interface StateResource {
   initErrors?: string[];
   /** The provider reference `<urn>::<id>` of a resource plugin's resource (dynamic resources: none). */
   provider?: string;
+  /**
+   * Hook names bound to the resource, by hook type (`{"BeforeDelete": ["guard"]}`), as Pulumi's
+   * checkpoint keeps them (apitype.ResourceV3 `resourceHooks`): the ones a delete of this state runs.
+   */
+  resourceHooks?: HookBinding;
 }
 
 export interface Checkpoint {

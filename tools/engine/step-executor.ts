@@ -5,12 +5,13 @@
 // in the checkpoint (a partial create or update with its init errors, as the engine keeps them), and
 // runs the deletes after the program, refresh, and the import and read steps.
 
+import type { HookType } from "./hooks";
 import type { PlanStep, StepOp } from "./plan";
 import { parseUrn } from "./plan";
 import { type ProviderHost, ProviderInitError, type Target } from "./provider-host";
 import { DYNAMIC_PACKAGE, isProviderType, parseReference, providerPackage } from "./providers";
 import type { StateResource } from "./state";
-import { type GeneratedStep, type Goal, StepError, markSecrets } from "./step-generator";
+import { type GeneratedStep, type Goal, ShutDown, StepError, markSecrets, previewFailed } from "./step-generator";
 import { type Props, UNKNOWN, changedKeys, containsSecret, unwrapSecrets } from "./values";
 
 export interface StepResult {
@@ -56,12 +57,20 @@ export interface Journal {
   warn(urn: string, message: string): void;
   /** The next plan position: a step's line keeps the place it had when the step started. */
   nextSeq(): number;
+  /** Runs the delete hooks of one type that state `r` binds (throws the step's error). */
+  deleteHooks(r: StateResource, type: HookType): Promise<void>;
 }
 
 const plain = (p: Props) => unwrapSecrets(p) as Props;
 
 export class StepExecutor {
   readonly workers: WorkerPool;
+  /**
+   * In a preview, the old states of create-before-delete replacements: the engine's preview also runs
+   * their delete steps after the program (step.go `CreateStep.Apply` marks the old `Delete` in a dry run
+   * too; `GenerateDeletes`), whose hooks registered `onDryRun` run.
+   */
+  readonly previewReplaced = new Set<StateResource>();
 
   constructor(
     private readonly j: Journal,
@@ -115,12 +124,24 @@ export class StepExecutor {
           if (this.j.preview) return { urn: t.urn, id, outputs: planned(previewOutputs()) };
           return this.update(step, inputs, seal);
         case "replace":
-          if (this.j.preview) return { urn: t.urn, id: "", outputs: planned(previewOutputs()) };
+          if (this.j.preview) {
+            // The delete of a replacement runs in a preview too (its hooks registered onDryRun): first for
+            // delete-before-replace, after the program otherwise.
+            if (step.deleteBeforeReplace) {
+              await this.j.deleteHooks(old!, "BeforeDelete");
+              if (!(await this.afterDelete(old!))) throw new ShutDown();
+            } else this.previewReplaced.add(old!);
+            return { urn: t.urn, id: "", outputs: planned(previewOutputs()) };
+          }
           if (step.deleteBeforeReplace) {
+            // step.go DeleteStep.Apply (replacing: no protect check): before hooks, the delete, after hooks;
+            // a failing after hook leaves the resource deleted and starts nothing more, the create included.
+            await this.j.deleteHooks(old!, "BeforeDelete");
             if (!old!.retainOnDelete)
               await (await this.j.hostFor(old!)).delete(t, id, plain(old!.outputs), plain(old!.inputs));
             this.j.put(old, undefined);
             await this.j.persist();
+            if (!(await this.afterDelete(old!))) throw new ShutDown();
           } else {
             old!.delete = true; // the old one is deleted after the program finishes
           }
@@ -265,40 +286,78 @@ export class StepExecutor {
     }
   }
 
-  /** Deletes one resource; true when it stays (protected, or its delete failed). */
+  /**
+   * Deletes one resource, as step.go `DeleteStep.Apply`: its BeforeDelete hooks first (in a preview
+   * those registered `onDryRun`), before the protect check, the preview's stop and `retainOnDelete`;
+   * then the delete; then its AfterDelete hooks. True when it stays (a hook, protect, or its delete failed).
+   */
   private async deleteOne(r: StateResource): Promise<boolean> {
     if (r.external) {
-      // A resource read with `get` is only forgotten, never deleted.
+      // A resource read with `get` is only forgotten, never deleted (its state binds no hooks: a read's never does).
       if (!this.j.preview) this.j.put(r, undefined);
       return false;
     }
+    const replacing = r.delete === true || this.previewReplaced.has(r);
     // A replaced original shows as part of its `+-` line, not as a delete of its own; the dynamic
     // resources' provider not at all (see the deployment's registerProvider).
-    if (!r.delete && !(isProviderType(r.type) && providerPackage(r.type) === DYNAMIC_PACKAGE))
+    if (!replacing && !(isProviderType(r.type) && providerPackage(r.type) === DYNAMIC_PACKAGE))
       this.j.planStep("delete", r.urn, r.retainOnDelete ? { retain: true } : {});
-    if (r.protect && !r.delete) {
+    try {
+      await this.j.deleteHooks(r, "BeforeDelete");
+    } catch (e) {
+      this.j.failStep(r.urn, this.failure((e as Error).message));
+      return true;
+    }
+    if (r.protect && !replacing) {
       // deleteProtectedError: the step executor always continues past it (cancelDueToError), so every
       // protected delete is reported in one run and the other deletes go on (TestMultipleProtectedDeletes).
       this.j.report(
         r.urn,
-        `resource ${r.urn} cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the ` +
-          "`protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
-          `\`pulumi state unprotect '${r.urn}'\``,
+        this.failure(
+          `resource ${r.urn} cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the ` +
+            "`protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
+            `\`pulumi state unprotect '${r.urn}'\``,
+        ),
       );
       return true;
     }
-    if (this.j.preview) return false;
-    try {
-      // A provider resource has nothing to delete in the service (registry.go Delete only forgets it).
-      if (r.custom && !r.retainOnDelete && !isProviderType(r.type)) {
-        await (await this.j.hostFor(r)).delete(target(r), r.id ?? "", plain(r.outputs), plain(r.inputs));
+    if (!this.j.preview) {
+      try {
+        // A provider resource has nothing to delete in the service (registry.go Delete only forgets it).
+        if (r.custom && !r.retainOnDelete && !isProviderType(r.type)) {
+          await (await this.j.hostFor(r)).delete(target(r), r.id ?? "", plain(r.outputs), plain(r.inputs));
+        }
+        this.j.put(r, undefined);
+      } catch (e) {
+        this.j.failStep(r.urn, (e as Error).message);
+        return true;
       }
-      this.j.put(r, undefined);
-      return false;
-    } catch (e) {
-      this.j.failStep(r.urn, (e as Error).message);
-      return true;
     }
+    await this.afterDelete(r);
+    return false;
+  }
+
+  /**
+   * A delete's AfterDelete hooks (step.go `DeleteStep.Apply`): a failure is the resource's error, but the
+   * delete stands (state no longer holds it); the deployment fails and no new step starts
+   * (`RecordPostStepError`, then step_executor.go cancels). False when one failed.
+   */
+  private async afterDelete(r: StateResource): Promise<boolean> {
+    try {
+      await this.j.deleteHooks(r, "AfterDelete");
+      return true;
+    } catch (e) {
+      this.j.failStep(r.urn, this.failure((e as Error).message));
+      return false;
+    }
+  }
+
+  /**
+   * A step's error as the engine reports it: in a preview, `Preview failed: <error>` (engine/update.go
+   * `previewActions.OnResourceStepPost`); in an update, as it is.
+   */
+  private failure(message: string): string {
+    return this.j.preview ? previewFailed(message) : message;
   }
 
   /** `pulumi refresh`: Read every resource; an empty id means it is gone. The program does not run. */
@@ -314,7 +373,7 @@ export class StepExecutor {
             try {
               if (await this.refreshOne(r, seq)) gone.set(r.urn, r);
             } catch (e) {
-              this.j.failStep(r.urn, (e as Error).message);
+              this.j.failStep(r.urn, this.failure((e as Error).message));
             }
           }),
         ),

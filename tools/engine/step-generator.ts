@@ -5,6 +5,7 @@
 // the old state, and decide the step (same, create, update, replace). Nothing is executed here; the
 // executor (./step-executor) runs the step under `--parallel`.
 
+import type { HookBinding } from "./hooks";
 import { ignoreChange, parsePropertyPath } from "./property-path";
 import type { ProviderHost, Target } from "./provider-host";
 import type { StateResource } from "./state";
@@ -42,10 +43,27 @@ export interface Goal {
   provider?: string;
   /** The package version the SDK asks for (names the default provider, `default_<major>_<minor>_<patch>`). */
   version?: string;
+  /** Hook names bound to the resource (the `hooks` option), by hook type; kept in its state. */
+  resourceHooks?: HookBinding;
 }
 
 /** A step the engine refuses or a provider call that failed; the message is shown as is. */
 export class StepError extends Error {}
+
+/**
+ * How a preview reports a step that failed while it ran (engine/update.go `previewActions.OnResourceStepPost`:
+ * diag.GetPreviewFailedError, `Preview failed: %v`); an update reports the error as it is.
+ */
+export function previewFailed(message: string): string {
+  return `Preview failed: ${message}`;
+}
+
+/** An event that arrived after the main loop stopped: answered "shut down", not reported as a failure. */
+export class ShutDown extends Error {
+  constructor() {
+    super("resource monitor shut down while waiting on step's done channel");
+  }
+}
 
 /** A step decided for one registration, with the checked inputs it runs with. */
 export type GeneratedStep = {
