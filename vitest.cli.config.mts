@@ -22,6 +22,7 @@ export const CLI_SUITES = [
   "test/e2e/credentials.test.ts",
   "test/e2e/token-expiry.test.ts",
   "test/e2e/in-use-advice.test.ts",
+  "test/e2e/delete-hooks.test.ts",
   "test/e2e/unlisted-settings.test.ts",
   "test/e2e/changed-keys.test.ts",
   "test/e2e/partial-creates.test.ts",

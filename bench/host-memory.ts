@@ -66,6 +66,7 @@ async function main(): Promise<void> {
             stateFile,
             parallel: 8,
             timeoutMs: 3_600_000,
+            ...(step.operation === "destroy" ? { runProgram: true } : {}),
             ...(values["node-options"] ? { providerEnv: { NODE_OPTIONS: values["node-options"] } } : {}),
             config: {
               "bench:count": String(n),

@@ -97,6 +97,8 @@ async function lifecycle(
       stateFile,
       parallel,
       timeoutMs: 3_600_000,
+      // As `pulumi destroy --run-program`: the resources carry the before-delete hook (docs/delete-hooks.md).
+      ...(step.operation === "destroy" ? { runProgram: true } : {}),
       config: {
         "bench:count": String(n),
         "bench:prefix": step.prefix,

@@ -23,6 +23,7 @@ export const CONFIG_KEYS = {
   timeoutMs: "grouproles:timeoutMs",
   deadlineMs: "grouproles:deadlineMs",
   maxReplyBytes: "grouproles:maxReplyBytes",
+  deleteHooks: "grouproles:deleteHooks",
 } as const;
 
 export const ENV_KEYS = {
@@ -37,6 +38,7 @@ export const ENV_KEYS = {
   timeoutMs: "GROUPROLES_TIMEOUT_MS",
   deadlineMs: "GROUPROLES_DEADLINE_MS",
   maxReplyBytes: "GROUPROLES_MAX_REPLY_BYTES",
+  deleteHooks: "GROUPROLES_DELETE_HOOKS",
 } as const;
 
 let stackConfig: ConfigSource | undefined;
@@ -79,6 +81,11 @@ export interface ResolvedConfig {
   deadlineMs?: number;
   /** Largest reply body read, in bytes. Unset: the client's default (see client/reply-limits). */
   maxReplyBytes?: number;
+  /**
+   * Whether the program binds its before-delete hook to every `Role` and `GroupRoles`, so that a
+   * preview refuses to delete a role users hold (../sdk/delete-guard). Unset: true.
+   */
+  deleteHooks?: boolean;
 }
 
 type NumberKind = "positive integer" | "positive number" | "non-negative number";
@@ -138,14 +145,18 @@ export function setting(
  * `allowInsecureHttp`: true for `true`, `yes`, `1`, false for `false`, `no`, `0` (any case). Anything
  * else fails loudly: a typo (`ture`) silently read as false would only surface as a refused address.
  */
-function booleanSetting(key: keyof typeof CONFIG_KEYS, source: ConfigSource | undefined): boolean {
+function booleanSetting(key: keyof typeof CONFIG_KEYS, source: ConfigSource | undefined, unset = false): boolean {
   const text = pick(key, source)?.trim();
-  if (text === undefined || /^(0|false|no)$/i.test(text)) return false;
+  if (text === undefined) return unset;
+  if (/^(0|false|no)$/i.test(text)) return false;
   if (/^(1|true|yes)$/i.test(text)) return true;
   throw new ConfigurationError(
     `${CONFIG_KEYS[key]} (or ${ENV_KEYS[key]}) must be true or false (also yes/no, 1/0), got ${JSON.stringify(text)}`,
   );
 }
+
+/** `deleteHooks` alone (the program reads it when it loads, before any other setting matters). */
+export const deleteHooksEnabled = (source?: ConfigSource): boolean => booleanSetting("deleteHooks", source, true);
 
 /** Reads the settings now (config first, then environment). */
 export function resolveConfig(source?: ConfigSource): ResolvedConfig {
@@ -161,6 +172,7 @@ export function resolveConfig(source?: ConfigSource): ResolvedConfig {
     timeoutMs: numberSetting("timeoutMs", source, "positive integer"),
     deadlineMs: numberSetting("deadlineMs", source, "positive integer"),
     maxReplyBytes: numberSetting("maxReplyBytes", source, "positive integer"),
+    deleteHooks: deleteHooksEnabled(source),
   };
 }
 

@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { GroupRolesClient } from "../client";
 import { requireSettings, resolveConfig, timeoutOptions, type ResolvedConfig } from "../config/stack-config";
 import { resolveCredentials } from "../config/credentials";
+import type { ConfigSource } from "../config/source";
 
 /** Overrides for where and how the data functions reach the service. */
 export interface ConnectionOptions {
@@ -35,13 +36,21 @@ export interface ConnectionOptions {
 }
 
 /** Reads the stack config the way Pulumi hands it to the program, without secret-access warnings. */
-const programConfig = { get: (key: string) => pulumi.runtime.getConfig(key) };
+export const programConfig: ConfigSource = { get: (key: string) => pulumi.runtime.getConfig(key) };
 
 /** Clients by settings, so fetched tokens are reused by every data function call of the program. */
 const clients = new Map<string, GroupRolesClient>();
 
-export function clientFor(options: ConnectionOptions | undefined, need: "roles" | "presence"): GroupRolesClient {
-  const fromConfig = resolveConfig(programConfig);
+/**
+ * The client for `options`, else `source`'s settings: the stack config by default, or an explicit
+ * provider's inputs (./delete-guard reads the service as the resource's own provider does).
+ */
+export function clientFor(
+  options: ConnectionOptions | undefined,
+  need: "roles" | "presence",
+  source: ConfigSource = programConfig,
+): GroupRolesClient {
+  const fromConfig = resolveConfig(source);
   const cfg: ResolvedConfig = {
     baseUrl: options?.baseUrl ?? fromConfig.baseUrl,
     presenceUrl: options?.presenceUrl ?? fromConfig.presenceUrl,
@@ -54,7 +63,7 @@ export function clientFor(options: ConnectionOptions | undefined, need: "roles" 
           client: { accessToken: options.accessToken },
           fingerprint: createHash("sha256").update(options.accessToken).digest("hex"),
         }
-      : resolveCredentials(programConfig);
+      : resolveCredentials(source);
   const settings = {
     baseUrl: cfg.baseUrl,
     presenceUrl: cfg.presenceUrl,

@@ -11,6 +11,7 @@ import { refuseDroppedKeys } from "./dropped-keys";
 import { declared, enterGroup } from "./group-order";
 import { catalogueDeclaration, structureInput } from "./structure";
 import type { RoleFieldArgs, RoleFieldState } from "./role-fields";
+import { defaultDeleteGuard, programClaims, withDeleteGuard } from "./delete-guard/hook";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? groupRolesProvider : checkoutGroupRolesShim;
@@ -100,6 +101,7 @@ export class GroupRoles extends pulumi.dynamic.Resource {
   constructor(name: string, args: GroupRolesArgs, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args.roles, "roles", `GroupRoles resource '${name}'`);
     const member = enterGroup("GroupRoles", name, args.groupId, args.exclusive, opts);
+    programClaims().note(GroupRoles.__pulumiType, name, args);
     super(
       provider,
       name,
@@ -112,7 +114,8 @@ export class GroupRoles extends pulumi.dynamic.Resource {
         exclusive: args.exclusive,
         __structure: structureInput(GroupRoles.__pulumiType, name, opts),
       },
-      opts,
+      // A removed catalogue whose roles users hold fails the preview (./delete-guard).
+      withDeleteGuard(opts, defaultDeleteGuard()),
       "grouproles",
       "GroupRoles",
     );

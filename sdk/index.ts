@@ -7,6 +7,7 @@
  */
 // First: on an older Node, fail naming the version needed (../client/node-version), not deep inside undici.
 import "../client/node-version";
+import { registerDeleteHooks } from "./delete-guard/hook";
 export { Role, type RoleArgs } from "./role";
 export type { KnownSettingName, RoleSettings } from "./settings";
 export { GroupRoles, type GroupRolesArgs, type GroupRoleEntry, type GroupRoleState } from "./group-roles";
@@ -47,3 +48,9 @@ export {
   type VisitorInvokeMessage,
   type VisitorSignalMessage,
 } from "./presence";
+
+export { registerDeleteHooks } from "./delete-guard/hook";
+
+// The before-delete hook is registered whenever the package loads in a run, so that the engine finds it
+// for a Role or GroupRoles the program no longer declares (./delete-guard/hook.ts).
+registerDeleteHooks();

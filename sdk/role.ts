@@ -13,6 +13,7 @@ import { roleDeclaration, structureInput } from "./structure";
 import { perRun } from "./per-run";
 import { roleFieldProps } from "./role-field-props";
 import type { RoleFieldArgs, RoleFieldOutputs } from "./role-fields";
+import { defaultDeleteGuard, programClaims, withDeleteGuard } from "./delete-guard/hook";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? roleProvider : checkoutProviderShim;
@@ -105,6 +106,7 @@ export class Role extends pulumi.dynamic.Resource {
     const { import: importId, ...rest } = opts ?? {};
     refuseDroppedKeys(args?.settings, "settings", `Role resource '${name}'`);
     const member = enterGroup("Role", name, args?.groupId, false, opts);
+    if (args) programClaims().note(Role.__pulumiType, name, { importId });
     super(
       provider,
       name,
@@ -119,7 +121,8 @@ export class Role extends pulumi.dynamic.Resource {
         inUse: undefined,
         userCount: undefined,
       },
-      opts && rest,
+      // A removed Role whose role users hold fails the preview (./delete-guard); `Role.get` deletes nothing.
+      withDeleteGuard(opts && rest, args && defaultDeleteGuard()),
       "grouproles",
       "Role",
     );

@@ -72,6 +72,8 @@ export function structureInput(
     urn: pulumi.createUrn(name, type, opts?.parent && urnAlone(opts.parent)),
     dependsOn: [...reached(opts)].map((r) => ({ urn: r.urn, ...declarations.get(r) })),
     ...(opts?.deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace: opts.deleteBeforeReplace }),
+    // Read by the before-delete hook once the resource has left the program (./delete-guard/held.ts).
+    ...(opts?.retainOnDelete === true ? { retainOnDelete: true } : {}),
   };
 }
 

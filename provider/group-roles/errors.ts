@@ -63,10 +63,19 @@ export function removedInUse(
       "that reads as a removal plus a new role: do it in two changes, first the key with the name kept (the same " +
       "role: its ID and users stay), then the name."
     : "";
+  // Said in every registration order (the resource that would take the role may register after this
+  // one, so this Diff may not know it): a move needs this resource's `dependsOn` on the receiver.
+  const first = held[0] as HeldRole;
+  const move =
+    "\nTo move it to another resource of this program instead (a `GroupRoles` with `adoptExisting: true` that " +
+    `declares its name, or a \`Role\` with \`import: "${groupId}/${first.roleId}"\`), give this GroupRoles the resource ` +
+    "option `dependsOn` on that resource: the receiver then takes the role over, with its ID and users, before this " +
+    "one lets it go. Or move it in two steps: mark the entry `retain: true` and run `pulumi up`; then remove it here " +
+    "and declare it in the receiver.";
   return new RoleInUseError(
     `group ${groupId}: ${roleCount(held.length)} removed from \`roles\` ${held.length === 1 ? "is" : "are"} in use and ` +
-      `cannot be deleted; nothing was changed:\n${someLines(held, line)}${renamed}\n` +
-      `${added.length ? "Otherwise" : "To proceed"}, for each of them: keep the entry in \`roles\`; or unassign its users in the service, then run ` +
+      `cannot be deleted; nothing was changed:\n${someLines(held, line)}${renamed}${move}\n` +
+      `Otherwise, for each of them: keep the entry in \`roles\`; or unassign its users in the service, then run ` +
       `\`pulumi up\`; or, to stop managing the role and keep it in the service, put the entry back with ` +
       `\`retain: true\`, run \`pulumi up\`, then remove it.`,
   );

@@ -10,6 +10,7 @@ import { refuseDroppedKeys } from "../dropped-keys";
 import { declared, enterGroup } from "../group-order";
 import { catalogueDeclaration, structureInput } from "../structure";
 import { withVersion } from "./version";
+import { pluginDeleteGuard, programClaims, withDeleteGuard } from "../delete-guard/hook";
 
 export type { GroupRoleEntry, GroupRoleState, GroupRolesArgs } from "../group-roles";
 
@@ -37,6 +38,7 @@ export class GroupRoles extends pulumi.CustomResource {
   constructor(name: string, args: GroupRolesArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args?.roles, "roles", `GroupRoles resource '${name}'`);
     const member = enterGroup("GroupRoles", name, args?.groupId, args?.exclusive, opts);
+    if (args) programClaims().note(GroupRoles.__pulumiType, name, args);
     super(
       GroupRoles.__pulumiType,
       name,
@@ -48,7 +50,7 @@ export class GroupRoles extends pulumi.CustomResource {
         exclusive: args?.exclusive,
         __structure: args && structureInput(GroupRoles.__pulumiType, name, opts),
       },
-      withVersion(opts),
+      withVersion(withDeleteGuard(opts, args && pluginDeleteGuard(GroupRoles.__pulumiType, opts))),
     );
     declared(member, this, opts, args && catalogueDeclaration(args, this));
   }

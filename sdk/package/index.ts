@@ -8,8 +8,15 @@
  */
 // First: on an older Node, fail naming the version needed, not deep inside undici.
 import "../../client/node-version";
+import { registerDeleteHooks } from "../delete-guard/hook";
 export { Provider, type ProviderArgs } from "./provider";
 export { Role, type RoleArgs } from "./role";
 export type { KnownSettingName, RoleSettings } from "../settings";
 export { GroupRoles, type GroupRolesArgs, type GroupRoleEntry, type GroupRoleState } from "./group-roles";
 export * from "./functions";
+
+export { registerDeleteHooks } from "../delete-guard/hook";
+
+// The before-delete hook is registered whenever the package loads in a run, so that the engine finds it
+// for a Role or GroupRoles the program no longer declares (../delete-guard/hook.ts).
+registerDeleteHooks();

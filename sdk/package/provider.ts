@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { withVersion } from "./version";
+import { registerProviderGuard } from "../delete-guard/hook";
 
 /** The settings of a {@link Provider}: the `grouproles:*` config keys, same meaning. */
 export interface ProviderArgs {
@@ -50,6 +51,11 @@ export interface ProviderArgs {
   deadlineMs?: pulumi.Input<number>;
   /** Largest reply body read, in bytes. @default 51200000 */
   maxReplyBytes?: pulumi.Input<number>;
+  /**
+   * Bind the before-delete hook to this provider's resources, so that a preview refuses to remove a role
+   * users hold (docs/delete-hooks.md); `false` binds none. @default true
+   */
+  deleteHooks?: pulumi.Input<boolean>;
 }
 
 /** The settings that are credentials: always secret in state (schema.json marks the same). */
@@ -75,5 +81,7 @@ export class Provider extends pulumi.ProviderResource {
     const inputs: pulumi.Inputs = { ...args };
     for (const key of SECRET_KEYS) if (inputs[key] !== undefined) inputs[key] = pulumi.secret(inputs[key]);
     super(Provider.__pulumiType, name, inputs, withVersion(opts));
+    // The before-delete hook of the resources this provider manages reads the service with its inputs.
+    registerProviderGuard(this, name, args);
   }
 }

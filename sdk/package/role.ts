@@ -11,6 +11,7 @@ import { roleDeclaration, structureInput } from "../structure";
 import { withVersion } from "./version";
 import { roleFieldProps } from "../role-field-props";
 import type { RoleFieldOutputs } from "../role-fields";
+import { pluginDeleteGuard, programClaims, withDeleteGuard } from "../delete-guard/hook";
 
 export type { RoleArgs } from "../role";
 
@@ -46,6 +47,7 @@ export class Role extends pulumi.CustomResource {
   constructor(name: string, args: RoleArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args?.settings, "settings", `Role resource '${name}'`);
     const member = enterGroup("Role", name, args?.groupId, false, opts);
+    if (args) programClaims().note(Role.__pulumiType, name, { importId: opts?.import });
     super(
       Role.__pulumiType,
       name,
@@ -57,7 +59,7 @@ export class Role extends pulumi.CustomResource {
         inUse: undefined,
         userCount: undefined,
       },
-      withVersion(opts),
+      withVersion(withDeleteGuard(opts, args && pluginDeleteGuard(Role.__pulumiType, opts))),
     );
     declared(member, this, opts, args && roleDeclaration(args, this));
   }

@@ -93,7 +93,10 @@ export interface Stack {
   /** `--parallel` for the runs that follow; undefined: the CLI's default (4 per CPU). */
   parallel?: number;
   /** Engine flags for the runs that follow (`--target`, `--exclude`, `--replace`, `--refresh`, ...). */
-  flags?: Pick<EngineOptions, "targets" | "excludes" | "replaces" | "refresh" | "expectNoChanges" | "timeoutMs">;
+  flags?: Pick<
+    EngineOptions,
+    "targets" | "excludes" | "replaces" | "refresh" | "expectNoChanges" | "timeoutMs" | "runProgram"
+  >;
   run(
     operation: EngineOptions["operation"],
     config?: Record<string, string>,
@@ -179,6 +182,9 @@ export async function stackFor(
       secretConfig,
       ...(inlineHost && dir === programDir ? { inlineHost } : {}),
       ...(stack.parallel !== undefined ? { parallel: stack.parallel } : {}),
+      // Every Role and GroupRoles carries the before-delete hook, so a destroy runs the program, as the
+      // README tells users (docs/delete-hooks.md); a test of the refusal sets `flags.runProgram: false`.
+      ...(operation === "destroy" ? { runProgram: true } : {}),
       ...stack.flags,
     }),
     fresh,

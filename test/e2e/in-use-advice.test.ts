@@ -81,7 +81,10 @@ describe("removing an in-use role from the program", () => {
     await s.h.setUsers(42, held!.roleId, 3);
     const removed = await runSpec(s, "up", [{ name: "other", args: { groupId: 42, name: "Other" } }]);
     expect(removed.ok).toBe(false);
-    expect(removed.errors.join("\n")).toContain("declare it again with the resource option `retainOnDelete: true`");
+    // The before-delete hook's refusal (docs/delete-hooks.md), in the up as in its preview.
+    expect(removed.errors.join("\n")).toContain(
+      "put the resource back with the `retainOnDelete: true` option, run `pulumi up`, then remove it",
+    );
 
     await up([agents(42, { retainOnDelete: true }), { name: "other", args: { groupId: 42, name: "Other" } }]);
     await up([{ name: "other", args: { groupId: 42, name: "Other" } }]);
@@ -114,5 +117,38 @@ describe("a GroupRoles entry whose key and name change together while users hold
     const name = await runMixed(s, "up", team({ a2: { name: "Agents 2" } }));
     expect(name.ok, name.errors.join("\n")).toBe(true);
     expect(await s.h.listRoles(42)).toEqual([{ ...held!, name: "Agents 2", inUse: true, userCount: 2 }]);
+  });
+});
+
+describe("an in-use role moved between catalogues without the dependsOn a move needs", () => {
+  it("is refused naming that dependsOn, in either declaration order; following it keeps the role and its users", async () => {
+    const one = (roles: Record<string, { name: string }>, opts?: Record<string, unknown>) =>
+      catalogueSpec("one", roles, {}, opts);
+    const two = (roles: Record<string, { name: string }>) => catalogueSpec("two", roles, { adoptExisting: true });
+    const first = await runMixed(s, "up", [
+      one({ a: { name: "Agents" }, b: { name: "Billing" } }),
+      two({ c: { name: "C" } }),
+    ]);
+    expect(first.ok, first.errors.join("\n")).toBe(true);
+    const held = (await s.h.listRoles(42)).find((r) => r.name === "Agents")!;
+    await s.h.setUsers(42, held.roleId, 2);
+
+    const moved = [one({ b: { name: "Billing" } }), two({ c: { name: "C" }, a: { name: "Agents" } })];
+    for (const declared of [moved, [...moved].reverse()]) {
+      const preview = await runMixed(s, "preview", declared, []);
+      expect(preview.ok).toBe(false);
+      expect(preview.errors.join("\n")).toMatch(/`dependsOn`/);
+    }
+    // The advice: the catalogue that lets the role go depends on the one that takes it.
+    const withOrder = [
+      catalogueSpec("two", { c: { name: "C" }, a: { name: "Agents" } }, { adoptExisting: true }),
+      catalogueSpec("one", { b: { name: "Billing" } }, {}, { dependsOn: ["two"] }),
+    ];
+    const applied = await runMixed(s, "up", withOrder, []);
+    expect(applied.ok, applied.errors.join("\n")).toBe(true);
+    expect((await s.h.listRoles(42)).find((r) => r.name === "Agents")).toMatchObject({
+      roleId: held.roleId,
+      userCount: 2,
+    });
   });
 });

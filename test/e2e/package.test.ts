@@ -73,6 +73,8 @@ function run(
     },
     // By default the installed package's bin first: the engine finds `pulumi-resource-grouproles` on the PATH.
     ...(inlineHost ? { inlineHost, providerEnv: env } : { env }),
+    // Every resource carries the before-delete hook: a destroy runs the program (docs/delete-hooks.md).
+    ...(operation === "destroy" ? { runProgram: true } : {}),
   });
 }
 

@@ -54,7 +54,8 @@ describe.each(SDK_KINDS)("%s resources: a destroy that fails half-way", (sdk) =>
     const up = await runMixed(s, "up", cats, roles, { ...order, ...config });
     expect(up.ok, up.errors.join("\n")).toBe(true);
     const y = (await s.h.listRoles(42)).find((r) => r.name === "Y")!;
-    return { y, destroy: () => runMixed(s, "destroy", cats, roles, order) };
+    // The destroy runs the program (`--run-program`: docs/delete-hooks.md), whose config configures the provider.
+    return { y, destroy: () => runMixed(s, "destroy", cats, roles, { ...order, ...config }) };
   };
 
   once(

@@ -112,15 +112,18 @@ describe("examples/roles-from-file", () => {
     expect((await s.h.listRoles(42)).filter((x) => x.name === "Support")).toHaveLength(1);
   });
 
-  it("removing an in-use role fails the up with the in-use message; state and service keep it", async () => {
+  it("removing an in-use role fails the preview and the up with the in-use message; state and service keep it", async () => {
     const salesId = await roleIdOf("Sales");
     await s.h.setUsers(42, salesId, 4);
     write(byKey("support", "billing", "admins"));
+    // The before-delete hook refuses it in the preview already (docs/delete-hooks.md).
+    const inUse = `Role 'sales' would delete a role that users hold: role "Sales" (id 42/${salesId}), held by 4 users`;
     const preview = await s.run("preview");
-    expect(rolePlan(preview)).toEqual(["- delete sales"]);
+    expect(preview.ok).toBe(false);
+    expect(preview.errors.join("\n")).toContain(inUse);
     const r = await s.run("up");
     expect(r.ok).toBe(false);
-    expect(r.errors.join("\n")).toContain(`role "Sales" (id 42/${salesId}) is in use by 4 users and cannot be deleted`);
+    expect(r.errors.join("\n")).toContain(inUse);
     expect(stateUrns().some((urn) => urn.endsWith("::sales"))).toBe(true);
     expect((await s.h.listRoles(42)).some((x) => x.name === "Sales")).toBe(true);
   });

@@ -51,6 +51,8 @@ const run = async (
     config: { "grouproles:baseUrl": h.emu.baseUrl, "roles-from-file:catalogue": catalogue, ...config },
     secretConfig,
     ...(inlineHost ? { inlineHost } : {}),
+    // The resources carry the before-delete hook: a destroy runs the program (docs/delete-hooks.md).
+    ...(operation === "destroy" ? { runProgram: true } : {}),
   });
   const label = `${operation}${r.ok ? "" : " (failed)"}`;
   seen.push(
@@ -235,8 +237,9 @@ describe("the access token never leaks", () => {
     expect(refused.ok).toBe(false);
     expect(refused.errors.join("\n")).toContain("the API key of group 77 (grouproles:apiKeys) was refused");
     expect(refused.errors.join("\n")).not.toContain("recorded in state"); // an up uses today's config
-    // That up recorded the wrong key as the provider's settings; destroy configures the provider from
+    // That up recorded the wrong key as the provider's settings; a refresh configures the provider from
     // state (deployment.go EnsureProvider), so an up with the right key comes first (docs/configuration.md).
+    // (A destroy runs the program, `--run-program` for the delete hooks, and so takes today's config.)
     writeFileSync(
       catalogue,
       JSON.stringify({
@@ -247,7 +250,7 @@ describe("the access token never leaks", () => {
         ],
       }),
     );
-    const stale = await run("destroy", auth, byKey);
+    const stale = await run("refresh", auth, byKey);
     expect(stale.ok).toBe(false);
     // The refused key is the one in state, and the error says so (issue 43: "check that it is valid" misled).
     expect(stale.errors.join("\n")).toContain("the API key of group 77 (grouproles:apiKeys) was refused");

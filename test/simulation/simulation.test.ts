@@ -491,6 +491,36 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
       ],
     } as History,
   },
+  {
+    // Issue 52: a Role and a whole GroupRoles removed while users hold their roles. Counted as what no
+    // preview can know until 2026-12-01 (the up refused); now a refused up after a green preview is a
+    // violation, and the before-delete hooks refuse both in the preview (docs/delete-hooks.md).
+    name: "in-use removals of a Role and a whole GroupRoles",
+    history: {
+      seed: 52,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [
+              { res: "r1", group: 0, name: "Agents 1" },
+              { res: "r2", group: 0, name: "Leads 2" },
+            ],
+            catalogues: [{ res: "c3", group: 0, roles: { k4: { name: "Audit 4" } } }],
+          },
+        },
+        { op: "users", group: 0, name: "Agents 1", count: 2 },
+        { op: "users", group: 0, name: "Audit 4", count: 1 },
+        {
+          op: "deploy",
+          change: "remove Role r1 and GroupRoles c3",
+          program: { roles: [{ res: "r2", group: 0, name: "Leads 2" }], catalogues: [] },
+        },
+        { op: "destroy" },
+      ],
+    } as History,
+  },
 ];
 
 describe("simulation", () => {

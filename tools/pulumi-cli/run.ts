@@ -344,6 +344,7 @@ export function runPulumiCli(o: EngineOptions): Promise<EngineResult> {
   if (o.refresh) args.push("--refresh");
   if (o.expectNoChanges) args.push("--expect-no-changes");
   if (o.continueOnError) args.push("--continue-on-error");
+  if (o.runProgram) args.push("--run-program");
   for (const urn of o.targets ?? []) args.push("--target", urn);
   for (const urn of o.excludes ?? []) args.push("--exclude", urn);
   for (const urn of o.replaces ?? []) args.push("--replace", urn);

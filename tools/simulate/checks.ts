@@ -383,6 +383,7 @@ export function desiredState(op: OpRecord, program: Program, drifted: ReadonlySe
 /** Refusals the docs name (README "What a preview cannot predict", docs/role.md, docs/group-roles.md). */
 export const DOCUMENTED: ReadonlyArray<readonly [string, RegExp]> = [
   ["in use", /\bis in use\b|\bare in use\b|is held by \d+ users?/],
+  ["in use (delete hook)", /would delete (a role|\d+ roles) that users hold/],
   ["order (dependsOn)", /`dependsOn`/],
   ["two steps", /two steps/],
   ["name held", /is held by (role|roleId)/],
@@ -393,13 +394,12 @@ export const DOCUMENTED: ReadonlyArray<readonly [string, RegExp]> = [
 /**
  * Why a fault-free `up` may fail after a green preview: only what no preview can know
  * (docs/design/invariants.md "What no preview can know"). In the simulation nothing happens between a
- * deploy's preview and its `up`, so that is a `Role` or `GroupRoles` removed from the program while
- * users hold a role (Pulumi asks no provider about it before its delete). Anything else is a violation,
- * `dependsOn` advice included (before 2026-11-28 any refusal naming `dependsOn` counted as documented).
+ * deploy's preview and its `up`, and its programs keep the delete hooks on, so nothing: every such
+ * failure is a violation, `dependsOn` advice included (before 2026-11-28 any refusal naming `dependsOn`
+ * counted as documented) and, since 2026-12-01, a `Role` or `GroupRoles` removed from the program while
+ * users hold a role (the before-delete hook refuses it in the preview: docs/delete-hooks.md).
  */
-export const NO_PREVIEW_CAN_KNOW: ReadonlyArray<readonly [string, RegExp]> = [
-  ["in use (a removed resource)", /\bis in use\b|\bare in use\b|is held by \d+ users?/],
-];
+export const NO_PREVIEW_CAN_KNOW: ReadonlyArray<readonly [string, RegExp]> = [];
 
 /** The entry of {@link NO_PREVIEW_CAN_KNOW} an `up`'s errors are, if any. */
 export function unknowableInPreview(errors: readonly string[]): string | undefined {

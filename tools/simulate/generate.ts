@@ -123,9 +123,10 @@ class Gen {
       ["add role", 8],
       ["add entry", 8],
       ["add catalogue", 3],
-      ["remove role", 6],
+      // Removals often enough that some meet roles users hold (the "users" step), whole catalogues too.
+      ["remove role", 8],
       ["remove entry", 6],
-      ["remove catalogue", 2],
+      ["remove catalogue", 4],
       ["rename role", 6],
       ["rename entry", 6],
       ["rename onto a removed name", 3],

@@ -187,6 +187,8 @@ export class Lane {
         ...(o.target?.length ? { targets: o.target.map((r) => simUrn(program, r)) } : {}),
         ...(o.exclude?.length ? { excludes: o.exclude.map((r) => simUrn(program, r)) } : {}),
         ...(o.replace?.length ? { replaces: o.replace.map((r) => simUrn(program, r)) } : {}),
+        // Every resource carries the before-delete hook: a destroy runs the program, as the README says.
+        ...(operation === "destroy" ? { runProgram: true } : {}),
       });
     } finally {
       // A rule not used up is removed; its hits say whether it fired.

@@ -195,6 +195,8 @@ export async function tryProgram(args: string[], say: Say = toStdout): Promise<n
       ...(values.target?.length ? { targets: values.target } : {}),
       ...(values.exclude?.length ? { excludes: values.exclude } : {}),
       ...(values.replace?.length ? { replaces: values.replace } : {}),
+      // As `pulumi destroy --run-program`: every resource carries the before-delete hook (docs/delete-hooks.md).
+      ...(op === "destroy" ? { runProgram: true } : {}),
       programDir,
       stack: "try",
       stateFile: path.join(work, "stack.json"),

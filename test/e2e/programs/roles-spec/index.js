@@ -15,6 +15,8 @@
 //                               preview (which skips creates), as behind a slow database.
 // config roles-spec:components  JSON array of names: component resources (type roles-spec:index:Team),
 //                               declared before all others, that a resource names in `opts.parent` (optional)
+// config roles-spec:provider    JSON ProviderArgs: with sdk "package", an explicit Provider named
+//                               "explicit" that every Role and GroupRoles uses (optional)
 // opts.dependsOn (either kind) names resources of the spec declared before it (Roles first by default).
 // opts.parent names one of the components; opts.aliases passes as given, except that { "noParent": true }
 //                               is the Node SDK's way of saying it, { parent: pulumi.rootStackResource }.
@@ -22,9 +24,13 @@
 const pulumi = require("@pulumi/pulumi");
 
 const config = new pulumi.Config("roles-spec");
-const { Role, GroupRoles } = require(
-  config.get("sdk") === "package" ? "pulumi-grouproles/package" : "pulumi-grouproles",
-);
+const sdk = require(config.get("sdk") === "package" ? "pulumi-grouproles/package" : "pulumi-grouproles");
+const { Role, GroupRoles } = sdk;
+const providerArgs = config.getObject("provider");
+// An inline program (the stand-in runs this one inline, as the Automation API would) registers the
+// delete hooks in every run: the package is loaded once per process (README, "Automation API").
+sdk.registerDeleteHooks();
+const explicit = providerArgs && new sdk.Provider("explicit", providerArgs);
 const spec = JSON.parse(config.get("spec") ?? "[]");
 const roles = {};
 const catalogues = {};
@@ -56,6 +62,7 @@ const withGroupId = (args) =>
 /** Resource options with `dependsOn` names resolved to the resources declared so far. */
 const withDependencies = (opts = {}) => ({
   ...opts,
+  ...(explicit ? { provider: explicit } : {}),
   ...(opts.dependsOn ? { dependsOn: opts.dependsOn.map((name) => roles[name] ?? catalogues[name] ?? slow[name]) } : {}),
   ...(opts.parent ? { parent: components[opts.parent] } : {}),
   ...(opts.aliases

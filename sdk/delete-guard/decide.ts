@@ -1,0 +1,69 @@
+/**
+ * The before-delete hook's decision, apart from the engine and the service: which roles a delete
+ * would take from their users, given the group's roles as the service lists them now.
+ */
+import type { RoleSummary } from "../../client";
+import type { Claims } from "./claims";
+import type { Held, HeldRole } from "./held";
+
+/** A role the delete would remove while users hold it. */
+export interface Loss {
+  key?: string;
+  roleId: number;
+  name: string;
+  /** Undefined when the service says the role is in use without a count. */
+  userCount?: number;
+}
+
+function live(role: HeldRole, listing: readonly RoleSummary[]): RoleSummary | undefined {
+  if (role.roleId !== undefined) return listing.find((r) => r.roleId === role.roleId);
+  // A create never confirmed: the role the service holds under its name is the one it would delete.
+  return role.name === undefined ? undefined : listing.find((r) => r.name === role.name);
+}
+
+/**
+ * The roles `held` would delete that users hold: none when the resource is retained, and none for a
+ * role that is gone or that another resource of the program takes over.
+ */
+export function losses(held: Held, claims: Claims, listing: readonly RoleSummary[]): Loss[] {
+  // Still declared: a replacement's or a destroy's delete, which the provider judges (see ./claims).
+  if (held.retainOnDelete || claims.declares(held.type, held.name)) return [];
+  const lost: Loss[] = [];
+  for (const role of held.roles) {
+    const now = live(role, listing);
+    if (now === undefined) continue;
+    if (claims.takesOverId(held.groupId, now.roleId) || claims.takesOverName(held.groupId, now.name)) continue;
+    if (!now.inUse && !(now.userCount !== undefined && now.userCount > 0)) continue;
+    lost.push({
+      ...(role.key === undefined ? {} : { key: role.key }),
+      roleId: now.roleId,
+      name: now.name,
+      userCount: now.userCount,
+    });
+  }
+  return lost;
+}
+
+const users = (n: number | undefined) => (n === undefined ? "users" : n === 1 ? "1 user" : `${n} users`);
+
+/** The refusal: the resource, each role with its ID and users, and every way that works. */
+export function refusal(held: Held, lost: readonly Loss[]): string {
+  const g = held.groupId;
+  const roles = lost
+    .map(
+      (l) =>
+        `${l.key === undefined ? "" : `entry "${l.key}": `}role "${l.name}" (id ${g}/${l.roleId}), held by ${users(l.userCount)}`,
+    )
+    .join("; ");
+  const first = lost[0] as Loss;
+  const retain =
+    held.kind === "Role"
+      ? "put the resource back with the `retainOnDelete: true` option, run `pulumi up`, then remove it (Pulumi forgets the role and the service keeps it)"
+      : "put the resource back with `retain: true` on those entries (or the `retainOnDelete: true` option), run `pulumi up`, then remove it";
+  return (
+    `${held.label} would delete ${lost.length === 1 ? "a role" : `${lost.length} roles`} that users hold: ${roles}. ` +
+    "A role users hold is never deleted, and nothing was changed. To go on: unassign its users in the service; or " +
+    `${retain}; or move it to another resource of this program (a \`Role\` with \`import: "${g}/${first.roleId}"\`, ` +
+    "or a `GroupRoles` entry of the same name with `adoptExisting: true`); or keep the resource in the program."
+  );
+}
