@@ -10,7 +10,6 @@ import {
   catalogueSpec,
   roleSpec,
   runMixed,
-  runSpec,
   kindTests,
   SDK_KINDS,
   specProgram,
