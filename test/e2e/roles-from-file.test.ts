@@ -145,15 +145,22 @@ describe("examples/roles-from-file", () => {
     expect(r.ok).toBe(false);
     expect(r.errors.join("\n")).toMatch(/protect/);
     expect((await s.h.listRoles(42)).some((x) => x.name === "Administrators")).toBe(true);
+    // Without `--run-program`: a destroy of a stack holding a protected resource with it hits Pulumi's
+    // snapshot integrity failure (v3.274.1: pulumi/pulumi#21277, open; tried here through the real CLI, the
+    // stack and its provider were deleted while the protected Role stayed). So it is refused for its hooks.
+    s.flags = { runProgram: false };
     const d = await s.run("destroy");
+    s.flags = undefined;
     expect(d.ok).toBe(false);
+    expect(d.errors.join("\n")).toContain("Resource has delete hooks registered, but the program is not running");
     expect((await s.h.listRoles(42)).some((x) => x.name === "Administrators")).toBe(true);
   });
 
   it("once unprotected, destroy removes everything the stack manages", async () => {
     const [support, billing, admins] = byKey("support", "billing", "admins");
     write([support, billing, { ...admins, protect: false }]);
-    expect((await s.run("up")).ok).toBe(true);
+    const up = await s.run("up");
+    expect(up.ok, up.errors.join("\n")).toBe(true);
     const d = await s.run("destroy");
     expect(d.ok, d.errors.join("\n")).toBe(true);
     // only the retained "Sales" is left in the service
