@@ -73,7 +73,8 @@ describe.runIf(engineKind() === "cli")("the real Pulumi CLI", () => {
         expect(await names(h)).toEqual(["Supervisors", "Support", "Viewers"]);
         const again = await stack.up();
         expect(again.summary.resourceChanges?.update ?? 0).toBe(0);
-        await stack.destroy();
+        // The resources carry the before-delete hook: a destroy runs the program (docs/delete-hooks.md).
+        await stack.destroy({ runProgram: true });
         expect(await h.listRoles(42)).toEqual([]);
       } finally {
         await stack.workspace.removeStack("dev").catch(() => undefined);
