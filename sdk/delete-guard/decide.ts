@@ -22,12 +22,19 @@ function live(role: HeldRole, listing: readonly RoleSummary[]): RoleSummary | un
 }
 
 /**
+ * True when the delete of `held` needs no read of the service: the resource is retained, holds no role
+ * to delete, or is still declared (a replacement's or a destroy's delete, which the provider judges: ./claims).
+ */
+export function leftAlone(held: Held, claims: Claims): boolean {
+  return held.retainOnDelete || held.roles.length === 0 || claims.declares(held.type, held.name);
+}
+
+/**
  * The roles `held` would delete that users hold: none when the resource is retained, and none for a
  * role that is gone or that another resource of the program takes over.
  */
 export function losses(held: Held, claims: Claims, listing: readonly RoleSummary[]): Loss[] {
-  // Still declared: a replacement's or a destroy's delete, which the provider judges (see ./claims).
-  if (held.retainOnDelete || claims.declares(held.type, held.name)) return [];
+  if (leftAlone(held, claims)) return [];
   const lost: Loss[] = [];
   for (const role of held.roles) {
     const now = live(role, listing);

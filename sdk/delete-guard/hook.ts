@@ -21,7 +21,7 @@ import { deleteHooksEnabled } from "../../config/stack-config";
 import { listUnlessGone } from "../../provider/shared/gone";
 import { clientFor } from "../client";
 import { ProgramClaims } from "./claims";
-import { losses, refusal } from "./decide";
+import { leftAlone, losses, refusal } from "./decide";
 import { heldBy } from "./held";
 
 /** The hook of the stack's config. */
@@ -31,7 +31,8 @@ export const DEFAULT_HOOK = "grouproles-in-use";
 export const providerHookName = (providerName: string) => `${DEFAULT_HOOK}-${providerName}`;
 
 interface Run {
-  hooks: Map<string, pulumi.ResourceHook>;
+  /** Each hook by name; undefined once found off or unsupported in this run. */
+  hooks: Map<string, pulumi.ResourceHook | undefined>;
   claims: ProgramClaims;
 }
 
@@ -87,11 +88,15 @@ function hooksWanted(): boolean {
  * Registers, once per run, the hook `name` that reads the service with `source()`'s settings; returns
  * it, or undefined when hooks are off or unsupported.
  */
-export function registerDeleteGuard(name: string, source: () => ConfigSource): pulumi.ResourceHook | undefined {
-  if (!hooksWanted()) return undefined;
+export function registerDeleteGuard(name: string, source: () => () => ConfigSource): pulumi.ResourceHook | undefined {
+  // Every Role and GroupRoles asks: after the first, a lookup (no config read, no registration).
   const run = currentRun();
-  const known = run.hooks.get(name);
-  if (known) return known;
+  if (run.hooks.has(name)) return run.hooks.get(name);
+  if (!hooksWanted()) {
+    if (pulumi.runtime.getStackResource() !== undefined) run.hooks.set(name, undefined);
+    return undefined;
+  }
+  const settings = source();
   const claims = run.claims;
   // One list request per group, however many removed resources of the group the engine deletes at once.
   const listings = new Map<number, Promise<RoleSummary[]>>();
@@ -99,13 +104,12 @@ export function registerDeleteGuard(name: string, source: () => ConfigSource): p
     name,
     async (args) => {
       const held = heldBy(args);
-      // Retained, empty, or still declared (a replacement's or a destroy's delete: ./claims): nothing to read.
-      if (held === undefined || held.retainOnDelete || held.roles.length === 0) return;
-      if (claims.declares(held.type, held.name)) return;
+      if (held === undefined || leftAlone(held, claims)) return; // nothing to read
+
       let listing = listings.get(held.groupId);
       if (listing === undefined) {
         // A group the service says is gone holds nothing to lose; any other 404 proves nothing (invariant 10).
-        listing = listUnlessGone(clientFor(undefined, "roles", source()), held.groupId, held.label).then(
+        listing = listUnlessGone(clientFor(undefined, "roles", settings()), held.groupId, held.label).then(
           (r) => r ?? [],
         );
         listings.set(held.groupId, listing);
@@ -137,15 +141,14 @@ export function registerDeleteGuard(name: string, source: () => ConfigSource): p
   return hook;
 }
 
-/** The stack config as it is now, for the default hook (read once: a hook runs outside the program's context). */
+/** The stack config as it is at registration (a hook runs outside the program's context). */
 function stackConfig(): () => ConfigSource {
   const all = pulumi.runtime.allConfig();
   return () => ({ get: (key) => all[key] });
 }
 
 /** The default hook (the stack's config), registered once per run. */
-export const defaultDeleteGuard = (): pulumi.ResourceHook | undefined =>
-  registerDeleteGuard(DEFAULT_HOOK, stackConfig());
+export const defaultDeleteGuard = (): pulumi.ResourceHook | undefined => registerDeleteGuard(DEFAULT_HOOK, stackConfig);
 
 /**
  * Registers this run's before-delete hook of the stack's config, if it is not yet: the package does
@@ -193,7 +196,11 @@ export function registerProviderGuard(provider: pulumi.ProviderResource, name: s
       },
     };
   };
-  Reflect.set(provider, PROVIDER_HOOK, registerDeleteGuard(providerHookName(name), source));
+  Reflect.set(
+    provider,
+    PROVIDER_HOOK,
+    registerDeleteGuard(providerHookName(name), () => source),
+  );
 }
 
 /**
