@@ -76,7 +76,7 @@ function hooksWanted(): boolean {
       registry.warned = true;
       void pulumi.log.warn(
         "this Pulumi CLI does not support resource hooks: a preview cannot refuse to remove a Role or GroupRoles " +
-          "whose roles users hold (`pulumi up` still refuses to delete them). Pulumi v3.200 or newer does.",
+          "whose roles users hold (`pulumi up` still refuses to delete them). A CLI with resource hooks does (tested: v3.274.1).",
       );
     }
     return false;
