@@ -31,6 +31,7 @@ import {
   heldRole,
   namesTaken,
   removedInUse,
+  retainedOutOfExclusive,
   replaceInUse,
   twoExclusive,
   unmanagedInUse,
@@ -80,7 +81,8 @@ async function listedForPreview(groupId: number, what: string, writes: boolean):
 function refusalOf(plan: Plan): Error | undefined {
   const taken = plan.conflicts.filter((c) => c.kind !== "wait");
   if (taken.length) return namesTaken(plan.groupId, taken, { adopts: plan.adoptExisting });
-  if (plan.held.length) return removedInUse(plan.groupId, plan.held, plan.creates);
+  if (plan.held.length) return removedInUse(plan.groupId, plan.held, plan.creates, plan.exclusive);
+  if (plan.retainedOut.length) return retainedOutOfExclusive(plan.groupId, plan.retainedOut);
   return undefined;
 }
 
@@ -280,7 +282,7 @@ async function diffOf(
     const held = Object.entries(state.roles)
       .filter(([key, r]) => !Object.hasOwn(declared, key) && !movedFrom.has(key) && !r.retain)
       .flatMap(([key, r]) => (byId.get(r.roleId)?.inUse ? [heldRole(key, byId.get(r.roleId)!)] : []));
-    if (held.length) throw removedInUse(groupId, held);
+    if (held.length) throw removedInUse(groupId, held, [], exclusive);
   }
   return { changes: true, replaces: [], deleteBeforeReplace: false };
 }

@@ -53,6 +53,7 @@ export function removedInUse(
   groupId: number,
   held: HeldRole[],
   added: ReadonlyArray<{ key: string; entry: { name: string } }> = [],
+  exclusive = false,
 ): RoleInUseError {
   // New entries beside a removed one: most likely a key renamed together with its name, which the
   // provider cannot tell from a removal plus an addition (docs/group-roles.md): that takes two changes.
@@ -70,14 +71,50 @@ export function removedInUse(
     "\nTo move it to another resource of this program instead (a `GroupRoles` with `adoptExisting: true` that " +
     `declares its name, or a \`Role\` with \`import: "${groupId}/${first.roleId}"\`), give this GroupRoles the resource ` +
     "option `dependsOn` on that resource: the receiver then takes the role over, with its ID and users, before this " +
-    "one lets it go. Or move it in two steps: mark the entry `retain: true` and run `pulumi up`; then remove it here " +
-    "and declare it in the receiver.";
+    "one lets it go." +
+    // An exclusive catalogue removes a role no resource declares: a retained entry cannot leave it (retainedOutOfExclusive).
+    (exclusive
+      ? ""
+      : " Or move it in two steps: mark the entry `retain: true` and run `pulumi up`; then remove it here and " +
+        "declare it in the receiver.");
+  const release = exclusive
+    ? "or, to stop managing the role and keep it in the service, leave `exclusive` off (this GroupRoles removes " +
+      "every role of the group that no resource declares), put the entry back with `retain: true`, run `pulumi up`, " +
+      "then remove it."
+    : "or, to stop managing the role and keep it in the service, put the entry back with `retain: true`, run " +
+      "`pulumi up`, then remove it.";
   return new RoleInUseError(
     `group ${groupId}: ${roleCount(held.length)} removed from \`roles\` ${held.length === 1 ? "is" : "are"} in use and ` +
       `cannot be deleted; nothing was changed:\n${someLines(held, line)}${renamed}${move}\n` +
       `Otherwise, for each of them: keep the entry in \`roles\`; or unassign its users in the service, then run ` +
-      `\`pulumi up\`; or, to stop managing the role and keep it in the service, put the entry back with ` +
-      `\`retain: true\`, run \`pulumi up\`, then remove it.`,
+      `\`pulumi up\`; ${release}`,
+  );
+}
+
+/**
+ * Entries removed with `retain: true` from an exclusive catalogue while no resource of the program
+ * declares their roles: the role would stay in the group undeclared, and the catalogue removes such
+ * roles, so the next run would delete it, or, while users hold it, refuse every preview (a platform
+ * team followed the in-use advice into that state: issue 53). Refused in the change that leads there.
+ */
+export function retainedOutOfExclusive(
+  groupId: number,
+  entries: ReadonlyArray<{ key: string; role: RoleSummary }>,
+): RoleInUseError {
+  const line = ({ key, role }: { key: string; role: RoleSummary }) =>
+    `  roles.${key}: "${role.name}" (roleId ${role.roleId}, ${role.inUse ? users(role.userCount) : "no users"})`;
+  const first = entries[0]!.role;
+  const one = entries.length === 1;
+  return new RoleInUseError(
+    `group ${groupId}: ${one ? "an entry" : `${entries.length} entries`} marked \`retain: true\` ${one ? "is" : "are"} ` +
+      "removed from `roles`, but this GroupRoles has `exclusive: true`: it removes every role of the group that no " +
+      `resource of the program declares, so ${one ? "this role" : "these roles"} cannot stay in the service ` +
+      "undeclared (the next `pulumi up` would delete a role without users, and every later preview would refuse " +
+      `one that users hold); nothing was changed:\n${someLines(entries, line)}\n` +
+      "To stop managing a role and keep it in the service, leave `exclusive` off (in this change or before it), " +
+      "then remove the entry. To move it to another resource of this program, declare it there in this change (a " +
+      `\`Role\` with \`import: "${groupId}/${first.roleId}"\`, or a \`GroupRoles\` with \`adoptExisting: true\`) and give ` +
+      "this GroupRoles the resource option `dependsOn` on that resource. Otherwise keep the entry.",
   );
 }
 

@@ -86,6 +86,12 @@ export interface Plan {
    * deployment keeps, takes over or wants; they are deleted (refused while users hold them).
    */
   unmanaged: RoleSummary[];
+  /**
+   * With `exclusive`: entries removed with `retain: true` whose roles no other resource of the
+   * deployment declares. Released, they would be the next run's `unmanaged` (deleted, or refused in every
+   * later preview while users hold them): refused now (./errors `retainedOutOfExclusive`).
+   */
+  retainedOut: Array<{ key: string; role: RoleSummary }>;
 }
 
 /**
@@ -142,6 +148,7 @@ export function planApply(
     exclusive: inputs.exclusive,
     adoptExisting: inputs.adoptExisting,
     unmanaged: [],
+    retainedOut: [],
   };
   const declared = new Map<number, string>(); // roleId to the key that declares it
 
@@ -233,6 +240,12 @@ export function planApply(
         !managed.has(r.roleId) &&
         others.removable(r.roleId, r.name),
     );
+    for (const [key, old] of Object.entries(state.roles)) {
+      if (!old.retain || Object.hasOwn(inputs.roles, key) || movedFrom.has(key)) continue;
+      const role = byId.get(old.roleId);
+      if (role && !declared.has(role.roleId) && others.removable(role.roleId, role.name))
+        plan.retainedOut.push({ key, role });
+    }
   }
   return plan;
 }

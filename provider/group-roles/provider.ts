@@ -30,6 +30,7 @@ import {
   forcedReplacementHint,
   namesTaken,
   removedInUse,
+  retainedOutOfExclusive,
   twoExclusive,
   unmanagedInUse,
   unmanagedReport,
@@ -182,7 +183,8 @@ async function planAndApply(
   // A name a resource in this one's `dependsOn` frees is free by now (its step ended before this one
   // registered): still held, it is not freed in this deployment. Nothing waits for another step.
   if (plan.conflicts.length) throw namesTaken(groupId, plan.conflicts, { adopts: inputs.adoptExisting });
-  if (plan.held.length) throw removedInUse(groupId, plan.held, plan.creates);
+  if (plan.held.length) throw removedInUse(groupId, plan.held, plan.creates, plan.exclusive);
+  if (plan.retainedOut.length) throw retainedOutOfExclusive(groupId, plan.retainedOut);
   const unmanagedHeld = plan.unmanaged.filter((r) => r.inUse);
   if (unmanagedHeld.length) throw unmanagedInUse(groupId, unmanagedHeld);
   // Claimed before any write, in the same turn as the plan: a resource letting them go sees it.

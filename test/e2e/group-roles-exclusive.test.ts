@@ -148,6 +148,62 @@ describe("GroupRoles with exclusive: true", () => {
     expect(catalogPlan(again)).toEqual([]);
   });
 
+  it("advises what works for an in-use entry, and refuses a retained entry's removal that would strand its role", async () => {
+    // Issue 53: the advice "retain: true, up, then remove it" was followed to the letter; both steps were
+    // green, and from then on every preview of the stack failed (the exclusive catalogue would delete the
+    // role no resource declared, and users held it).
+    const withOld: Entries = { ...AB, old: { name: "Old Contractors" } };
+    await up([cat(withOld, { exclusive: true })]);
+    const oldId = (await held())["Old Contractors"]!;
+    await s.h.setUsers(42, oldId, 1);
+    const removal = await runMixed(s, "preview", [cat(AB, { exclusive: true })]);
+    expect(removal.ok).toBe(false);
+    const advice = removal.errors.join("\n");
+    expect(advice).toContain(`roles.old: "Old Contractors" (roleId ${oldId}) is held by 1 user`);
+    expect(advice).toContain("leave `exclusive` off (this GroupRoles removes every role of the group");
+    expect(advice).not.toContain("move it in two steps");
+
+    await up([cat({ ...AB, old: { name: "Old Contractors", retain: true } }, { exclusive: true })]);
+    await s.h.clearRequests();
+    // The step that would strand the role fails its own preview, and its up writes nothing.
+    for (const op of ["preview", "up"] as const) {
+      const r = await runMixed(s, op, [cat(AB, { exclusive: true })]);
+      expect(r.ok, op).toBe(false);
+      const message = r.errors.join("\n");
+      expect(message).toContain("an entry marked `retain: true` is removed from `roles`, but this GroupRoles has");
+      expect(message).toContain(`roles.old: "Old Contractors" (roleId ${oldId}, 1 user)`);
+      expect(message).toContain("leave `exclusive` off (in this change or before it)");
+    }
+    expect((await routes()).filter((x) => !x.startsWith("GET"))).toEqual([]);
+
+    // What it says works: exclusive off in the same change; later previews stay green, the role and its user stay.
+    await up([cat(AB)]);
+    const kept = (await s.h.listRoles(42)).find((r) => r.roleId === oldId);
+    expect(kept?.userCount).toBe(1);
+    const later = await runMixed(s, "preview", [cat(AB)]);
+    expect(later.ok, later.errors.join("\n")).toBe(true);
+    expect(catalogPlan(later)).toEqual([]);
+  });
+
+  it("lets a retained entry leave an exclusive catalogue for a Role of the program that imports it", async () => {
+    const withOld: Entries = { ...AB, old: { name: "Old", retain: true } };
+    await up([cat(withOld, { exclusive: true })]);
+    const oldId = (await held()).Old!;
+    await s.h.setUsers(42, oldId, 2);
+    const receiver: RoleSpec = {
+      name: "old-role",
+      args: { groupId: 42, name: "Old" },
+      opts: { import: `42/${oldId}` },
+    };
+    const catalogue = { ...cat(AB, { exclusive: true }), opts: { dependsOn: ["old-role"] } };
+    const preview = await runMixed(s, "preview", [catalogue], [receiver]);
+    expect(preview.ok, preview.errors.join("\n")).toBe(true);
+    await up([catalogue], [receiver]);
+    expect((await s.h.listRoles(42)).find((r) => r.roleId === oldId)?.userCount).toBe(2);
+    const again = await runMixed(s, "preview", [catalogue], [{ ...receiver, opts: {} }]);
+    expect(again.ok, again.errors.join("\n")).toBe(true);
+  });
+
   it("refuses two exclusive catalogues of one group, naming both", async () => {
     const r = await runMixed(s, "preview", [
       cat({ a: { name: "A" } }, { exclusive: true }, "first"),

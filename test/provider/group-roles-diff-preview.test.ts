@@ -208,12 +208,16 @@ describe("diff: exclusive", () => {
     );
   });
 
-  it("a rename alone, or an entry removed with retain alone, is a change", async () => {
+  it("a rename alone is a change; an entry removed with retain alone is refused, since it would strand its role", async () => {
     const outs = await created({ a: { name: "A" }, b: { name: "B", retain: true } }, { exclusive: true });
     expect(
       await diff42(outs, { a: { name: "A2" }, b: { name: "B", retain: true } }, { exclusive: true }),
     ).toMatchObject(UPDATE);
-    expect(await diff42(outs, { a: { name: "A" } }, { exclusive: true })).toMatchObject(UPDATE);
+    // Undeclared, the role would be the next run's to remove (issue 53): refused here, naming it.
+    const err = await rejection(diff42(outs, { a: { name: "A" } }, { exclusive: true }));
+    expect(err.message).toMatch(/roles\.b: "B" \(roleId \d+, no users\)/);
+    // Without `exclusive` it only leaves the state.
+    expect(await diff42(outs, { a: { name: "A" } })).toMatchObject(UPDATE);
   });
 
   it("a second exclusive catalogue is refused, naming a first that declares no roles as such", async () => {

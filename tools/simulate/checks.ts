@@ -384,6 +384,10 @@ export function desiredState(op: OpRecord, program: Program, drifted: ReadonlySe
 export const DOCUMENTED: ReadonlyArray<readonly [string, RegExp]> = [
   ["in use", /\bis in use\b|\bare in use\b|is held by \d+ users?/],
   ["in use (delete hook)", /would delete (a role|\d+ roles) that users hold/],
+  [
+    "retained out of an exclusive catalogue",
+    /marked `retain: true` (is|are) removed from `roles`, but this GroupRoles/,
+  ],
   ["order (dependsOn)", /`dependsOn`/],
   ["two steps", /two steps/],
   ["name held", /is held by (role|roleId)/],
