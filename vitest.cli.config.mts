@@ -10,6 +10,7 @@ export const CLI_SUITES = [
   // What only the real CLI runs: the Automation API, `pulumi import`, --target, --exclude, --parallel, ...
   "test/e2e/real-cli.test.ts",
   "test/e2e/demo.test.ts",
+  "test/e2e/killed-up.test.ts",
   // The end-to-end suites, the same files `npm test` runs through the stand-in.
   "test/e2e/quickstart.test.ts",
   "test/e2e/roles-from-file.test.ts",

@@ -195,8 +195,10 @@ export function twoExclusive(groupId: number, other: string): NameTakenError {
 export function destroyInUse(groupId: number, held: HeldRole[], operation: "up" | "destroy"): RoleInUseError {
   const keep =
     operation === "destroy"
-      ? "declare those entries with `retain: true` (or the resource with the option `retainOnDelete: true`), run " +
-        "`pulumi up`, then destroy."
+      ? // A destroy that runs the program takes the resource's options from it, but its entries from the state (../role/errors).
+        "give the resource the option `retainOnDelete: true` and run `pulumi destroy --run-program` again (without " +
+        "`--run-program`, run `pulumi up` first); or, to keep only those roles, mark their entries `retain: true`, " +
+        "run `pulumi up`, then destroy."
       : "put the resource back in the program with those entries marked `retain: true` (or with the option " +
         "`retainOnDelete: true`), run `pulumi up`, then remove it.";
   return new RoleInUseError(
@@ -331,6 +333,12 @@ export function namesTaken(
     conflicts.some((c) => c.kind === "outside")
       ? "If a Role or GroupRoles of this program renames or removes that role in this same change, it had not " +
         "registered yet: give this resource `dependsOn` on it, so that this one registers after its change and finds the name free."
+      : "",
+    // Pulumi tells a provider nothing of a create it recorded as pending (docs/faults.md, "A killed `pulumi up`").
+    conflicts.some((c) => c.kind === "outside" && c.added)
+      ? "If a `pulumi up` of this stack was interrupted while creating this resource (killed or cancelled: Pulumi " +
+        "listed a pending create for it), those are the roles it made: run `pulumi refresh --clear-pending-creates`, " +
+        "then one `pulumi up` with `adoptExisting: true` on this resource takes them over (docs/faults.md)."
       : "",
   ].filter(Boolean);
   advice.push(

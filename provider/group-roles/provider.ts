@@ -217,8 +217,8 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   return { outs };
 }
 
-async function deleteRoles(id: string, props: Props): Promise<void> {
-  await runDelete(() => deleteGroupRoles(id, props, maxBatchSize()));
+async function deleteRoles(id: string, props: Props, urn?: string): Promise<void> {
+  await runDelete(() => deleteGroupRoles(id, props, maxBatchSize()), urn);
 }
 
 /**

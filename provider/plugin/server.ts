@@ -257,7 +257,7 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
     return withProps(new provpb.UpdateResponse(), "update", { properties: withoutShim(r.outs as Props) });
   }),
   delete: unary(async (req: provproto.DeleteRequest) => {
-    await methodsFor(req.getUrn()).delete(req.getId(), field(req, "properties"));
+    await methodsFor(req.getUrn()).delete(req.getId(), field(req, "properties"), req.getUrn());
     return new emptyproto.Empty();
   }),
   invoke: unary(async (req: provproto.InvokeRequest) => {

@@ -37,7 +37,10 @@ const usersOf = (role: InUseRole) =>
  * The message for a role that cannot be deleted because users hold it. In an `up` the resource has left
  * the program, so the ways out are the ones that work from there: `retainOnDelete` applies only to a
  * declared resource, hence "declare it again". In a destroy (../shared/deletions) the program still
- * declares it: the option goes on it as it is, or Pulumi forgets it with `pulumi state delete`.
+ * declares it: the option goes on it as it is. A destroy that runs the program deletes the resource
+ * as the program now declares it, options included (step_generator.go of pulumi/pulumi, destroyMode:
+ * `sg.toDelete = append(sg.toDelete, new)`, and DeleteStep.Apply skips the provider for
+ * `RetainOnDelete`), so no `pulumi up` is needed first. ../shared/deletions adds `pulumi state delete`.
  */
 export function inUseDeleteMessage(role: InUseRole, operation: "up" | "destroy" = "up"): string {
   const head =
@@ -46,8 +49,8 @@ export function inUseDeleteMessage(role: InUseRole, operation: "up" | "destroy" 
   if (operation === "destroy")
     return (
       `${head} To keep the role in the service instead, give its resource the option \`retainOnDelete: true\` and run ` +
-      "`pulumi up` before destroying, or make Pulumi forget it now: `pulumi state delete` with the URN this error " +
-      "starts with."
+      "`pulumi destroy --run-program` again (a destroy that runs the program takes its resource options; without " +
+      "`--run-program`, run `pulumi up` first)."
     );
   return (
     `${head} To stop managing the role and keep it, declare it again with the resource option ` +

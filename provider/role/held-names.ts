@@ -114,6 +114,12 @@ export function heldNameReason(
       "group), and Pulumi deletes it only after every other change: apply it in two steps (the removal first)."
     );
   }
+  // Pulumi tells a provider nothing of a create it recorded as pending (docs/faults.md, "A killed `pulumi up`").
+  const interrupted = create
+    ? ` If a \`pulumi up\` of this stack was interrupted while creating this Role (killed or cancelled: Pulumi listed ` +
+      "a pending create for it), that role is the one it made: run `pulumi refresh --clear-pending-creates`, then one " +
+      `\`pulumi up\` with the resource option \`import: "${id}"\` on this Role takes it over (docs/faults.md).`
+    : "";
   const replaced = create
     ? " If this is `pulumi up --replace` of this Role, the holder may be its own role: Pulumi sends a forced " +
       "replacement no Diff, so the provider cannot tell; rename the role in code instead, or delete it in one " +
@@ -130,6 +136,6 @@ export function heldNameReason(
     "under that name (a GroupRoles entry or a Role), declare each role in one resource only. If you removed that " +
     "role from the program in this change, apply it in two steps (the removal first). If no resource of this " +
     `program declares it (made by hand or by another stack), declare it as it is with the resource option \`import: "${id}"\` ` +
-    "to manage it, or choose another name."
+    `to manage it, or choose another name.${interrupted}`
   );
 }

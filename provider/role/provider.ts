@@ -222,5 +222,5 @@ export const roleProvider = {
   read,
   update: (id: string, olds: Props, news: Props) =>
     runStep(`role:${id}`, `the Role "${String(olds.name)}" (id ${id})`, (reg) => update(id, olds, news, reg)),
-  delete: (id: string, props: Props) => runDelete(() => deleteRole(id, props)),
+  delete: (id: string, props: Props, urn?: string) => runDelete(() => deleteRole(id, props), urn),
 } satisfies dynamic.ResourceProvider<Props, Props>;

@@ -12,13 +12,13 @@
  * `run.operation`) the error is left as it is: its deletes come after the program's changes, which the
  * `up`'s own output lists.
  */
-import { GroupRolesError } from "../../client/errors";
+import { GroupRolesError, RoleInUseError } from "../../client/errors";
 import { inProse } from "../../client/role-fields";
 import { deploymentLedger } from "./deployment-ledger";
 import type { Deletion } from "./run-state";
 
 /** Runs a resource's delete; in a destroy, a failure reports what the destroy did and what to do next. */
-export async function explainedDelete<T>(op: () => Promise<T>): Promise<T> {
+export async function explainedDelete<T>(op: () => Promise<T>, urn?: string): Promise<T> {
   const ledger = deploymentLedger();
   try {
     return await ledger.run.runDelete(op);
@@ -26,10 +26,26 @@ export async function explainedDelete<T>(op: () => Promise<T>): Promise<T> {
     if (ledger.run.operation !== "destroy") throw error;
     await ledger.run.otherDeletesEnded();
     const report = destroyReport(ledger.run.deletions);
-    const message = `${(error as Error)?.message ?? String(error)}\n${report}`;
+    const forget = error instanceof RoleInUseError ? `\n${forgetAdvice(urn)}` : "";
+    const message = `${(error as Error)?.message ?? String(error)}${forget}\n${report}`;
     if (error instanceof GroupRolesError) throw error.rephrase(message);
     throw new Error(message, { cause: error });
   }
+}
+
+/**
+ * The way out of an in-use refusal that keeps the roles without another `pulumi up`: Pulumi forgets the
+ * resource. The exact command where the engine gave the URN (the resource plugin); the dynamic-provider
+ * host passes a delete no URN (cmd/dynamic-provider/index.js of @pulumi/pulumi, `delete`), and its
+ * state records none, so the dynamic SDK's refusal says where the URN is (issue 53: "the URN this error
+ * starts with" pointed at a URN the error did not print).
+ */
+export function forgetAdvice(urn: string | undefined): string {
+  const head = "Or make Pulumi forget this resource now, keeping its roles in the service: ";
+  return urn === undefined
+    ? `${head}\`pulumi state delete '<URN>'\`, with the URN of the resource this error is listed under ` +
+        "(`pulumi stack --show-urns` lists them)."
+    : `${head}\`pulumi state delete '${urn}'\`.`;
 }
 
 const quoted = (names: readonly string[], max = 5) => {

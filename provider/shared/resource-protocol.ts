@@ -82,8 +82,9 @@ export function runStep<T>(boundAs: string, described: string, step: (reg: Regis
 
 /**
  * A delete. Deletes run after every other step: no registration waits for them. In a destroy, a failure
- * says what the destroy did and what to do next (./deletions).
+ * says what the destroy did and what to do next (./deletions), with the resource's `urn` where the
+ * engine gave it (the resource plugin's DeleteRequest; the dynamic-provider host passes none).
  */
-export function runDelete<T>(op: () => Promise<T>): Promise<T> {
-  return deploymentLedger().run.track(undefined, () => explainedDelete(op));
+export function runDelete<T>(op: () => Promise<T>, urn?: string): Promise<T> {
+  return deploymentLedger().run.track(undefined, () => explainedDelete(op, urn));
 }

@@ -90,9 +90,8 @@ describe("in-use refusals: the group, the count, each role as the service holds 
     );
     for (const wayOut of [
       "unassign their users in the service first",
-      "declare those entries with `retain: true`",
-      "the option `retainOnDelete: true`",
-      "run `pulumi up`, then destroy.",
+      "give the resource the option `retainOnDelete: true` and run `pulumi destroy --run-program` again",
+      "mark their entries `retain: true`, run `pulumi up`, then destroy.",
     ])
       expect(two.message).toContain(wayOut);
     await h.setUsers(42, ids.Care!, 0);
@@ -238,7 +237,10 @@ describe("names held by roles the resource does not manage", () => {
         "lets it go needs the resource option `dependsOn` on this one). " +
         "If a Role or GroupRoles of this program renames or removes that role in this same change, it had not " +
         "registered yet: give this resource `dependsOn` on it, so that this one registers after its change and finds " +
-        "the name free. Or choose other names, or rename or delete those roles in the service first.",
+        "the name free. If a `pulumi up` of this stack was interrupted while creating this resource (killed or " +
+        "cancelled: Pulumi listed a pending create for it), those are the roles it made: run `pulumi refresh " +
+        "--clear-pending-creates`, then one `pulumi up` with `adoptExisting: true` on this resource takes them over " +
+        "(docs/faults.md). Or choose other names, or rename or delete those roles in the service first.",
     );
     expect(await h.held(42)).toEqual(hand);
   });

@@ -32,7 +32,11 @@ describe("in-use roles are never deleted", () => {
       `role "Agents" (id ${id}) is in use by 3 users and cannot be deleted; it was not deleted`,
     );
     expect(err.message).toContain(
-      "give its resource the option `retainOnDelete: true` and run `pulumi up` before destroying",
+      "give its resource the option `retainOnDelete: true` and run `pulumi destroy --run-program` again",
+    );
+    // Called as the dynamic-provider host calls it, with no URN: the message says where the URN is.
+    expect(err.message).toContain(
+      "`pulumi state delete '<URN>'`, with the URN of the resource this error is listed under",
     );
     expect(err.message).not.toContain("declare it again");
     expect(err.message).toContain(

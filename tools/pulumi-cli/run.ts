@@ -87,9 +87,16 @@ function cliEnv(o: EngineOptions, extra: Record<string, string> = {}): NodeJS.Pr
 
 /**
  * Runs `pulumi args...`. It gets a process group of its own, killed whole at `timeoutMs` (a hung `up`):
- * killing the CLI alone would leave its language host and provider plugins running.
+ * killing the CLI alone would leave its language host and provider plugins running. `killWhen`: the
+ * group is killed (SIGKILL, as a cancelled CI job is) once it resolves true, a killed pipeline's case.
  */
-function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CliRun> {
+function pulumi(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  killWhen?: () => Promise<boolean>,
+): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(path.join(cliBinDir(), "pulumi"), [...args, "--non-interactive", "--color", "never"], {
       cwd,
@@ -101,19 +108,36 @@ function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: 
     let stderr = "";
     child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
     child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-    const timer = setTimeout(() => {
-      stderr += `\n(killed after ${timeoutMs} ms with its process group)`;
+    const killGroup = () => {
       try {
         process.kill(-(child.pid ?? 0), "SIGKILL");
       } catch {
         // Already gone.
       }
+    };
+    const timer = setTimeout(() => {
+      stderr += `\n(killed after ${timeoutMs} ms with its process group)`;
+      killGroup();
     }, timeoutMs);
+    let exited = false;
+    // Asked again after each answer (a condition of the service the test reads), until it holds or the CLI exits.
+    const watch = async (): Promise<void> => {
+      while (killWhen && !exited) {
+        if (await killWhen().catch(() => false)) {
+          stderr += "\n(killed with SIGKILL, with its process group, as the test asked)";
+          return killGroup();
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    void watch();
     child.on("error", (e) => {
+      exited = true;
       clearTimeout(timer);
       resolve({ code: 1, stdout, stderr: `${stderr}${e.message}` });
     });
     child.on("close", (code) => {
+      exited = true;
       clearTimeout(timer);
       resolve({ code: code ?? 1, stdout, stderr });
     });
@@ -352,6 +376,19 @@ export function runPulumiCli(o: EngineOptions): Promise<EngineResult> {
 }
 
 /**
+ * Any `pulumi` command on the stack (`cancel`, `refresh --clear-pending-creates`, ...), with the
+ * program's files laid and the config set as for an operation; `o.operation` is not used. `killWhen`:
+ * see `pulumi` above. The same result shape as {@link runPulumiCli}.
+ */
+export function runPulumiArgs(
+  o: EngineOptions,
+  args: string[],
+  killWhen?: () => Promise<boolean>,
+): Promise<EngineResult> {
+  return runCommand(o, args, killWhen);
+}
+
+/**
  * `pulumi import <type> <name> <id>` (the command, which the stand-in does not have), with no code
  * generated; `o.operation` is not used. The same result shape as {@link runPulumiCli}.
  */
@@ -359,7 +396,11 @@ export function runPulumiImport(o: EngineOptions, type: string, name: string, id
   return runCommand(o, ["import", type, name, id, "--yes", "--skip-preview", "--generate-code=false"]);
 }
 
-async function runCommand(o: EngineOptions, command: string[]): Promise<EngineResult> {
+async function runCommand(
+  o: EngineOptions,
+  command: string[],
+  killWhen?: () => Promise<boolean>,
+): Promise<EngineResult> {
   if (o.plannedOutputs) throw new Error("runPulumiCli: plannedOutputs is the stand-in's alone (npm run try)");
   const dirs = cliStackDirs(o.stateFile);
   const timeout = o.timeoutMs ?? 300_000;
@@ -375,8 +416,10 @@ async function runCommand(o: EngineOptions, command: string[]): Promise<EngineRe
   const configured = await setConfig(o, dirs.project, env);
   if (configured.code !== 0) throw new Error(`pulumi config set-all: ${configured.stderr || configured.stdout}`);
 
-  const args = [...command, "--stack", o.stack, "--event-log", eventLog];
-  const run = await pulumi(args, dirs.project, cliEnv(o, { PULUMI_DEBUG_GRPC: grpcLog }), timeout);
+  // The operations write an event log; other commands (`cancel`) have no such flag.
+  const logged = ["up", "preview", "refresh", "destroy", "import"].includes(command[0] ?? "");
+  const args = [...command, "--stack", o.stack, ...(logged ? ["--event-log", eventLog] : [])];
+  const run = await pulumi(args, dirs.project, cliEnv(o, { PULUMI_DEBUG_GRPC: grpcLog }), timeout, killWhen);
 
   const events = readEvents(eventLog);
   if (process.env.DEBUG_CLI_EVENTS)
