@@ -12,7 +12,8 @@ const DROPPED = "__proto__";
 export function refuseDroppedKeys(value: unknown, path: string, resource: string): void {
   if (!value || typeof value !== "object" || pulumi.Output.isInstance(value) || value instanceof Promise) return;
   if (Object.hasOwn(value, DROPPED)) {
-    throw new Error(
+    // A RunError: printed as a refusal, without "unhandled exception" and a stack trace (./group-order).
+    throw new pulumi.RunError(
       `${resource}: ${path}.${DROPPED}: keys must not be "${DROPPED}": JavaScript objects drop that key on the way ` +
         "to the provider, so the entry would be lost. Use another key.",
     );

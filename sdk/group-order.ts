@@ -20,7 +20,7 @@
  * what registered before). A second exclusive catalogue of a group is refused here too: each would
  * remove the roles the other declares.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { inProse } from "../client/role-fields";
 import { perRun } from "./per-run";
 import { type Declaration, noteStructure, reached } from "./structure";
@@ -41,6 +41,9 @@ const program = perRun(() => ({
 /**
  * Called by a `Role` or `GroupRoles` constructor before it registers. Throws when the resource breaks
  * the order its group's exclusive catalogue needs; returns what `declared` completes once it exists.
+ * A `RunError`: Pulumi's program runner prints its message alone, where any other error reads as "failed
+ * with an unhandled exception" and a stack trace of this package (@pulumi/pulumi cmd/run/run.js,
+ * `uncaughtHandler`): a refusal, not a crash (issue 53).
  */
 export function enterGroup(
   kind: "Role" | "GroupRoles",
@@ -54,14 +57,14 @@ export function enterGroup(
   const label = `${kind} '${name}'`;
   const owner = exclusiveOf.get(groupId);
   if (owner && kind === "GroupRoles" && exclusive === true) {
-    throw new Error(
+    throw new pulumi.RunError(
       `GroupRoles resource '${name}': ${owner.label} already has \`exclusive: true\` for group ${groupId}; ` +
         "each would remove the roles the other declares. Keep one exclusive catalogue per group: merge them, " +
         "or leave `exclusive` off on one.",
     );
   }
   if (owner) {
-    throw new Error(
+    throw new pulumi.RunError(
       `${kind} resource '${name}': it is declared after ${owner.label}, which has \`exclusive: true\` for group ` +
         `${groupId}. An exclusive catalogue removes the roles of its group that no resource registered before ` +
         "it declares, and only its `dependsOn` makes Pulumi register it after the others, in the preview and " +
@@ -75,7 +78,7 @@ export function enterGroup(
     const missing = group.filter((m) => m.resource === undefined || !after.has(m.resource));
     if (missing.length) {
       const names = inProse(missing.map((m) => m.label));
-      throw new Error(
+      throw new pulumi.RunError(
         `GroupRoles resource '${name}' has \`exclusive: true\` for group ${groupId} but does not depend on ${names} ` +
           "of that group. It removes the roles no resource registered before it declares, and without " +
           "`dependsOn` Pulumi may register it first in `up` even when the preview did not (a resource whose " +

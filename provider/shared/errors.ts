@@ -52,16 +52,53 @@ export function withoutTrace(error: unknown): unknown {
 
 type Method = (...args: never[]) => unknown;
 
-/** `provider` with each method's errors passed through {@link withoutTrace}, for the dynamic-provider host. */
+/** The methods whose failures the dynamic-provider host prints before returning them (see {@link unechoed}). */
+const ECHOED = new Set(["check", "diff", "read", "delete"]);
+
+/**
+ * `provider` with each method's errors passed through {@link withoutTrace}, for the dynamic-provider
+ * host, and this package's errors kept out of the host's stderr ({@link unechoed}).
+ */
 export function withoutTraces<P extends Record<string, Method>>(provider: P): P {
   const wrap =
-    <M extends Method>(method: M) =>
+    <M extends Method>(name: string, method: M) =>
     async (...args: Parameters<M>) => {
       try {
         return await method(...args);
       } catch (error) {
-        throw withoutTrace(error);
+        const bare = withoutTrace(error);
+        if (ECHOED.has(name) && bare instanceof GroupRolesError) unechoed(bare);
+        throw bare;
       }
     };
-  return Object.fromEntries(Object.entries(provider).map(([name, method]) => [name, wrap(method)])) as unknown as P;
+  return Object.fromEntries(
+    Object.entries(provider).map(([name, method]) => [name, wrap(name, method)]),
+  ) as unknown as P;
+}
+
+/** Lines of this package's errors the host is about to print, with how many times each. */
+const echoes = new Map<string, number>();
+let filtering = false;
+
+/**
+ * The dynamic-provider host prints a failed check, diff, read or delete to stderr as `${e}: ${e.stack}`
+ * before it returns the error (@pulumi/pulumi cmd/dynamic-provider/index.js, each method's `catch`), and
+ * Pulumi shows a plugin's stderr under the stack: every refusal read twice, once under the stack and once
+ * under its resource (issue 53). So the host's `console.error` drops that exact line of this package's
+ * errors, once each (the host prints it in the same turn as the rejection; nothing is timed). The error
+ * itself still reaches the engine, which shows it under its resource; any other line (a bug's trace,
+ * another provider's output) passes unchanged. Only in the host's process: the plugin prints nothing.
+ */
+function unechoed(error: GroupRolesError): void {
+  const line = `${error}: ${error.stack}`;
+  echoes.set(line, (echoes.get(line) ?? 0) + 1);
+  if (filtering) return;
+  filtering = true;
+  const print = console.error.bind(console);
+  console.error = (...args: unknown[]) => {
+    const n = args.length === 1 && typeof args[0] === "string" ? echoes.get(args[0]) : undefined;
+    if (n === undefined) return print(...args);
+    if (n > 1) echoes.set(args[0] as string, n - 1);
+    else echoes.delete(args[0] as string);
+  };
 }

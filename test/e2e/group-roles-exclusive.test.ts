@@ -138,6 +138,9 @@ describe("GroupRoles with exclusive: true", () => {
     expect(unordered.errors.join("\n")).toContain(
       "GroupRoles resource 'catalogue' has `exclusive: true` for group 42 but does not depend on Role 'standalone'",
     );
+    // A refusal, not a crash: no "unhandled exception", no stack trace of the package (issue 53).
+    expect(unordered.errors.join("\n")).not.toMatch(/unhandled exception/i);
+    expect(unordered.errors.join("\n")).not.toMatch(/^\s+at /m);
     expect((await routes()).filter((x) => !x.startsWith("GET"))).toEqual([]);
     // The order it names: the catalogue after the Role.
     const standalone: RoleSpec = { name: "standalone", args: { groupId: 42, name: "Standalone" } };
