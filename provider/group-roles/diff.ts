@@ -237,7 +237,7 @@ async function diffOf(
   const moved = renamedKeys(state, declared);
   const movedFrom = new Set(moved.values());
   const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));
-  await noteKept(groupId, state, moved, removed);
+  const retained = removed.filter((key) => state.roles[key]!.retain);
   const writes =
     removed.some((key) => !state.roles[key]!.retain) ||
     Object.keys(state.unconfirmed ?? {}).length > 0 ||
@@ -252,8 +252,10 @@ async function diffOf(
   const flagChanged = isUnknown(news.exclusive) || exclusive !== (state.exclusive === true);
   // Entries removed with `retain: true` only leave the state: a change that writes nothing, sends nothing.
   // An exclusive catalogue lists its group every time: roles made outside the program are drift.
-  if (!writes && !exclusive)
+  if (!writes && !exclusive) {
+    await noteKept(groupId, state, moved, removed); // no plan to report: the entries that only leave the state
     return { changes: removed.length > 0 || flagChanged, replaces: [], deleteBeforeReplace: false };
+  }
   const what = `group ${groupId}: checking the change against the group's roles`;
   const listed = await listedForPreview(groupId, what, writes);
   if (!hasUnknowns(roles)) {
@@ -262,7 +264,7 @@ async function diffOf(
     if (refusal) throw refusal;
     const heldUnmanaged = exclusive ? plan.unmanaged.filter((r) => r.inUse) : [];
     if (heldUnmanaged.length) throw unmanagedInUse(groupId, heldUnmanaged);
-    await notePlan(plan, listed, moved.keys());
+    await notePlan(plan, state, listed, moved, retained, reg.structure.urn);
     if (exclusive) {
       await noteHeldBack(groupId, reg, ledger);
       // Let go now, once: the apply removes only these (a role made since is never one of them), and a

@@ -9,21 +9,32 @@ import type { DeploymentLedger } from "../shared/deployment-ledger";
 import { engineLog } from "../shared/engine-log";
 import type { Registration } from "../shared/registrations";
 import { absentDependencies } from "../shared/structure";
-import { changeCounts } from "./change-counts";
-import { exclusiveHeldBack, someLines, takenOver, takeoverReport } from "./errors";
+import { exclusiveHeldBack, someLines, takenOver } from "./errors";
 import type { Plan } from "./plan";
+import { planReport } from "./plan-report";
 import type { GroupRolesState } from "./types";
 
-/** Counts first (a large change), then the roles taken over. `movedKeys`: keys renamed with their name kept. */
+/**
+ * The plan, entry by entry (./plan-report), in one message. `moved`: new key to old key (./renamed-keys);
+ * `retained`: keys removed with `retain: true`. With a takeover, what a removed resource's `- delete` of
+ * the same role means.
+ */
 export async function notePlan(
   plan: Plan,
+  state: GroupRolesState,
   listed: readonly RoleSummary[],
-  movedKeys?: Iterable<string>,
+  moved?: ReadonlyMap<string, string>,
+  retained?: readonly string[],
+  urn?: string,
 ): Promise<void> {
-  const counts = changeCounts(plan, movedKeys);
-  if (counts) await engineLog("info", counts);
-  const taken = takenOver(plan, listed);
-  if (taken.length) await engineLog("info", takeoverReport(plan.groupId, taken));
+  const report = planReport(plan, state, listed, moved, retained);
+  if (!report) return;
+  const taken = takenOver(plan, listed).length;
+  const deleteOfTaken = taken
+    ? `\nA resource this change removes that records ${taken === 1 ? "the role" : "one of the roles"} taken over (a ` +
+      "`- delete` in this plan) leaves it in the service."
+    : "";
+  await engineLog("info", `${report}${deleteOfTaken}`, urn);
 }
 
 /** An exclusive catalogue's `dependsOn` resources this run leaves out: it removes nothing (./others). */

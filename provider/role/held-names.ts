@@ -64,7 +64,7 @@ export async function heldNameFailures(
 const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** What the program does with the role holding the name, as far as this deployment has seen. */
-export type HolderKind = { freedBy: string } | "kept" | "deleted last" | "unknown";
+export type HolderKind = { freedBy: string } | { keptBy: string } | "deleted last" | "unknown";
 
 /**
  * The kind of holder of `name`, from how this deployment declares the role (`declared`) or lets it go
@@ -74,7 +74,7 @@ export type HolderKind = { freedBy: string } | "kept" | "deleted last" | "unknow
 function holderKind(name: string, declared: DeclaredRole | undefined, release: Release | undefined): HolderKind {
   if (declared?.reg && declared.plannedName !== name) return { freedBy: declared.reg.described };
   if (release && !release.deferred && !release.handedTo) return { freedBy: release.reg.described };
-  if (declared) return "kept";
+  if (declared) return { keptBy: declared.reg?.described ?? "another resource of this program" };
   return release?.deferred ? "deleted last" : "unknown";
 }
 
@@ -92,6 +92,13 @@ export function heldNameReason(
     `${what} in group ${groupId}: group ${groupId} already has a role named "${name}" (id ${id}), ` +
     "and no resource in this Role's `dependsOn` renames it away or deletes it, so this write would fail at " +
     "`pulumi up` (role names are unique in a group).";
+  if (typeof holderIs === "object" && "keptBy" in holderIs) {
+    return (
+      `${head} ${sentence(holderIs.keptBy)} declares that role under that name: declare each role in one resource ` +
+      "only. To move that role to this Role, remove it from that resource in the same change, declare it here with " +
+      `the resource option \`import\` (its ID is ${id}), and give that resource \`dependsOn\` on this Role.`
+    );
+  }
   if (typeof holderIs === "object") {
     return (
       `${head} ${sentence(holderIs.freedBy)} frees the name in this change, but nothing orders its step before this one ` +
@@ -100,42 +107,31 @@ export function heldNameReason(
       "cannot be ordered: apply it in two steps (first a name neither uses), or declare both in one GroupRoles."
     );
   }
-  if (holderIs === "kept") {
-    return (
-      `${head} Another resource of this program (a GroupRoles entry or a Role) declares that role under that name: ` +
-      "declare each role in one resource only. To move that role to this Role, remove it from the other resource in " +
-      `the same change, declare it here with the resource option \`import\` (its ID is ${id}), and give that ` +
-      "resource `dependsOn` on this Role."
-    );
-  }
   if (holderIs === "deleted last") {
     return (
       `${head} That role leaves the program in this change (its resource is removed, replaced, or moved to another ` +
       "group), and Pulumi deletes it only after every other change: apply it in two steps (the removal first)."
     );
   }
-  // Pulumi tells a provider nothing of a create it recorded as pending (docs/faults.md, "A killed `pulumi up`").
-  const interrupted = create
-    ? ` If a \`pulumi up\` of this stack was interrupted while creating this Role (killed or cancelled: Pulumi listed ` +
-      "a pending create for it), that role is the one it made: run `pulumi refresh --clear-pending-creates`, then one " +
-      `\`pulumi up\` with the resource option \`import: "${id}"\` on this Role takes it over (docs/faults.md).`
-    : "";
-  const replaced = create
-    ? " If this is `pulumi up --replace` of this Role, the holder may be its own role: Pulumi sends a forced " +
-      "replacement no Diff, so the provider cannot tell; rename the role in code instead, or delete it in one " +
-      "`pulumi up` and create it in the next."
-    : "";
-  return (
-    `${head}${replaced} What works depends on whose role it is. If it belongs to a resource of this program that ` +
-    "you renamed or moved in code (Pulumi deletes the old resource only after every create), keep the role with " +
-    'the resource option `aliases: [{ name: "<old resource name>" }]` on the renamed resource. If another resource ' +
-    "of this program renames it away or deletes it in this change, give this Role the resource option `dependsOn` " +
-    "on that resource (Pulumi may otherwise run this write first); if that resource takes this Role's name in turn " +
-    "(a swap), no order works: apply it in two steps (first a name neither uses), or declare both in one GroupRoles. " +
-    "If another resource of this program keeps it " +
-    "under that name (a GroupRoles entry or a Role), declare each role in one resource only. If you removed that " +
-    "role from the program in this change, apply it in two steps (the removal first). If no resource of this " +
-    `program declares it (made by hand or by another stack), declare it as it is with the resource option \`import: "${id}"\` ` +
-    `to manage it, or choose another name.${interrupted}`
-  );
+  // One line per holder it may be, the likeliest first; the provider cannot tell them apart (a resource
+  // that registers after this one, or left the program, is not known yet: ./held-names header).
+  const cases = [
+    'a resource of this program you renamed in code: keep the role with the resource option `aliases: [{ name: "<old resource name>" }]` on it;',
+    "one this change removes: apply it in two steps, the removal first;",
+    "one another resource renames or deletes in this change: give this Role `dependsOn` on it (a swap: two steps, " +
+      "or both in one GroupRoles);",
+    "one another resource keeps under that name: declare each role in one resource only;",
+    ...(create
+      ? [
+          // Pulumi tells a provider nothing of a create it recorded as pending (docs/faults.md, "A killed `pulumi up`").
+          "the one an interrupted `pulumi up` of this stack made while creating this Role (a pending create): " +
+            "`pulumi refresh --clear-pending-creates`, then one `pulumi up` with the resource option " +
+            `\`import: "${id}"\` on this Role takes it over (docs/faults.md);`,
+          "this Role's own, under `pulumi up --replace` (no Diff is sent): rename the role in code, or delete it in " +
+            "one `pulumi up` and create it in the next;",
+        ]
+      : []),
+    `made by hand or by another stack: declare it as it is with the resource option \`import: "${id}"\` to manage it, or choose another name.`,
+  ];
+  return `${head} Whose role is it?\n${cases.map((c) => `- ${sentence(c)}`).join("\n")}`;
 }

@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 
-type Log = (severity: "info" | "warning", message: string) => Promise<void>;
+type Log = (severity: "info" | "warning", message: string, urn?: string) => Promise<void>;
 
 let log: Log | undefined;
 
@@ -35,19 +35,23 @@ function connect(address: string): Log {
   const rpc = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
   const proto = require("@pulumi/pulumi/proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
   const client = new rpc.EngineClient(address, grpc.credentials.createInsecure());
-  return (severity, message) =>
+  return (severity, message, urn) =>
     new Promise((resolve) => {
       const req = new proto.LogRequest();
+      if (urn) req.setUrn(urn);
       req.setSeverity(severity === "warning" ? proto.LogSeverity.WARNING : proto.LogSeverity.INFO);
       req.setMessage(message);
       client.log(req, () => resolve()); // a message that cannot be shown must not fail the operation
     });
 }
 
-/** Shows `message` in the preview's or update's output (as the engine shows a provider's diagnostics). */
-export async function engineLog(severity: "info" | "warning", message: string): Promise<void> {
+/**
+ * Shows `message` in the preview's or update's output (as the engine shows a provider's diagnostics):
+ * under the resource `urn` names (the SDK sends it in `__structure`), else under the stack.
+ */
+export async function engineLog(severity: "info" | "warning", message: string, urn?: string): Promise<void> {
   const address = engineAddress();
   if (!address) return;
   log ??= connect(address);
-  await log(severity, message);
+  await log(severity, message, urn);
 }

@@ -152,7 +152,7 @@ describe.each([
       try {
         const preview = await runMixed(s, "preview", [], roles);
         expect(preview.ok).toBe(false);
-        expect(preview.errors.join("\n")).toContain("If this is `pulumi up --replace` of this Role");
+        expect(preview.errors.join("\n")).toContain("This Role's own, under `pulumi up --replace`");
       } finally {
         s.flags = undefined;
       }

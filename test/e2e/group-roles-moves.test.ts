@@ -233,9 +233,10 @@ describe("moves in both registration orders, at the default --parallel", () => {
       expect(rolePlan(preview)).toEqual(["- delete support"]);
       const notes = preview.diagnostics.map((d) => d.message).join("\n");
       expect(notes).toContain(
-        "GroupRoles of group 42: 1 role the service holds is taken over, not created (it keeps its ID and users):\n" +
-          `  roles.support: "Support" (roleId ${before.Support}, no users)\n` +
-          "A resource this change removes that records it (a `- delete` in this plan) leaves it in the service.",
+        "GroupRoles of group 42: 1 role changes (1 taken over):\n" +
+          "  taken over (kept, with its ID and users):\n" +
+          `  + roles.support: "Support" (roleId ${before.Support}, no users)\n` +
+          "A resource this change removes that records the role taken over (a `- delete` in this plan) leaves it in the service.",
       );
       const migrated = await up(catalogue, [role("billing", "Billing")], config);
       expect(await held()).toEqual(before);

@@ -47,10 +47,9 @@ describe("a key renamed is the same role", () => {
     const preview = await runMixed(s, "preview", next);
     expect(preview.ok, preview.errors.join("\n")).toBe(true);
     expect(catalogPlan(preview)).toEqual(["~ update catalogue [roles]"]);
-    // The diff shows `- a` and `+ a2`: a note beside it says it is the same role (issue 43).
+    // The diff shows `- a` and `+ a2`: the plan beside it says it is the same role (issues 43, 53).
     expect(preview.diagnostics.map((d) => d.message).join("\n")).toContain(
-      `an entry keeps its role under a new key (the same role, its ID and users kept; the diff shows the old key ` +
-        `removed and the new one added):\n  roles.a2 (was roles.a): "A" (roleId ${before.A})`,
+      `  kept under a new key (the same role):\n  = roles.a2: "A" (roleId ${before.A}, 3 users), was roles.a`,
     );
     const r = await up(next);
     expect(await held()).toEqual(before);
@@ -191,11 +190,11 @@ describe("smaller promises", () => {
       expect(r.ok).toBe(false);
       const message = r.errors.join("\n");
       expect(message).toMatch(
-        /this program (also declares|\(a GroupRoles entry or a Role\) declares)|another resource of this program/,
+        /this program (also declares|\(a GroupRoles entry or a Role\) declares)|another resource of this program|declares that role under that name|another resource keeps under that name/,
       );
       if (message.includes("import:")) {
         expect(message).toMatch(
-          /If no resource of this program declares it \(made by hand or by another stack\), declare it as it is with the resource option `import:/,
+          /- Made by hand or by another stack: declare it as it is with the resource option `import:/,
         );
         expect(message).toContain("declare each role in one resource only");
       }

@@ -83,7 +83,9 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     // Counts before the lines of a large change (issue 43), in the plan's diagnostics.
     const infos = (r: { diagnostics: Array<{ severity: string; message: string }> }) =>
       r.diagnostics.filter((d) => d.severity === "info").map((d) => d.message);
-    expect(infos(created).join("\n")).toContain("GroupRoles of group 42: 250 roles change: 250 created");
+    expect(infos(created).join("\n")).toContain("GroupRoles of group 42: 250 roles change (250 created):");
+    // Shown under its resource, not under the stack (the SDK sends the URN in `__structure`).
+    expect(created.diagnostics.find((d) => d.message.includes("250 roles change"))?.urn).toMatch(/GroupRoles::\w+$/);
     expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "POST /roles", "POST /roles", "POST /roles"]);
     expect(Object.keys(await held())).toHaveLength(250);
     await s.h.clearRequests();
@@ -91,7 +93,10 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect((await s.h.requests()).total).toBe(0);
     const renamed = await up([catalogue(entries(250, "Renamed"))]);
     expect(catalogPlan(renamed)).toEqual(["~ update catalogue [roles]"]);
-    expect(infos(renamed).join("\n")).toContain("GroupRoles of group 42: 250 roles change: 250 renamed");
+    expect(infos(renamed).join("\n")).toContain("GroupRoles of group 42: 250 roles change (250 changed):");
+    // Each kind listed, at most ten lines, then a count: short at any size (issue 53).
+    expect(infos(renamed).join("\n")).toContain('renamed to "Renamed 0"');
+    expect(infos(renamed).join("\n")).toContain("  ... and 240 more");
     expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "PUT /roles", "PUT /roles", "PUT /roles"]);
     const ids = outputRoles(renamed);
     expect(await held()).toEqual(Object.fromEntries(Object.values(ids).map((r) => [r.name, r.roleId])));

@@ -84,7 +84,7 @@ describe.runIf(engineKind() === "cli")("a pulumi up killed while it creates role
       expect(roleRefused.ok).toBe(false);
       const refusal = roleRefused.errors.join("\n");
       expect(refusal).toContain(`already has a role named "Renewals" (id 43/${made43.Renewals})`);
-      expect(refusal).toContain("If a `pulumi up` of this stack was interrupted while creating this Role");
+      expect(refusal).toContain("The one an interrupted `pulumi up` of this stack made while creating this Role");
       expect(refusal).toContain(
         `with the resource option \`import: "43/${made43.Renewals}"\` on this Role takes it over`,
       );

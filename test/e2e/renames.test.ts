@@ -175,7 +175,7 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
           const preview = await runSpec(s, "preview", [...program], config);
           expect(preview.ok).toBe(false);
           expect(preview.errors.join("\n")).toMatch(
-            /The two swap names|give this Role the resource option `dependsOn`/,
+            /The two swap names|give this Role the resource option `dependsOn`|give this Role `dependsOn` on it \(a swap: two steps/,
           );
           expect((await s.h.requests()).entries.filter((e) => e.method !== "GET")).toEqual([]);
         }
@@ -202,7 +202,7 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
         /renaming role "Alpha" to "Taken" in group 42: group 42 already has a role named "Taken" \(id 42\/\d+\)/,
       );
       expect(r.errors.join("\n")).toContain(
-        "If no resource of this program declares it (made by hand or by another stack)",
+        "- Made by hand or by another stack: declare it as it is with the resource option `import:",
       );
       expect(await names()).toEqual(before);
     });
@@ -217,7 +217,7 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
         expect(preview.ok).toBe(false);
         const message = preview.errors.join("\n");
         expect(message).toContain(`already has a role named "Beta" (id 42/${ids["Beta"]})`);
-        expect(message).toContain("If you removed that role from the program in this change, apply it in two steps");
+        expect(message).toContain("- One this change removes: apply it in two steps, the removal first");
         expect(Object.values(await names()).sort()).toEqual(["Alpha", "Beta"]);
 
         await up([role("a", "Alpha")]); // step 1: the removal

@@ -93,7 +93,7 @@ describe("renames that meet a taken name", () => {
       expect(err.code).toBe("ERR_NAME_TAKEN");
       // The first to register cannot know the other takes its name; it says what a swap needs all the same
       // (following its `dependsOn` advice alone only moved the refusal to the other Role, in a user's trial).
-      expect(err.message).toContain("if that resource takes this Role's name in turn (a swap), no order works");
+      expect(err.message).toContain("give this Role `dependsOn` on it (a swap: two steps, or both in one GroupRoles)");
     }
     expect(await names()).toEqual({ [a.outs.roleId]: "X", [b.outs.roleId]: "Y" });
   });

@@ -1,13 +1,13 @@
 /**
- * The counts a large catalogue change prints before its lines (provider/group-roles/change-counts.ts):
- * each kind of entry change counted once, from the apply's own plan; and the notes for removals that
- * delete nothing (plan-notes.ts `keptNotes`).
+ * The plan a catalogue change prints for a reviewer (provider/group-roles/plan-report.ts): each entry
+ * that changes on a line of its kind, from the apply's own plan, what deletes first, the rest counted;
+ * and the notes for removals that delete nothing when nothing else changes (plan-notes.ts `keptNotes`).
  */
 import { describe, expect, it } from "vitest";
 import type { RoleSummary } from "../../client/types";
-import { changeCounts, COUNTS_FROM } from "../../provider/group-roles/change-counts";
 import { keptNotes } from "../../provider/group-roles/plan-notes";
 import { planApply } from "../../provider/group-roles/plan";
+import { planReport } from "../../provider/group-roles/plan-report";
 import { renamedKeys } from "../../provider/group-roles/renamed-keys";
 import type { EntryState, GroupRolesState } from "../../provider/group-roles/types";
 
@@ -22,14 +22,20 @@ const held = (roleId: number, name: string, retain?: true): EntryState => ({
 });
 const listed = (roleId: number, name: string): RoleSummary => ({ roleId, name, inUse: false, userCount: 0 });
 
-describe("changeCounts", () => {
-  // State: k1..k8 (roles 1..8). Program: k1..k3 renamed, k4 under a new key, k5 a settings change,
-  // k6..k8 removed, n1..n4 new, "Hand" (role 9, made by hand) taken over with adoptExisting.
+describe("planReport", () => {
+  // State: k1..k8 (roles 1..8), k9 retained. Program: k1..k3 renamed, k4 under a new key, k5 a settings
+  // change, k6..k8 removed, k9 removed (retained), n1..n4 new, "Hand" (role 10, made by hand) taken over.
   const state: GroupRolesState = {
     groupId: 42,
-    roles: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i + 1}`, held(i + 1, `R${i + 1}`)])),
+    roles: {
+      ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i + 1}`, held(i + 1, `R${i + 1}`)])),
+      k9: held(9, "R9", true),
+    },
   };
-  const service = [...Array.from({ length: 8 }, (_, i) => listed(i + 1, `R${i + 1}`)), listed(9, "Hand")];
+  const service = [
+    ...Array.from({ length: 9 }, (_, i) => listed(i + 1, `R${i + 1}`)),
+    { ...listed(10, "Hand"), inUse: true, userCount: 3 },
+  ];
   const roles = {
     k1: { name: "S1" },
     k2: { name: "S2" },
@@ -43,19 +49,55 @@ describe("changeCounts", () => {
     hand: { name: "Hand" },
   };
 
-  it("counts each kind once: created, taken over, renamed, updated, kept under a new key, deleted", () => {
+  it("lists every entry that changes by kind, deletions first, and counts the rest", () => {
     const plan = planApply(state, { groupId: 42, roles, adoptExisting: true, exclusive: false }, service);
-    expect(changeCounts(plan, renamedKeys(state, roles).keys())).toBe(
-      "GroupRoles of group 42: 13 roles change: 4 created, 1 taken over (kept, with their IDs and users), " +
-        "3 renamed, 1 updated (settings or text), 1 kept under a new key, 3 deleted",
+    const moved = renamedKeys(state, roles);
+    expect(planReport(plan, state, service, moved, ["k9"])).toBe(
+      "GroupRoles of group 42: 14 roles change (3 deleted, 1 forgotten, kept in the service, 4 changed, 1 kept " +
+        "under a new key, 1 taken over, 4 created):\n" +
+        "  deleted:\n" +
+        '  - roles.k6: "R6" (roleId 6, no users)\n' +
+        '  - roles.k7: "R7" (roleId 7, no users)\n' +
+        '  - roles.k8: "R8" (roleId 8, no users)\n' +
+        "  forgotten, kept in the service (`retain: true`):\n" +
+        '  > roles.k9: "R9" (roleId 9, no users)\n' +
+        "  changed:\n" +
+        '  ~ roles.k1: "R1" (roleId 1, no users): renamed to "S1"\n' +
+        '  ~ roles.k2: "R2" (roleId 2, no users): renamed to "S2"\n' +
+        '  ~ roles.k3: "R3" (roleId 3, no users): renamed to "S3"\n' +
+        '  ~ roles.k5: "R5" (roleId 5, no users): settings changed\n' +
+        "  kept under a new key (the same role):\n" +
+        '  = roles.moved: "R4" (roleId 4, no users), was roles.k4\n' +
+        "  taken over (kept, with its ID and users):\n" +
+        '  + roles.hand: "Hand" (roleId 10, 3 users)\n' +
+        "  created:\n" +
+        '  + roles.n1: "N1"\n' +
+        '  + roles.n2: "N2"\n' +
+        '  + roles.n3: "N3"\n' +
+        '  + roles.n4: "N4"',
     );
   });
 
-  it(`says nothing for a change of ${COUNTS_FROM} roles or fewer`, () => {
-    const small = { k1: { name: "S1" }, k2: { name: "R2" } };
-    const plan = planApply(state, { groupId: 42, roles: small, adoptExisting: false, exclusive: false }, service);
-    // 1 renamed and 6 deleted: 7 changes, read line by line.
-    expect(changeCounts(plan)).toBeUndefined();
+  it("counts the entries that stay; a large kind is cut with its count; nothing changing says nothing", () => {
+    const many = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`n${i}`, { name: `N${i}` }]));
+    const keep = { k1: { name: "R1" }, k2: { name: "R2" } };
+    const plan = planApply(
+      { groupId: 42, roles: { k1: held(1, "R1"), k2: held(2, "R2") } },
+      { groupId: 42, roles: { ...keep, ...many }, adoptExisting: false, exclusive: false },
+      service,
+    );
+    const report = planReport(plan, state, service)!;
+    expect(report.split("\n")[0]).toBe(
+      "GroupRoles of group 42: 30 roles change (30 created); 2 other entries stay as they are:",
+    );
+    expect(report).toContain("  ... and 20 more");
+    expect(report.split("\n")).toHaveLength(13);
+    const same = planApply(
+      { groupId: 42, roles: { k1: held(1, "R1"), k2: held(2, "R2") } },
+      { groupId: 42, roles: keep, adoptExisting: false, exclusive: false },
+      service,
+    );
+    expect(planReport(same, state, service)).toBeUndefined();
   });
 });
 
