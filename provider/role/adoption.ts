@@ -8,6 +8,9 @@ import { type GroupRolesError, NotFoundError, TimeoutError } from "../../client/
 import { ImportMismatchError, inContext } from "../shared/errors";
 import type { CreatedRole, RoleSummary } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";
+import { engineLog } from "../shared/engine-log";
+import type { CheckFailure } from "../shared/fields";
+import { previewListing } from "../shared/preview-listing";
 import { RoleInitError } from "./errors";
 import { parseRoleId, unconfirmedId, type RoleInputs, type RoleOutputs } from "./inputs";
 import { notApplied, readBack } from "./readback";
@@ -93,4 +96,42 @@ export async function adoptImported(importId: string, inputs: RoleInputs): Promi
   }
   deploymentLedger().creates.claim(groupId, roleId);
   return { id: importId, outs };
+}
+
+/**
+ * The `import` option in the preview (a create's Check): the plan can only show `+ create` with an
+ * `importId` line (issue 53), so it says what the create does, from the group's list the Check takes
+ * anyway (no extra request): the role taken over, its ID and users; and what the import would refuse at
+ * `up` that the list shows (no such role, another name) fails the preview instead. Not listed (the
+ * group cannot be read): left to the create, with its own messages.
+ */
+export async function importPreview(
+  groupId: number,
+  roleId: number,
+  name: string,
+  described: string,
+  urn: string | undefined,
+): Promise<CheckFailure[]> {
+  const { roles } = await previewListing(groupId);
+  if (!roles) return [];
+  const what = `importing role ${groupId}/${roleId}`;
+  const role = roles.find((r) => r.roleId === roleId);
+  if (!role) return [{ property: "importId", reason: `${what}: group ${groupId} has no role with id ${roleId}` }];
+  if (role.name !== name)
+    return [
+      {
+        property: "name",
+        reason:
+          `${what}: inputs to import do not match the existing role: name ("${role.name}" in the service). ` +
+          "Change the program to match the role, import, then change it.",
+      },
+    ];
+  const users = !role.inUse ? "no users" : `${role.userCount ?? "some"} user${role.userCount === 1 ? "" : "s"}`;
+  await engineLog(
+    "info",
+    `${described.charAt(0).toUpperCase()}${described.slice(1)} takes over role "${name}" (id ${groupId}/${roleId}, ${users}) from the service: the \`+ create\` ` +
+      "of this plan creates nothing, and the role keeps its ID and users.",
+    urn,
+  );
+  return [];
 }

@@ -17,6 +17,7 @@ import type { CheckFailure } from "../shared/fields";
 import { programName } from "../shared/structure";
 import { lateDeclare, lateFreeing, lateKeep, lateTakeover } from "../shared/registration-order";
 import { checkRegistration, diffRegistration, runDelete, runStep } from "../shared/resource-protocol";
+import { importPreview } from "./adoption";
 import { create } from "./create";
 import { heldNameFailures } from "./held-names";
 import { RoleNotAppliedError } from "../shared/errors";
@@ -71,6 +72,8 @@ async function declareCreate(news: Props, reg: Registration): Promise<CheckFailu
     const roleId = Number(imported[1]);
     const late = lateTakeover(ledger, groupId, { name, roleId }, reg, what);
     if (late) return [{ property: "importId", reason: late.message }];
+    const refused = await importPreview(groupId, roleId, name, reg.described, reg.structure.urn);
+    if (refused.length) return refused;
     ledger.wants.addRole(groupId, roleId, reg);
     return [];
   }

@@ -27,7 +27,17 @@ describe("examples/import-existing", () => {
     const r = await s.run("preview", config);
     expect(r.ok, r.errors.join("\n")).toBe(true);
     expect(rolePlan(r).sort()).toEqual(["+ create agents", "> read auditors"]);
+    // The `+ create` creates nothing: the preview says so, with the role's ID and users (issue 53).
+    const note = r.diagnostics.find((d) => d.message.includes("takes over role"));
+    expect(note?.message).toContain(
+      `takes over role "Agents" (id 42/${agentsId}, 5 users) from the service: the \`+ create\` of this plan creates nothing`,
+    );
+    expect(note?.urn).toMatch(/::agents$/);
     expect(await s.h.listRoles(42)).toHaveLength(2);
+    // An ID the group does not hold fails the preview, as the `up` would.
+    const missing = await s.run("preview", { ...config, "import-existing:agentsRoleId": "42/999999" });
+    expect(missing.ok).toBe(false);
+    expect(missing.errors.join("\n")).toContain("importing role 42/999999: group 42 has no role with id 999999");
   });
 
   it("up adopts the hand-made role without creating anything, and reads the other", async () => {
