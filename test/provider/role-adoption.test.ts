@@ -122,6 +122,24 @@ describe("the import option", () => {
     expect(err.message).not.toContain("has no role with id");
   });
 
+  it("in the preview (the create's Check): a missing ID or another name fails already; a match says what it takes over", async () => {
+    const [made] = await h.create(42, [{ name: "Support", settings: { viewVideo: true } }]);
+    resetDeploymentLedger();
+    await h.clearRequests();
+    const missing = await provider.check({}, { ...role, importId: "42/999999" });
+    expect(missing.failures).toEqual([
+      { property: "importId", reason: "importing role 42/999999: group 42 has no role with id 999999" },
+    ]);
+    const renamed = await provider.check({}, { ...role, name: "Other", importId: `42/${made!.roleId}` });
+    expect(renamed.failures.map((f) => f.reason)).toEqual([
+      `importing role 42/${made!.roleId}: inputs to import do not match the existing role: name ("Support" in the ` +
+        "service). Change the program to match the role, import, then change it.",
+    ]);
+    expect((await provider.check({}, { ...role, importId: `42/${made!.roleId}` })).failures).toEqual([]);
+    // One list for the three Checks (the one a create's Check takes anyway), no write.
+    expect((await h.requests()).counts).toEqual({ [listRoute]: 1 });
+  });
+
   it("a mismatch names every differing input and the way through", async () => {
     const [made] = await h.create(42, [{ name: "Support", description: "by hand", settings: { viewVideo: false } }]);
     const err = (await provider
