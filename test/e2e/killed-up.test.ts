@@ -43,16 +43,11 @@ describe.runIf(engineKind() === "cli")("a pulumi up killed while it creates role
     const held = async (g: number) => Object.fromEntries((await s.h.listRoles(g)).map((r) => [r.name, r.roleId]));
 
     it("recovers as docs/faults.md says: cancel, refresh --clear-pending-creates, take over, up", async () => {
-      // Each create request of the Role, and the catalogue's second, is held 10 s by the service.
-      await s.h.fault({ method: "POST", path: ROLES_POST(43), action: "latency", latencyMs: 10_000, times: 1 });
-      await s.h.fault({
-        method: "POST",
-        path: ROLES_POST(42),
-        action: "latency",
-        latencyMs: 10_000,
-        skip: 1,
-        times: 1,
-      });
+      // The service holds every create request of the Role, and the catalogue's after its first, 20 s: a
+      // window for both to be in flight at once however slow the machine (the kill waits for that).
+      const held20s = { method: "POST", action: "latency", latencyMs: 20_000, times: 0 } as const;
+      await s.h.fault({ ...held20s, path: ROLES_POST(43) });
+      await s.h.fault({ ...held20s, path: ROLES_POST(42), skip: 1 });
       const bothInFlight = async () => {
         const { inFlight } = await s.h.requests();
         const posting = (g: number) => inFlight.some((r) => r.method === "POST" && r.path === ROLES_POST(g));
@@ -64,6 +59,7 @@ describe.runIf(engineKind() === "cli")("a pulumi up killed while it creates role
       // The service finishes what it was sent: the Role's role, and the catalogue's (its requests go side
       // by side, so which of A, B, C were sent before the kill varies: the recovery must not care).
       await s.h.idle("/api/v0/groups");
+      await s.h.admin("DELETE", "/faults");
       const made43 = await held(43);
       const made42 = await held(42);
       expect(Object.keys(made43)).toEqual(["Renewals"]);
