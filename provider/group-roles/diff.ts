@@ -92,7 +92,13 @@ function refusalOf(plan: Plan): Error | undefined {
  * and declares for roles it does not hold yet (entries added: created, or with adoptExisting taken
  * over). Refuses what only the registration order could settle (../shared/registration-order).
  */
-function record(groupId: number, state: GroupRolesState, roles: Props, adopts: boolean, reg: Registration): string[] {
+function record(
+  groupId: number,
+  state: GroupRolesState,
+  roles: Props,
+  adopts: boolean,
+  reg: Registration,
+): Map<string, string> {
   const ledger = deploymentLedger();
   const moved = renamedKeys(state, roles);
   // Once per diff: it sorts every role ID of the catalogue.
@@ -123,16 +129,13 @@ function record(groupId: number, state: GroupRolesState, roles: Props, adopts: b
       ledger.wants.addName(groupId, name, reg, adopts);
     }
   }
-  const handovers: string[] = [];
+  /** Removed keys another resource takes over, and how that resource is named. */
+  const handovers = new Map<string, string>();
   for (const [key, old] of Object.entries(state.roles)) {
     if (kept.has(key) || old.retain) continue; // kept, or forgotten (never deleted)
     ledger.declarations.undeclare(groupId, old.roleId, owner, reg);
     const release = ledger.names.release(groupId, old.roleId, old.name, reg, false);
-    if (release.handedTo)
-      handovers.push(
-        `group ${groupId}: roles.${key} "${old.name}" (roleId ${old.roleId}) leaves this catalogue and is taken ` +
-          `over by ${release.handedTo.described}: it keeps its ID and users, nothing is deleted`,
-      );
+    if (release.handedTo) handovers.set(key, release.handedTo.described);
     else {
       const what = `group ${groupId}: roles.${key}`;
       const unordered = unorderedTakeover(ledger, groupId, release, reg, what);
@@ -232,8 +235,8 @@ async function diffOf(
     const other = ledger.exclusives.claim(groupId, catalogueOwner(state), describeEntries(declared), reg);
     if (other) throw twoExclusive(groupId, other);
   }
-  // A removed entry another resource takes over shows in the plan as a removal: say it is a move.
-  for (const note of record(groupId, state, declared, news.adoptExisting === true, reg)) await engineLog("info", note);
+  // A removed entry another resource takes over shows in the plan as a removal: its plan says it is a move.
+  const handedTo = record(groupId, state, declared, news.adoptExisting === true, reg);
   const moved = renamedKeys(state, declared);
   const movedFrom = new Set(moved.values());
   const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));
@@ -264,7 +267,7 @@ async function diffOf(
     if (refusal) throw refusal;
     const heldUnmanaged = exclusive ? plan.unmanaged.filter((r) => r.inUse) : [];
     if (heldUnmanaged.length) throw unmanagedInUse(groupId, heldUnmanaged);
-    await notePlan(plan, state, listed, moved, retained, reg.structure.urn);
+    await notePlan(plan, state, listed, { moved, retained, handedTo, urn: reg.structure.urn });
     if (exclusive) {
       await noteHeldBack(groupId, reg, ledger);
       // Let go now, once: the apply removes only these (a role made since is never one of them), and a

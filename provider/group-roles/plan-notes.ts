@@ -23,11 +23,15 @@ export async function notePlan(
   plan: Plan,
   state: GroupRolesState,
   listed: readonly RoleSummary[],
-  moved?: ReadonlyMap<string, string>,
-  retained?: readonly string[],
-  urn?: string,
+  seen: {
+    moved?: ReadonlyMap<string, string>;
+    retained?: readonly string[];
+    handedTo?: ReadonlyMap<string, string>;
+    urn?: string | undefined;
+  } = {},
 ): Promise<void> {
-  const report = planReport(plan, state, listed, moved, retained);
+  const { moved, retained, handedTo, urn } = seen;
+  const report = planReport(plan, state, listed, moved, retained, handedTo);
   if (!report) return;
   const taken = takenOver(plan, listed).length;
   const deleteOfTaken = taken

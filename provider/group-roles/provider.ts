@@ -120,7 +120,7 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
       const unseen = lateDeclare(ledger, groupId, entry.name, reg, `group ${groupId}: roles.${key}`);
       if (unseen) return [{ property: "roles", reason: unseen.message }];
     }
-    await notePlan(plan, { groupId, roles: {} }, roles, undefined, undefined, reg.structure.urn);
+    await notePlan(plan, { groupId, roles: {} }, roles, { urn: reg.structure.urn });
     return [];
   }
   const other = ledger.exclusives.claim(
@@ -136,7 +136,7 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   // Let go now, once: the create removes only these (see ./diff).
   for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
   ledger.exclusives.decideRemovals(reg);
-  await notePlan(plan, { groupId, roles: {} }, roles, undefined, undefined, reg.structure.urn);
+  await notePlan(plan, { groupId, roles: {} }, roles, { urn: reg.structure.urn });
   if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
   return [];
 }
