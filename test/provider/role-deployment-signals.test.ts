@@ -56,7 +56,7 @@ describe("check: a Role to be created declares the role it makes or imports", ()
 
   it("by import ID: handed over when the catalogue has the Role in its dependsOn; refused otherwise", async () => {
     const { state, x } = await catalogueXY();
-    // Declared as the role is (an import of another name fails, in the preview too: ./role-adoption).
+    // Declared as the role is (an import of another name fails, in the preview too: ./role-adoption.test.ts).
     const role = { groupId: 42, name: "X", importId: `42/${x}`, __structure: { urn: "u:role" } };
     expect((await provider.check({}, role)).failures).toEqual([]);
     // Not in the catalogue's dependsOn: the engine may delete X before the import runs.
