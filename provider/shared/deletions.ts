@@ -1,7 +1,8 @@
 /**
  * What a failed delete says in a `pulumi destroy`: what this destroy did (the roles every delete of
  * it deleted, by resource), what was not deleted and why (the error itself), and what to do next for
- * a destroy (fix that, run `pulumi destroy` again: it deletes only what is left), instead of advice
+ * a destroy (fix that, run `pulumi destroy --run-program` again: it deletes only what is left; without
+ * `--run-program` a stack with delete hooks is refused, docs/delete-hooks.md), instead of advice
  * for an `up` ("declare it again, run `pulumi up`") and a "nothing was changed" that the roles deleted
  * beside it contradict.
  *
@@ -62,7 +63,7 @@ export function destroyReport(deletions: readonly Deletion[]): string {
     : "This destroy deleted no role so far.";
   return (
     `${done} The resource whose delete failed stays in the stack. Fix what the error says, then run ` +
-    "`pulumi destroy` again: it deletes only what is left (a role already gone is simply dropped). After a " +
+    "`pulumi destroy --run-program` again: it deletes only what is left (a role already gone is simply dropped). After a " +
     "`pulumi up` whose program no longer declares these resources, run that `pulumi up` again instead."
   );
 }

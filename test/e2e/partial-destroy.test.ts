@@ -70,7 +70,7 @@ describe.each(SDK_KINDS)("%s resources: a destroy that fails half-way", (sdk) =>
       expect(message).toContain(`Role::y: deleting role "Y" (id 42/${y.roleId}): POST ${DELETE_ROLES}`);
       expect(message).toContain(
         'This destroy deleted 2 roles so far: "A" and "B" (the GroupRoles of group 42 declaring "A", "B"). ' +
-          "The resource whose delete failed stays in the stack. Fix what the error says, then run `pulumi destroy` " +
+          "The resource whose delete failed stays in the stack. Fix what the error says, then run `pulumi destroy --run-program` " +
           "again: it deletes only what is left",
       );
       expect(message).not.toContain("nothing was changed");
