@@ -77,6 +77,14 @@ async function listedForPreview(groupId: number, what: string, writes: boolean):
   throw inContext(error, what);
 }
 
+/** What turning `exclusive` on or off does, for the preview beside its `[diff: ~exclusive]`. */
+const exclusiveNote = (groupId: number, on: boolean): string =>
+  on
+    ? `GroupRoles of group ${groupId}: \`exclusive\` turns on: from this change on, this catalogue removes the roles ` +
+      "of its group that no resource of the program declares (those it would remove now are listed with the plan)."
+    : `GroupRoles of group ${groupId}: \`exclusive\` turns off: this catalogue no longer removes roles of its group ` +
+      "that no resource declares; nothing is removed by this change.";
+
 /** What `up` would refuse in this plan, first the names, then the roles users hold. */
 function refusalOf(plan: Plan): Error | undefined {
   const taken = plan.conflicts.filter((c) => c.kind !== "wait");
@@ -253,6 +261,9 @@ async function diffOf(
   const exclusive = news.exclusive === true;
   // Turning `exclusive` on or off is an update of the state, never a replacement; off removes nothing.
   const flagChanged = isUnknown(news.exclusive) || exclusive !== (state.exclusive === true);
+  // The plan shows `[diff: ~exclusive]` only: say what the flag now does (a user trial, issue 53).
+  if (flagChanged && !isUnknown(news.exclusive))
+    await engineLog("info", exclusiveNote(groupId, exclusive), reg.structure.urn);
   // Entries removed with `retain: true` only leave the state: a change that writes nothing, sends nothing.
   // An exclusive catalogue lists its group every time: roles made outside the program are drift.
   if (!writes && !exclusive) {

@@ -37,6 +37,7 @@ describe("GroupRoles with exclusive: true", () => {
     expect(preview.ok, preview.errors.join("\n")).toBe(true);
     expect(catalogPlan(preview)).toEqual(["~ update catalogue [exclusive]"]);
     const report = infos(preview).join("\n");
+    expect(report).toContain("GroupRoles of group 42: `exclusive` turns on: from this change on");
     expect(report).toContain(
       "GroupRoles of group 42 (exclusive): 2 roles the program does not declare would be removed",
     );
@@ -59,6 +60,9 @@ describe("GroupRoles with exclusive: true", () => {
     await s.h.create(42, [{ name: "Hand 3" }]);
     const off = await up([cat(AB)]);
     expect(catalogPlan(off)).toEqual(["~ update catalogue [exclusive]"]);
+    expect(infos(off).join("\n")).toContain(
+      "GroupRoles of group 42: `exclusive` turns off: this catalogue no longer removes",
+    );
     expect(Object.keys(await held()).sort()).toEqual(["A", "B", "Hand 3"]);
     await s.h.clearRequests();
     expect((await runMixed(s, "preview", [cat(AB)])).planText).toBe("");
