@@ -6,7 +6,6 @@ import { NameTakenError, RoleInUseError } from "../../client/errors";
 import { RoleNotAppliedError } from "../shared/errors";
 import type { RoleSummary } from "../../client/types";
 import type { Registration } from "../shared/registrations";
-import type { Plan } from "./plan";
 import type { GroupRolesState } from "./types";
 
 /**
@@ -44,6 +43,9 @@ export const heldRole = (key: string, role: RoleSummary): HeldRole => ({
 });
 
 const users = (n: number | undefined) => (n === undefined ? "users" : `${n} user${n === 1 ? "" : "s"}`);
+/** `no users`, `3 users`, or `users` (in use, count not given): a listed role as the messages and the plan name it. */
+export const usersOf = (r: { inUse?: boolean; userCount?: number } | undefined): string =>
+  r?.inUse ? users(r.userCount) : "no users";
 const line = (r: HeldRole) => `  roles.${r.key}: "${r.name}" (roleId ${r.roleId}) is held by ${users(r.userCount)}`;
 /** `1 role`, `3 roles`. */
 export const roleCount = (n: number): string => `${n} role${n === 1 ? "" : "s"}`;
@@ -102,7 +104,7 @@ export function retainedOutOfExclusive(
   entries: ReadonlyArray<{ key: string; role: RoleSummary }>,
 ): RoleInUseError {
   const line = ({ key, role }: { key: string; role: RoleSummary }) =>
-    `  roles.${key}: "${role.name}" (roleId ${role.roleId}, ${role.inUse ? users(role.userCount) : "no users"})`;
+    `  roles.${key}: "${role.name}" (roleId ${role.roleId}, ${usersOf(role)})`;
   const first = entries[0]!.role;
   const one = entries.length === 1;
   return new RoleInUseError(
@@ -134,27 +136,10 @@ export function unmanagedInUse(groupId: number, held: readonly RoleSummary[]): R
 
 /** What an exclusive catalogue removes (or, in a preview, would remove): names, IDs, users. */
 export function unmanagedReport(groupId: number, unmanaged: readonly RoleSummary[], done: boolean): string {
-  const line = (r: RoleSummary) => `  "${r.name}" (roleId ${r.roleId}, ${r.inUse ? users(r.userCount) : "no users"})`;
+  const line = (r: RoleSummary) => `  "${r.name}" (roleId ${r.roleId}, ${usersOf(r)})`;
   return (
     `GroupRoles of group ${groupId} (exclusive): ${roleCount(unmanaged.length)} the program does not declare ` +
     `${done ? (unmanaged.length === 1 ? "was" : "were") : "would be"} removed:\n${someLines(unmanaged, line)}`
-  );
-}
-
-/**
- * Roles the service holds that a catalogue takes over (`adoptExisting`, a role moved here from another
- * resource, the role an unconfirmed create made): kept with their IDs and users, though the plan can only
- * show the catalogue's `+ create` or `~ update`, and a removed resource that recorded one its `- delete`.
- */
-export function takeoverReport(groupId: number, taken: ReadonlyArray<{ key: string; role: RoleSummary }>): string {
-  const line = ({ key, role }: { key: string; role: RoleSummary }) =>
-    `  roles.${key}: "${role.name}" (roleId ${role.roleId}, ${role.inUse ? users(role.userCount) : "no users"})`;
-  const one = taken.length === 1;
-  return (
-    `GroupRoles of group ${groupId}: ${roleCount(taken.length)} the service holds ${one ? "is" : "are"} taken over, ` +
-    `not created (${one ? "it keeps its" : "they keep their"} ID and users):\n${someLines(taken, line)}\n` +
-    `A resource this change removes that records ${one ? "it" : "one of them"} (a \`- delete\` in this plan) leaves ` +
-    "it in the service."
   );
 }
 
@@ -167,16 +152,6 @@ export function exclusiveHeldBack(groupId: number, absent: readonly string[]): s
     "state may record a role of this group under a name or group this change changes; a run that includes " +
     `${one ? "it" : "them"} removes the roles no resource declares.`
   );
-}
-
-/** Roles a plan takes over, as {@link takeoverReport} names them. */
-export function takenOver(plan: Plan, listed: readonly RoleSummary[]): Array<{ key: string; role: RoleSummary }> {
-  const byId = new Map(listed.map((r) => [r.roleId, r]));
-  const takeovers = new Set(plan.takeovers);
-  return Object.entries(plan.start).flatMap(([key, s]) => {
-    const role = byId.get(s.roleId);
-    return role && takeovers.has(s.roleId) ? [{ key, role }] : [];
-  });
 }
 
 /** Two exclusive catalogues of one group: each would remove the other's roles. */

@@ -9,7 +9,7 @@ import type { DeploymentLedger } from "../shared/deployment-ledger";
 import { engineLog } from "../shared/engine-log";
 import type { Registration } from "../shared/registrations";
 import { absentDependencies } from "../shared/structure";
-import { exclusiveHeldBack, someLines, takenOver } from "./errors";
+import { exclusiveHeldBack, someLines } from "./errors";
 import type { Plan } from "./plan";
 import { planReport } from "./plan-report";
 import type { GroupRolesState } from "./types";
@@ -33,7 +33,7 @@ export async function notePlan(
   const { moved, retained, handedTo, urn } = seen;
   const report = planReport(plan, state, listed, moved, retained, handedTo);
   if (!report) return;
-  const taken = takenOver(plan, listed).length;
+  const taken = plan.takeovers.length;
   const deleteOfTaken = taken
     ? `\nA resource this change removes that records ${taken === 1 ? "the role" : "one of the roles"} taken over (a ` +
       "`- delete` in this plan) leaves it in the service."

@@ -10,13 +10,11 @@
  */
 import { changedTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
-import { someLines } from "./errors";
+import { someLines, usersOf } from "./errors";
 import type { Plan, PlannedUpdate } from "./plan";
 import type { GroupRolesState } from "./types";
 
 const count = (n: number) => n.toLocaleString("en-US");
-const users = (r: { inUse?: boolean; userCount?: number } | undefined) =>
-  !r?.inUse ? "no users" : r.userCount === undefined ? "users" : `${r.userCount} user${r.userCount === 1 ? "" : "s"}`;
 
 /** What the plan changes in an entry it updates: its name, its text fields, its settings. */
 function changes(u: PlannedUpdate): string {
@@ -48,8 +46,9 @@ export function planReport(
 ): string | undefined {
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const role = (key: string, roleId: number, name: string) =>
-    `roles.${key}: "${name}" (roleId ${roleId}, ${users(byId.get(roleId))})`;
+    `roles.${key}: "${name}" (roleId ${roleId}, ${usersOf(byId.get(roleId))})`;
   const updated = new Set(plan.updates.map((u) => u.key));
+  const movedOnly = [...movedKeys].filter(([now]) => !updated.has(now));
   const kinds: Kind[] = [
     { sign: "-", what: "deleted", lines: plan.deletes.map((d) => role(d.key, d.roleId, d.name)) },
     {
@@ -79,29 +78,27 @@ export function planReport(
     {
       sign: "=",
       what: "kept under a new key (the same role)",
-      lines: [...movedKeys]
-        .filter(([now]) => !updated.has(now))
-        .map(([now, was]) => {
-          const old = state.roles[was]!;
-          return `${role(now, old.roleId, old.name)}, was roles.${was}`;
-        }),
+      lines: movedOnly.map(([now, was]) => {
+        const old = state.roles[was]!;
+        return `${role(now, old.roleId, old.name)}, was roles.${was}`;
+      }),
     },
     {
       sign: "+",
       what: "taken over (kept, with its ID and users)",
       lines: plan.updates
         .filter((u) => u.previouslyDeclared === null)
-        .map((u) => `${role(u.key, u.roleId, u.currentName)}${changes(u) ? `: ${changes(u)}` : ""}`),
+        .map((u) => {
+          const what = changes(u);
+          return `${role(u.key, u.roleId, u.currentName)}${what ? `: ${what}` : ""}`;
+        }),
     },
     { sign: "+", what: "created", lines: plan.creates.map((c) => `roles.${c.key}: "${c.entry.name}"`) },
   ].filter((k) => k.lines.length > 0);
   const changed = kinds.reduce((n, k) => n + k.lines.length, 0);
   if (!changed) return undefined;
-  const declared = plan.order.length;
-  const same = Math.max(
-    0,
-    declared - kinds.filter((k) => k.sign !== "-" && k.sign !== ">").reduce((n, k) => n + k.lines.length, 0),
-  );
+  // Declared entries the plan leaves as they are: every updated, renamed-key or created one changes.
+  const same = plan.order.length - plan.updates.length - movedOnly.length - plan.creates.length;
   const head =
     `GroupRoles of group ${plan.groupId}: ${count(changed)} ${changed === 1 ? "role changes" : "roles change"} ` +
     `(${kinds.map((k) => `${count(k.lines.length)} ${k.what.replace(/ \(.*$/, "")}`).join(", ")})` +

@@ -12,6 +12,7 @@ import { engineLog } from "../shared/engine-log";
 import type { CheckFailure } from "../shared/fields";
 import { previewListing } from "../shared/preview-listing";
 import { RoleInitError } from "./errors";
+import { sentence } from "./held-names";
 import { parseRoleId, unconfirmedId, type RoleInputs, type RoleOutputs } from "./inputs";
 import { notApplied, readBack } from "./readback";
 import { services } from "./services";
@@ -129,7 +130,7 @@ export async function importPreview(
   const users = !role.inUse ? "no users" : `${role.userCount ?? "some"} user${role.userCount === 1 ? "" : "s"}`;
   await engineLog(
     "info",
-    `${described.charAt(0).toUpperCase()}${described.slice(1)} takes over role "${name}" (id ${groupId}/${roleId}, ${users}) from the service: the \`+ create\` ` +
+    `${sentence(described)} takes over role "${name}" (id ${groupId}/${roleId}, ${users}) from the service: the \`+ create\` ` +
       "of this plan creates nothing, and the role keeps its ID and users.",
     urn,
   );

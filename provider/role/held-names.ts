@@ -61,7 +61,7 @@ export async function heldNameFailures(
 }
 
 /** Text that opens a sentence: `the Role "r5" ...` → `The Role "r5" ...`. */
-const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+export const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** What the program does with the role holding the name, as far as this deployment has seen. */
 export type HolderKind = { freedBy: string } | { keptBy: string } | "deleted last" | "unknown";
