@@ -1,12 +1,15 @@
 /**
  * What the program declares, as the before-delete hook needs it: whether the resource being deleted is
- * still declared (then the delete is a replacement's, or a `pulumi destroy --run-program`'s, and the
- * provider's own refusals apply: it never deletes a role users hold, and its message knows the whole
- * operation, what a destroy deleted beside it included), and what takes a role over: a `Role` that
- * imports the role's ID, or a `GroupRoles` with `adoptExisting` that declares its name. The before-delete hooks of removed resources run after the
- * program ended (the engine deletes them once the program signalled its end: pulumi/pulumi
- * pkg/resource/deploy/source_eval.go `SignalAndWaitForShutdown`), so every declaration is known then,
- * whatever order the registrations took; a value left unknown in a preview takes nothing over.
+ * still declared (then the delete is a replacement's or a `pulumi destroy --run-program`'s, and the
+ * refusal says so: ./decide), and what takes a role over: a `Role` that imports the role's ID, or a
+ * `GroupRoles` with `adoptExisting` that declares its name. The before-delete hooks of removed resources,
+ * and of replacements that create first, run after the program ended (the engine deletes them once the
+ * program signalled its end: pulumi/pulumi pkg/resource/deploy/source_eval.go `SignalAndWaitForShutdown`),
+ * so every declaration is known then, whatever order the registrations took. A replacement that deletes
+ * first runs its hook when its resource registers: every resource the program constructs before its
+ * registration reaches the engine has been noted (constructors note synchronously, registrations are
+ * sent after their inputs resolve), only one constructed later, inside an `apply`, is not. A value left
+ * unknown in a preview takes nothing over.
  */
 import * as pulumi from "@pulumi/pulumi";
 

@@ -22,21 +22,28 @@ function live(role: HeldRole, listing: readonly RoleSummary[]): RoleSummary | un
 }
 
 /**
- * True when the delete of `held` needs no read of the service: the resource is retained, holds no role
- * to delete, or is still declared (a replacement's or a destroy's delete, which the provider judges: ./claims).
+ * True when the delete of `held` needs no read of the service: the resource is retained (as its state
+ * says: the engine's replacement deletes by the old state's `retainOnDelete`, step.go `DeleteStep.Apply`)
+ * or holds no role to delete.
  */
-export function leftAlone(held: Held, claims: Claims): boolean {
-  return held.retainOnDelete || held.roles.length === 0 || claims.declares(held.type, held.name);
+export function leftAlone(held: Held): boolean {
+  return held.retainOnDelete || held.roles.length === 0;
 }
 
 /**
  * The roles `held` would delete that users hold: none when the resource is retained, and none for a
- * role that is gone or that another resource of the program takes over.
+ * role that is gone or that another resource of the program takes over. A resource the program still
+ * declares is deleted by its replacement (`--replace`, `replaceOnChanges`, a replacing change) or by
+ * `pulumi destroy --run-program`: its roles count as for a removed one (simulation history 52277: a forced
+ * replacement sends the provider no Diff, so nothing else refuses it in the preview), except a create
+ * its state never confirmed, which its replacement's create adopts (provider/role/delete.ts `deleteUnconfirmed`).
  */
 export function losses(held: Held, claims: Claims, listing: readonly RoleSummary[]): Loss[] {
-  if (leftAlone(held, claims)) return [];
+  if (leftAlone(held)) return [];
+  const declared = claims.declares(held.type, held.name);
   const lost: Loss[] = [];
   for (const role of held.roles) {
+    if (declared && role.roleId === undefined) continue;
     const now = live(role, listing);
     if (now === undefined) continue;
     if (claims.takesOverId(held.groupId, now.roleId) || claims.takesOverName(held.groupId, now.name)) continue;
@@ -54,7 +61,7 @@ export function losses(held: Held, claims: Claims, listing: readonly RoleSummary
 const users = (n: number | undefined) => (n === undefined ? "users" : n === 1 ? "1 user" : `${n} users`);
 
 /** The refusal: the resource, each role with its ID and users, and every way that works. */
-export function refusal(held: Held, lost: readonly Loss[]): string {
+export function refusal(held: Held, lost: readonly Loss[], declared = false): string {
   const g = held.groupId;
   const roles = lost
     .map(
@@ -62,15 +69,37 @@ export function refusal(held: Held, lost: readonly Loss[]): string {
         `${l.key === undefined ? "" : `entry "${l.key}": `}role "${l.name}" (id ${g}/${l.roleId}), held by ${users(l.userCount)}`,
     )
     .join("; ");
+  const what = `${lost.length === 1 ? "a role" : `${lost.length} roles`} that users hold: ${roles}.`;
+  const never =
+    "A role users hold is never deleted, and nothing was changed. To go on: unassign its users in the service; or ";
+  if (declared)
+    return `${held.label} is being deleted while this program still declares it, which would delete ${what} ${never}${declaredWays(held)}`;
   const first = lost[0] as Loss;
   const retain =
     held.kind === "Role"
       ? "put the resource back with the `retainOnDelete: true` option, run `pulumi up`, then remove it (Pulumi forgets the role and the service keeps it)"
       : "put the resource back with `retain: true` on those entries (or the `retainOnDelete: true` option), run `pulumi up`, then remove it";
   return (
-    `${held.label} would delete ${lost.length === 1 ? "a role" : `${lost.length} roles`} that users hold: ${roles}. ` +
-    "A role users hold is never deleted, and nothing was changed. To go on: unassign its users in the service; or " +
+    `${held.label} would delete ${what} ${never}` +
     `${retain}; or move it to another resource of this program (a \`Role\` with \`import: "${g}/${first.roleId}"\`, ` +
     "or a `GroupRoles` entry of the same name with `adoptExisting: true`); or keep the resource in the program."
+  );
+}
+
+/**
+ * The ways out when the resource is still declared: the hook cannot tell a replacement from a
+ * `pulumi destroy --run-program` (the engine hands both the same arguments), so both are named.
+ */
+function declaredWays(held: Held): string {
+  const retain =
+    held.kind === "Role"
+      ? "the `retainOnDelete: true` option"
+      : "`retain: true` on those entries (or the `retainOnDelete: true` option)";
+  return (
+    "if this is a replacement (`pulumi up --replace`, `replaceOnChanges`, a `groupId` change), make the change without one " +
+    "(a new name, description or settings is an update that keeps the role, its ID and its users); or give the " +
+    `resource ${retain} and run \`pulumi up\` without the replacement first, so that the replacement or ` +
+    "`pulumi destroy --run-program` leaves the role in the service, with its users (the engine reads that option " +
+    `from the state); or make Pulumi forget the resource now, keeping its roles: \`pulumi state delete '${held.urn}'\`.`
   );
 }

@@ -19,9 +19,10 @@ export interface Held {
   kind: "Role" | "GroupRoles";
   /** `Role 'support'`, as messages name the program's resource. */
   label: string;
-  /** The resource's type token and name, as the engine gave them. */
+  /** The resource's type token, name and URN, as the engine gave them. */
   type: string;
   name: string;
+  urn: string;
   groupId: number;
   /** The roles its delete would remove: a catalogue's entries with `retain: true` are left out. */
   roles: HeldRole[];
@@ -31,6 +32,7 @@ export interface Held {
 
 /** What the hook is given (the Node SDK's `ResourceHookArgs`, the fields read here). */
 export interface DeletedResource {
+  urn: string;
   name: string;
   type: string;
   oldInputs?: Record<string, unknown>;
@@ -58,7 +60,7 @@ export function heldBy(resource: DeletedResource): Held | undefined {
   if (kind === undefined || groupId === undefined) return undefined;
   const retainOnDelete = record(inputs.__structure).retainOnDelete === true;
   const label = `${kind} '${resource.name}'`;
-  const named = { type: resource.type, name: resource.name };
+  const named = { type: resource.type, name: resource.name, urn: resource.urn };
   if (kind === "Role") {
     const role: HeldRole = { roleId: integer(outputs.roleId), name: text(outputs.name) ?? text(inputs.name) };
     return { kind, label, ...named, groupId, roles: [role], retainOnDelete };

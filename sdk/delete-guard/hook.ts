@@ -104,7 +104,7 @@ export function registerDeleteGuard(name: string, source: () => () => ConfigSour
     name,
     async (args) => {
       const held = heldBy(args);
-      if (held === undefined || leftAlone(held, claims)) return; // nothing to read
+      if (held === undefined || leftAlone(held)) return; // nothing to read
 
       let listing = listings.get(held.groupId);
       if (listing === undefined) {
@@ -124,7 +124,7 @@ export function registerDeleteGuard(name: string, source: () => () => ConfigSour
         );
       }
       const lost = losses(held, claims, roles);
-      if (lost.length) throw new Error(refusal(held, lost));
+      if (lost.length) throw new Error(refusal(held, lost, claims.declares(held.type, held.name)));
     },
     { onDryRun: true },
   );

@@ -142,6 +142,53 @@ describe.each(SDK_KINDS)("with the %s SDK", (sdk) => {
     expect(await s.h.listRoles(42)).toEqual([expect.objectContaining({ roleId: id, name: "Support", userCount: 2 })]);
   });
 
+  both("a forced replacement (--replace) of a Role whose role users hold, renamed, fails the preview", async () => {
+    // Simulation history 52277: a forced replacement sends the provider no Diff (step_generator.go `diff`,
+    // `isTargetedReplace`), so only the hook of the old Role's delete sees it.
+    await up([], [roleSpec("r1", "Ops"), roleSpec("x", "X")]);
+    const id = await idOf("Ops");
+    await s.h.setUsers(42, id, 1);
+    await s.h.clearRequests();
+    s.flags = { replaces: [urn("Role", "r1")] };
+    const renamed = [roleSpec("r1", "Triage"), roleSpec("x", "X")];
+    const preview = await runMixed(s, "preview", [], renamed);
+    expect(preview.ok).toBe(false);
+    const text = preview.errors.join("\n");
+    expect(text).toContain(HOOK_FAILED);
+    expect(text).toContain(
+      `Role 'r1' is being deleted while this program still declares it, which would delete a role that users hold: ` +
+        `role "Ops" (id 42/${id}), held by 1 user.`,
+    );
+    expect(text).toContain(`\`pulumi state delete '${urn("Role", "r1")}'\``);
+    expect(await writes()).toEqual([]);
+    // The way out it names: rename in code, no forced replacement (an update keeps the role and its user).
+    s.flags = undefined;
+    await up([], renamed);
+    expect(await s.h.listRoles(42)).toContainEqual(
+      expect.objectContaining({ roleId: id, name: "Triage", userCount: 1 }),
+    );
+    expect((await s.h.listRoles(42)).map((r) => r.name).sort()).toEqual(["Triage", "X"]);
+  });
+
+  // The dynamic-provider host sends no changed keys (@pulumi/pulumi cmd/dynamic-provider/index.js `diffRPC`), so
+  // `replaceOnChanges` replaces nothing there: the plugin's resources only.
+  if (sdk === "package")
+    it("a replacement that deletes first (replaceOnChanges) of a Role whose role users hold fails the preview", async () => {
+      const options = { replaceOnChanges: ["description"] };
+      await up([], [roleSpec("r1", "Ops", options)]);
+      const id = await idOf("Ops");
+      await s.h.setUsers(42, id, 2);
+      await s.h.clearRequests();
+      const described = [{ ...roleSpec("r1", "Ops", options), args: { groupId: 42, name: "Ops", description: "new" } }];
+      const preview = await runMixed(s, "preview", [], described);
+      expect(preview.ok).toBe(false);
+      expect(preview.errors.join("\n")).toContain(`Role 'r1' is being deleted while this program still declares it`);
+      const applied = await runMixed(s, "up", [], described);
+      expect(applied.ok).toBe(false);
+      expect(await writes()).toEqual([]);
+      expect(await s.h.listRoles(42)).toEqual([expect.objectContaining({ roleId: id, name: "Ops", userCount: 2 })]);
+    });
+
   once("with grouproles:deleteHooks false, no hook is bound: the preview is green and the up refuses", async () => {
     const off = { "grouproles:deleteHooks": "false" };
     await up([], [roleSpec("support", "Support"), roleSpec("x", "X")], off);
@@ -155,7 +202,7 @@ describe.each(SDK_KINDS)("with the %s SDK", (sdk) => {
   });
 
   once(
-    "destroy needs --run-program; then its provider refuses a role users hold, and all goes once none is held",
+    "destroy needs --run-program; then its hook refuses a role users hold, and all goes once none is held",
     async () => {
       const program = [roleSpec("support", "Support"), roleSpec("x", "X")];
       await up([], program);
@@ -173,14 +220,15 @@ describe.each(SDK_KINDS)("with the %s SDK", (sdk) => {
       );
       expect(await s.h.listRoles(42)).toHaveLength(2);
 
-      // The program still declares the Role: the hook leaves it to its provider, whose delete refuses with
-      // the destroy's own ways out (and what the destroy deleted beside it).
+      // The program still declares the Role: its hook refuses (a destroy and a replacement look alike to
+      // it), before its provider is called, and names the destroy's ways out.
       s.flags = { runProgram: true };
       const destroyed = await runMixed(s, "destroy", [], program);
       expect(destroyed.ok).toBe(false);
-      expect(destroyed.errors.join("\n")).toContain(
-        `role "Support" (id 42/${id}) is in use by 1 user and cannot be deleted`,
-      );
+      const text = destroyed.errors.join("\n");
+      expect(text).toContain(HOOK_FAILED);
+      expect(text).toContain(`role "Support" (id 42/${id}), held by 1 user`);
+      expect(text).toContain("`pulumi destroy --run-program` leaves the role in the service");
       expect((await s.h.listRoles(42)).map((r) => r.name)).toContain("Support");
 
       await s.h.setUsers(42, id, 0);

@@ -206,7 +206,7 @@ export function released(op: OpRecord): number[] {
  * renamed by hand since the last refresh: the catalogue looks for the name the state knows, finds
  * none, and makes it; the state's drift is the user's to refresh first, history 3641); refresh and
  * preview write nothing; destroy deletes only roles the state recorded; a resource the engine replaces
- * deletes the role it had.
+ * (in this operation, or in an earlier one that failed before its delete) deletes the role it had.
  */
 export function deletes(
   op: OpRecord,
@@ -244,8 +244,10 @@ export function deletes(
         out.push(v("unwanted-delete", `${what}, which no resource recorded, was deleted by up`));
       continue;
     }
-    if (replaced.has(owner.res)) {
-      // Its replacement holds the role now (checked by desiredState), unless it was a move (below).
+    if (replaced.has(owner.res) || owner.pendingDelete) {
+      // Its replacement holds the role now (checked by desiredState), unless it was a move (below). A record
+      // pending deletion is the old half of a replacement an earlier, failed `up` made (history 52322:
+      // `up --replace` failed on a fault after its create; the next `up`, with no `--replace`, ends it).
     } else if (owner.key === undefined) {
       const kept = program.roles.find(
         (x) => (x.res === owner.res || x.aliases?.includes(owner.res)) && x.group === owner.group,
