@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { EngineResult, StateResource } from "../../tools/engine";
-import { deletes } from "../../tools/simulate/checks";
+import { deletes, stateMatchesService } from "../../tools/simulate/checks";
 import type { OpRecord, ServiceRole } from "../../tools/simulate/lane";
 import type { Program } from "../../tools/simulate/model";
 
@@ -31,7 +31,7 @@ const roleState = (res: string, roleId: number, name: string, pendingDelete = fa
 function upDeleting3(preState: StateResource[]): OpRecord {
   return {
     operation: "up",
-    result: { plan: [] } as unknown as EngineResult,
+    result: { ok: true, plan: [] } as unknown as EngineResult,
     pre: [[role(3, "Billing 20"), role(9, "Sales 4")], []],
     post: [[role(9, "Sales 4")], []],
     preState,
@@ -59,6 +59,44 @@ describe("the simulator's delete check", () => {
       expect.objectContaining({
         kind: "unwanted-delete",
         message: 'role 3 "Billing 20" of group 101 of Role r3 was deleted, but the program keeps Role r3 in its group',
+      }),
+    ]);
+  });
+});
+
+describe("the simulator's state check", () => {
+  const CATALOGUE = "pulumi-nodejs:dynamic/grouproles:GroupRoles";
+  /** Catalogue c11's record of its entry k5 (role 22 "Ops 6"), which the service no longer holds. */
+  const c11: StateResource = {
+    urn: `urn:pulumi:sim::roles-spec::${CATALOGUE}::c11`,
+    type: CATALOGUE,
+    id: "c11",
+    inputs: { groupId: 101 },
+    outputs: { groupId: 101, roles: { k5: { roleId: 22, name: "Ops 6", description: "", settings: {} } } },
+  } as unknown as StateResource;
+  const upTargeting = (exclusive: boolean): [OpRecord, Program] => [
+    {
+      ...upDeleting3([c11]),
+      pre: [[role(22, "Ops 6")], []],
+      post: [[role(30, "Leads 15")], []],
+      postState: [c11],
+      partial: true,
+    },
+    { roles: [], catalogues: [{ res: "c16", group: 0, roles: { k14: { name: "Leads 15" } }, exclusive }] },
+  ];
+
+  it("lets a removed catalogue a --target up left out record a role an exclusive catalogue removed", () => {
+    // History 52348: `up --target c16` of a new exclusive catalogue, c11 removed from the program.
+    const [op, program] = upTargeting(true);
+    expect(stateMatchesService(op, new Set(), program)).toEqual([]);
+  });
+
+  it("refuses the same record when no exclusive catalogue could have removed the role", () => {
+    const [op, program] = upTargeting(false);
+    expect(stateMatchesService(op, new Set(), program)).toEqual([
+      expect.objectContaining({
+        kind: "state-lies",
+        message: 'GroupRoles c11.k5 records role 22 "Ops 6", which the service does not hold',
       }),
     ]);
   });

@@ -128,15 +128,13 @@ export function stateMatchesService(
   // ones gone. So after a failed operation, a catalogue being deleted may record roles already deleted.
   const deletedPartWay = (s: StateRole) =>
     !op.result.ok && s.key !== undefined && (program === undefined || !declared.has(s.res));
-  // A `Role` the program removed whose record outlives the operation (a failure skips its delete or
-  // its forgetting with retainOnDelete: performPostSteps; `--target`/`--exclude` leaves it out) may
-  // record a role that an exclusive catalogue of its group removed as undeclared, which is what the
-  // program asks; the next full run drops the record (histories 6384 and 10005). Whether the removal
-  // was wanted is the `deletes` check's to say.
+  // A `Role` or `GroupRoles` the program removed whose record outlives the operation (a failure skips
+  // its delete or its forgetting with retainOnDelete: performPostSteps; `--target`/`--exclude` leaves it
+  // out) may record a role that an exclusive catalogue of its group removed as undeclared, which is what
+  // the program asks; the next full run drops the record (histories 6384, 10005, and 52348 for a
+  // catalogue). Whether the removal was wanted is the `deletes` check's to say.
   const removedByExclusive = (s: StateRole) =>
-    s.key === undefined &&
-    leftByFailure(s.res) &&
-    (program?.catalogues.some((c) => c.group === s.group && c.exclusive) ?? false);
+    leftByFailure(s.res) && (program?.catalogues.some((c) => c.group === s.group && c.exclusive) ?? false);
   const seen = new Map<number, { holder: string; res: string }>();
   for (const s of stateRoles(op.postState)) {
     if (s.roleId === undefined) continue;
