@@ -267,6 +267,10 @@ async function diffOf(
   // Entries removed with `retain: true` only leave the state: a change that writes nothing, sends nothing.
   // An exclusive catalogue lists its group every time: roles made outside the program are drift.
   if (!writes && !exclusive) {
+    // Nothing to write, but a drift check (`pulumi preview --expect-no-changes`) must find a revoked
+    // credential before the next change does (issue 53): the group's one list of this deployment.
+    const refusal = await credentialRefusal(groupId, `group ${groupId}: checking the credentials`, false);
+    if (refusal) throw refusal;
     await noteKept(groupId, state, moved, removed); // no plan to report: the entries that only leave the state
     return { changes: removed.length > 0 || flagChanged, replaces: [], deleteBeforeReplace: false };
   }

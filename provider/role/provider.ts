@@ -154,9 +154,10 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
   ledger.registrations.bind(`role:${id}`, reg);
   const changed = changedProperties(olds, news);
   const replaces = changed.filter((p) => p === "groupId");
-  // A write is planned: its credentials must work for the group it writes to.
-  if (changed.length && typeof news.groupId === "number") {
-    const refusal = await credentialRefusal(news.groupId);
+  // Its credentials must work for its group: before a write is planned, and in a no-op too, so that a
+  // drift check finds a revoked credential before the next change does (one list per group and deployment).
+  if (typeof news.groupId === "number") {
+    const refusal = await credentialRefusal(news.groupId, `listing group ${news.groupId}`, changed.length > 0);
     if (refusal) throw refusal;
   }
   if (replaces.length && !isUnknown(news.groupId)) await refuseReplaceIfInUse(id, olds, news.groupId);

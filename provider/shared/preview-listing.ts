@@ -1,7 +1,8 @@
 /**
  * What a preview knows of a group: one list per group and deployment, shared by every check that
  * needs one (credentials, the in-use check of removed entries, names a change gives roles). A no-op
- * preview plans no write and sends nothing.
+ * preview plans no write and sends that one list only, so that a drift check (`pulumi preview
+ * --expect-no-changes`) finds a revoked credential or a wrong address before the next change does.
  *
  * Credentials fail in the preview, not half-way through `up`: before the first write to a group is
  * planned (a create's Check, an update's or a replacement's Diff), that list confirms that the
@@ -72,16 +73,16 @@ export async function credentialRefusal(
   writes = true,
 ): Promise<GroupRolesError | undefined> {
   const { error } = await previewListing(groupId);
+  const cannot = writes ? "so the planned change cannot apply" : "so no change to it could apply";
   if (error instanceof AuthenticationError || error instanceof ForbiddenError || error instanceof ConfigurationError)
     return error.rephrase(`the credentials are not accepted for group ${groupId}: ${error.message}`);
   if (error instanceof ConnectionError && !error.requestSent)
     return error.rephrase(
-      `group ${groupId} cannot be reached, so the planned change cannot apply: ${error.message}. Check ` +
+      `group ${groupId} cannot be reached, ${cannot}: ${error.message}. Check ` +
         "grouproles:baseUrl: it must be the address of the service, reachable from where Pulumi runs",
     );
   if (isGroupGone(error)) return writes ? groupMissing(error as NotFoundError, groupId) : undefined;
-  if (error instanceof NotFoundError)
-    return unprovenNotFound(error, groupId, what, "so the planned change cannot apply");
+  if (error instanceof NotFoundError) return unprovenNotFound(error, groupId, what, cannot);
   return undefined;
 }
 

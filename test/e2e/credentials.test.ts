@@ -70,13 +70,19 @@ describe("a program managing three groups with an API key per group", () => {
     for (const g of [41, 42, 43]) expect(await names(g)).toEqual([]);
   });
 
-  it("a no-op preview sends no request at all, not even an authorization", async () => {
+  it("a no-op preview checks each group's credential: one authorization and one list per group, nothing else", async () => {
     expect((await runSpec(s, "up", roles(), withAuthUrl())).ok).toBe(true);
     await s.h.clearRequests();
     const preview = await runSpec(s, "preview", roles(), withAuthUrl());
     expect(preview.ok).toBe(true);
     expect(rolePlan(preview)).toEqual([]);
-    expect((await s.h.requests()).total).toBe(0);
+    expect((await s.h.requests()).counts).toEqual({ "POST /authorize": 3, "GET /api/v0/groups/:groupId/roles": 3 });
+    // A key revoked since: the no-op preview (a drift check) finds it, for that group only (issue 53).
+    const revoked = { "grouproles:apiKeys": JSON.stringify({ ...KEYS, "43": "revoked" }) };
+    const drift = await runSpec(s, "preview", roles(), withAuthUrl(), revoked);
+    expect(drift.ok).toBe(false);
+    expect(drift.errors.join("\n")).toContain("the credentials are not accepted for group 43");
+    expect(drift.errors.some((e) => e.includes("support-41") || e.includes("support-42"))).toBe(false);
   });
 });
 

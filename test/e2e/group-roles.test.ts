@@ -75,32 +75,37 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
     expect((await s.h.requests()).total).toBe(0);
   });
 
-  once("250 roles: up is a list and 3 POSTs; a no-op preview sends nothing; rename all: a list, 3 PUTs", async () => {
-    // Each up also confirms the credentials first (one list), as every run that plans a write does.
-    await s.h.clearRequests();
-    const created = await up([catalogue(entries(250))]);
-    expect(catalogPlan(created)).toEqual(["+ create catalogue"]);
-    // Counts before the lines of a large change (issue 43), in the plan's diagnostics.
-    const infos = (r: { diagnostics: Array<{ severity: string; message: string }> }) =>
-      r.diagnostics.filter((d) => d.severity === "info").map((d) => d.message);
-    expect(infos(created).join("\n")).toContain("GroupRoles of group 42: 250 roles change (250 created):");
-    // Shown under its resource, not under the stack (the SDK sends the URN in `__structure`).
-    expect(created.diagnostics.find((d) => d.message.includes("250 roles change"))?.urn).toMatch(/GroupRoles::\w+$/);
-    expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "POST /roles", "POST /roles", "POST /roles"]);
-    expect(Object.keys(await held())).toHaveLength(250);
-    await s.h.clearRequests();
-    expect(catalogPlan(await runMixed(s, "preview", [catalogue(entries(250))]))).toEqual([]);
-    expect((await s.h.requests()).total).toBe(0);
-    const renamed = await up([catalogue(entries(250, "Renamed"))]);
-    expect(catalogPlan(renamed)).toEqual(["~ update catalogue [roles]"]);
-    expect(infos(renamed).join("\n")).toContain("GroupRoles of group 42: 250 roles change (250 changed):");
-    // Each kind listed, at most ten lines, then a count: short at any size (issue 53).
-    expect(infos(renamed).join("\n")).toContain('renamed to "Renamed 0"');
-    expect(infos(renamed).join("\n")).toContain("  ... and 240 more");
-    expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "PUT /roles", "PUT /roles", "PUT /roles"]);
-    const ids = outputRoles(renamed);
-    expect(await held()).toEqual(Object.fromEntries(Object.values(ids).map((r) => [r.name, r.roleId])));
-  });
+  once(
+    "250 roles: up is a list and 3 POSTs; a no-op preview one list (credentials); rename all: a list, 3 PUTs",
+    async () => {
+      // Each up also confirms the credentials first (one list), as every run that plans a write does.
+      await s.h.clearRequests();
+      const created = await up([catalogue(entries(250))]);
+      expect(catalogPlan(created)).toEqual(["+ create catalogue"]);
+      // Counts before the lines of a large change (issue 43), in the plan's diagnostics.
+      const infos = (r: { diagnostics: Array<{ severity: string; message: string }> }) =>
+        r.diagnostics.filter((d) => d.severity === "info").map((d) => d.message);
+      expect(infos(created).join("\n")).toContain("GroupRoles of group 42: 250 roles change (250 created):");
+      // Shown under its resource, not under the stack (the SDK sends the URN in `__structure`).
+      expect(created.diagnostics.find((d) => d.message.includes("250 roles change"))?.urn).toMatch(/GroupRoles::\w+$/);
+      expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "POST /roles", "POST /roles", "POST /roles"]);
+      expect(Object.keys(await held())).toHaveLength(250);
+      await s.h.clearRequests();
+      expect(catalogPlan(await runMixed(s, "preview", [catalogue(entries(250))]))).toEqual([]);
+      // A drift check finds a revoked credential before the next change does (issue 53): one list.
+      expect(await routes()).toEqual([CREDENTIAL_CHECK]);
+      await s.h.clearRequests();
+      const renamed = await up([catalogue(entries(250, "Renamed"))]);
+      expect(catalogPlan(renamed)).toEqual(["~ update catalogue [roles]"]);
+      expect(infos(renamed).join("\n")).toContain("GroupRoles of group 42: 250 roles change (250 changed):");
+      // Each kind listed, at most ten lines, then a count: short at any size (issue 53).
+      expect(infos(renamed).join("\n")).toContain('renamed to "Renamed 0"');
+      expect(infos(renamed).join("\n")).toContain("  ... and 240 more");
+      expect(await routes()).toEqual([CREDENTIAL_CHECK, "GET /roles", "PUT /roles", "PUT /roles", "PUT /roles"]);
+      const ids = outputRoles(renamed);
+      expect(await held()).toEqual(Object.fromEntries(Object.values(ids).map((r) => [r.name, r.roleId])));
+    },
+  );
 
   once("in one up: a removal, a rename onto its name, and a rotation larger than a PUT (temporary names)", async () => {
     const small = { "grouproles:maxBatchSize": "2" };
@@ -216,8 +221,9 @@ describe.each(SDK_KINDS)("GroupRoles through the engine stand-in, %s resources",
       "an entry marked `retain: true` leaves the catalogue: Pulumi forgets the role, the service keeps it " +
         `(nothing is deleted):\n  roles.r1: "Role 1" (roleId ${r1})`,
     );
-    // Nothing removed is deleted and nothing is written: the entry only leaves the state, no request.
-    expect(await routes()).toEqual([]);
+    // Nothing removed is deleted and nothing is written: the entry only leaves the state; the one
+    // request is the group's credential check.
+    expect(await routes()).toEqual([CREDENTIAL_CHECK]);
     const removed = await up([catalogue({ r0: roles.r0! })]);
     expect(Object.keys(outputRoles(removed))).toEqual(["r0"]);
     expect(Object.keys(await held()).sort()).toEqual(["Role 0", "Role 1"]);

@@ -24,7 +24,7 @@ emulatorPerFile((harness) => (h = harness));
 const created = (roles: Record<string, unknown>, extra: Record<string, unknown> = {}) => createdIn(h, roles, extra);
 
 describe("diff", () => {
-  it("no change (settings in another key order) is no change, and sends nothing", async () => {
+  it("no change (settings in another key order) is no change; its one request is the credential check", async () => {
     const { outs } = await created({ a: { name: "A", settings: { viewVideo: true, remoteAssist: false } } });
     const d = await groupRoles.diff(
       "42",
@@ -32,7 +32,8 @@ describe("diff", () => {
       inputs({ a: { name: "A", settings: { remoteAssist: false, viewVideo: true } } }),
     );
     expect(d).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
-    expect((await h.requests()).total).toBe(0);
+    // A drift check must find a revoked credential before the next change does (issue 53).
+    expect(await h.routes()).toEqual(["LIST"]);
   });
 
   it("changed or added entries, or unknowns, are changes; the one request is the credential check", async () => {
@@ -82,16 +83,16 @@ describe("diff", () => {
     expect(await h.routes()).toEqual(["LIST"]);
   });
 
-  it("removing roles nobody holds, or retained ones, is a change; retained ones need no request", async () => {
+  it("removing roles nobody holds, or retained ones, is a change; retained ones need only the credential check", async () => {
     const { outs } = await created({ a: { name: "A" }, b: { name: "B", retain: true }, c: { name: "C" } });
     await h.setUsers(42, outs.roles.b!.roleId, 5);
     await h.clearRequests();
     expect((await groupRoles.diff("42", stateOf(outs), inputs({ a: { name: "A" }, c: { name: "C" } }))).changes).toBe(
       true,
     );
-    expect(await h.routes()).toEqual([]);
-    expect((await groupRoles.diff("42", stateOf(outs), inputs({ a: { name: "A" } }))).changes).toBe(true);
     expect(await h.routes()).toEqual(["LIST"]);
+    expect((await groupRoles.diff("42", stateOf(outs), inputs({ a: { name: "A" } }))).changes).toBe(true);
+    expect(await h.routes()).toEqual(["LIST", "LIST"]); // each diff here is a deployment of its own
   });
 
   it("a groupId change replaces, and is refused while roles are in use", async () => {
