@@ -101,7 +101,7 @@ export class GroupRoles extends pulumi.dynamic.Resource {
   constructor(name: string, args: GroupRolesArgs, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args.roles, "roles", `GroupRoles resource '${name}'`);
     const member = enterGroup("GroupRoles", name, args.groupId, args.exclusive, opts);
-    programClaims().note(GroupRoles.__pulumiType, name, args);
+    programClaims().note(GroupRoles.__pulumiType, name, args, opts);
     super(
       provider,
       name,

@@ -106,7 +106,7 @@ export class Role extends pulumi.dynamic.Resource {
     const { import: importId, ...rest } = opts ?? {};
     refuseDroppedKeys(args?.settings, "settings", `Role resource '${name}'`);
     const member = enterGroup("Role", name, args?.groupId, false, opts);
-    if (args) programClaims().note(Role.__pulumiType, name, { importId });
+    if (args) programClaims().note(Role.__pulumiType, name, { importId }, opts);
     super(
       provider,
       name,

@@ -46,7 +46,9 @@ export function losses(held: Held, claims: Claims, listing: readonly RoleSummary
     if (declared && role.roleId === undefined) continue;
     const now = live(role, listing);
     if (now === undefined) continue;
-    if (claims.takesOverId(held.groupId, now.roleId) || claims.takesOverName(held.groupId, now.name)) continue;
+    const self = [held.type, held.name] as const;
+    if (claims.takesOverId(held.groupId, now.roleId, self) || claims.takesOverName(held.groupId, now.name, self))
+      continue;
     if (!now.inUse && !(now.userCount !== undefined && now.userCount > 0)) continue;
     lost.push({
       ...(role.key === undefined ? {} : { key: role.key }),
@@ -61,7 +63,11 @@ export function losses(held: Held, claims: Claims, listing: readonly RoleSummary
 const users = (n: number | undefined) => (n === undefined ? "users" : n === 1 ? "1 user" : `${n} users`);
 
 /** The refusal: the resource, each role with its ID and users, and every way that works. */
-export function refusal(held: Held, lost: readonly Loss[], declared = false): string {
+export function refusal(
+  held: Held,
+  lost: readonly Loss[],
+  declared: { declared: boolean; retainsNow?: boolean } = { declared: false },
+): string {
   const g = held.groupId;
   const roles = lost
     .map(
@@ -72,8 +78,14 @@ export function refusal(held: Held, lost: readonly Loss[], declared = false): st
   const what = `${lost.length === 1 ? "a role" : `${lost.length} roles`} that users hold: ${roles}.`;
   const never =
     "A role users hold is never deleted, and nothing was changed. To go on: unassign its users in the service; or ";
-  if (declared)
-    return `${held.label} is being deleted while this program still declares it, which would delete ${what} ${never}${declaredWays(held)}`;
+  if (declared.declared) {
+    // The option added in this change: the engine keeps the role in a destroy, not in a replacement.
+    const pending = declared.retainsNow
+      ? " This program now gives it `retainOnDelete: true`, which this check reads from Pulumi's state, where " +
+        "it is not yet: run `pulumi up` first (without `--replace`) to record it, then run this again."
+      : "";
+    return `${held.label} is being deleted while this program still declares it, which would delete ${what}${pending} ${never}${declaredWays(held)}`;
+  }
   const first = lost[0] as Loss;
   const retain =
     held.kind === "Role"

@@ -124,7 +124,12 @@ export function registerDeleteGuard(name: string, source: () => () => ConfigSour
         );
       }
       const lost = losses(held, claims, roles);
-      if (lost.length) throw new Error(refusal(held, lost, claims.declares(held.type, held.name)));
+      if (lost.length) {
+        const declared = claims.declares(held.type, held.name);
+        throw new Error(
+          refusal(held, lost, { declared, retainsNow: declared && claims.retainsNow(held.type, held.name) }),
+        );
+      }
     },
     { onDryRun: true },
   );

@@ -38,7 +38,7 @@ export class GroupRoles extends pulumi.CustomResource {
   constructor(name: string, args: GroupRolesArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args?.roles, "roles", `GroupRoles resource '${name}'`);
     const member = enterGroup("GroupRoles", name, args?.groupId, args?.exclusive, opts);
-    if (args) programClaims().note(GroupRoles.__pulumiType, name, args);
+    if (args) programClaims().note(GroupRoles.__pulumiType, name, args, opts);
     super(
       GroupRoles.__pulumiType,
       name,

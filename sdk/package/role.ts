@@ -47,7 +47,7 @@ export class Role extends pulumi.CustomResource {
   constructor(name: string, args: RoleArgs | undefined, opts?: pulumi.CustomResourceOptions) {
     refuseDroppedKeys(args?.settings, "settings", `Role resource '${name}'`);
     const member = enterGroup("Role", name, args?.groupId, false, opts);
-    if (args) programClaims().note(Role.__pulumiType, name, { importId: opts?.import });
+    if (args) programClaims().note(Role.__pulumiType, name, { importId: opts?.import }, opts);
     super(
       Role.__pulumiType,
       name,

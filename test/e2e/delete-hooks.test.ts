@@ -238,6 +238,24 @@ describe.each(SDK_KINDS)("with the %s SDK", (sdk) => {
       expect(done.resources.filter((r) => r.type.includes("grouproles"))).toEqual([]);
     },
   );
+
+  once("destroy of a catalogue that adopts its own roles (adoptExisting) is refused while users hold one", async () => {
+    // Its own claim on the role is no takeover: the destroy deletes the catalogue (user trial of issue 52).
+    const team = [catalogueSpec("team", { s: { name: "Support" }, b: { name: "Billing" } }, { adoptExisting: true })];
+    await up(team, []);
+    const id = await idOf("Support");
+    await s.h.setUsers(42, id, 4);
+    await s.h.clearRequests();
+    s.flags = { runProgram: true };
+    const destroyed = await runMixed(s, "destroy", team, []);
+    expect(destroyed.ok).toBe(false);
+    expect(destroyed.errors.join("\n")).toContain(
+      `GroupRoles 'team' is being deleted while this program still declares it, which would delete a role that ` +
+        `users hold: entry "s": role "Support" (id 42/${id}), held by 4 users.`,
+    );
+    expect(await writes()).toEqual([]);
+    expect((await s.h.listRoles(42)).map((r) => r.name).sort()).toEqual(["Billing", "Support"]);
+  });
 });
 
 describe("an explicit Provider of the plugin SDK", () => {

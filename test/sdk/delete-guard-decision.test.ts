@@ -135,6 +135,40 @@ describe("losses", () => {
     expect(losses({ ...role(7), retainOnDelete: true }, new ProgramClaims(), listing)).toEqual([]);
   });
 
+  it("counts no resource's claim on its own role: a destroy deletes both halves (issue 52's user trial)", async () => {
+    const catalogue = heldBy({
+      urn: `urn:pulumi:dev::p::${CATALOGUE}::team`,
+      name: "team",
+      type: CATALOGUE,
+      oldInputs: { groupId: 42, roles: { s: { name: "Support" } } },
+      oldOutputs: { groupId: 42, roles: { s: { roleId: 7, name: "Support" } } },
+    })!;
+    const listing = [summary(7, "Support", 2)];
+    // A Role that keeps its `import` in code; a catalogue with adoptExisting declaring its own entry's name.
+    const importing = new ProgramClaims();
+    importing.note(ROLE, "support", { importId: "42/7" });
+    const adopting = new ProgramClaims();
+    adopting.note(CATALOGUE, "team", { groupId: 42, roles: { s: { name: "Support" } }, adoptExisting: true });
+    await settle();
+    expect(losses(role(7), importing, listing)).toHaveLength(1);
+    expect(losses(catalogue, adopting, listing)).toHaveLength(1);
+    // Each one's claim is another resource's for the other: a move between them.
+    expect(losses(role(7), adopting, listing)).toEqual([]);
+    expect(losses(catalogue, importing, listing)).toEqual([]);
+  });
+
+  it("claims an adopting entry's name when its other fields are unknown in a preview", async () => {
+    const claims = new ProgramClaims();
+    const later = pulumi.output(pulumi.unknown as unknown as string);
+    claims.note(CATALOGUE, "team", {
+      groupId: 42,
+      roles: { s: { name: "Support", description: later } as unknown as { name: string } },
+      adoptExisting: true,
+    });
+    await settle();
+    expect(losses(role(7), claims, [summary(7, "Support", 2)])).toEqual([]);
+  });
+
   it("takes nothing over from a value unknown in a preview", async () => {
     const unknown = new ProgramClaims();
     unknown.note(ROLE, "other", { importId: pulumi.output(pulumi.unknown as unknown as string) });
@@ -174,7 +208,7 @@ describe("refusal", () => {
       oldInputs: { groupId: 42, name: "Ops" },
       oldOutputs: { groupId: 42, roleId: 5, name: "Ops" },
     })!;
-    const text = refusal(held, [{ roleId: 5, name: "Ops", userCount: 1 }], true);
+    const text = refusal(held, [{ roleId: 5, name: "Ops", userCount: 1 }], { declared: true });
     expect(text).toBe(
       "Role 'r1' is being deleted while this program still declares it, which would delete a role that users hold: " +
         'role "Ops" (id 42/5), held by 1 user. A role users hold is never deleted, and nothing was changed. To go on: ' +
@@ -185,5 +219,21 @@ describe("refusal", () => {
         "the service, with its users (the engine reads that option from the state); or make Pulumi forget the resource " +
         "now, keeping its roles: `pulumi state delete 'urn:pulumi:dev::p::grouproles:index:Role::r1'`.",
     );
+  });
+
+  it("for a resource still declared that the program now retains, says to record the option with `pulumi up` first", () => {
+    const held = heldBy({
+      urn: "urn:pulumi:dev::p::grouproles:index:Role::r1",
+      name: "r1",
+      type: "grouproles:index:Role",
+      oldInputs: { groupId: 42, name: "Ops" },
+      oldOutputs: { groupId: 42, roleId: 5, name: "Ops" },
+    })!;
+    const text = refusal(held, [{ roleId: 5, name: "Ops", userCount: 1 }], { declared: true, retainsNow: true });
+    expect(text).toContain(
+      "held by 1 user. This program now gives it `retainOnDelete: true`, which this check reads from Pulumi's state, " +
+        "where it is not yet: run `pulumi up` first (without `--replace`) to record it, then run this again.",
+    );
+    expect(refusal(held, [{ roleId: 5, name: "Ops", userCount: 1 }], { declared: true })).not.toContain("now gives it");
   });
 });
