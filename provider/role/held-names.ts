@@ -116,7 +116,10 @@ export function heldNameReason(
   // One line per holder it may be, the likeliest first; the provider cannot tell them apart (a resource
   // that registers after this one, or left the program, is not known yet: ./held-names header).
   const cases = [
-    'a resource of this program you renamed in code: keep the role with the resource option `aliases: [{ name: "<old resource name>" }]` on it;',
+    // A resource moved under a component is a new URN too (issue 52's user trial found only a rename named).
+    "a resource of this program you renamed in code, or moved under another parent: keep the role with the resource " +
+      'option `aliases` on it, `[{ name: "<old resource name>" }]` for a rename, `[{ parent: pulumi.rootStackResource }]` ' +
+      "for a resource moved from the top level into a component;",
     "one this change removes: apply it in two steps, the removal first;",
     "one another resource renames or deletes in this change: give this Role `dependsOn` on it (a swap: two steps, " +
       "or both in one GroupRoles);",

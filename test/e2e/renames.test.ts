@@ -49,7 +49,7 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
       expect(renamed.ok).toBe(false);
       const message = renamed.errors.join("\n");
       expect(message).toContain(`already has a role named "Y" (id 42/${before!.roleId})`);
-      expect(message.indexOf('aliases: [{ name: "<old resource name>" }]')).toBeGreaterThan(0);
+      expect(message.indexOf('`[{ name: "<old resource name>" }]` for a rename')).toBeGreaterThan(0);
       expect(message.indexOf("aliases:")).toBeLessThan(message.indexOf(`import: "42/${before!.roleId}"`));
       expect(await s.h.listRoles(42)).toEqual([before]);
 
@@ -81,7 +81,7 @@ describe.each(SDK_KINDS)("%s resources", (sdk: SdkKind) => {
             "resource in this Role's `dependsOn` renames it away or deletes it, so this write would fail at `pulumi up`",
         );
         expect(message).toContain(
-          'keep the role with the resource option `aliases: [{ name: "<old resource name>" }]`',
+          'keep the role with the resource option `aliases` on it, `[{ name: "<old resource name>" }]` for a rename',
         );
         expect(message.indexOf("aliases:")).toBeLessThan(message.indexOf(`import: "42/${before[0]!.roleId}"`));
         // The credential check's list of the group, which a create's Check sends anyway: nothing else.

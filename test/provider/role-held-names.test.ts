@@ -27,7 +27,8 @@ describe("a create of a name a role of the group holds", () => {
       /^name: creating role "Y" in group 42: group 42 already has a role named "Y" \(id 42\/\d+\)/,
     );
     expect(reason).toContain(`(id ${held.id})`);
-    expect(reason).toContain('`aliases: [{ name: "<old resource name>" }]`');
+    expect(reason).toContain('`[{ name: "<old resource name>" }]` for a rename');
+    expect(reason).toContain("`[{ parent: pulumi.rootStackResource }]` for a resource moved from the top level");
     expect(reason).toContain(`\`import: "${held.id}"\``);
     expect((await h.requests()).counts).toEqual({ "GET /api/v0/groups/:groupId/roles": 1 });
     // Another group, or another name, is free; the list is taken once per group and deployment.
