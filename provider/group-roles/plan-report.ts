@@ -22,7 +22,9 @@ function changes(u: PlannedUpdate): string {
   if (u.currentName !== u.finalName) parts.push(`renamed to "${u.finalName}"`);
   const text = changedTextFields(u.current, u.entry);
   if (text.length) parts.push(`${text.join(", ")} changed`);
-  if (u.readSettings) parts.push("settings changed");
+  // A role taken over: its settings are read at `up` and sent only where they differ (./apply `prepare`);
+  // the preview's list has none to compare, so it cannot say they change (issue 52's user trial).
+  if (u.readSettings) parts.push(u.previouslyDeclared === null ? "settings compared at up" : "settings changed");
   return parts.join("; ");
 }
 

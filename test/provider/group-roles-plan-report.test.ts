@@ -49,6 +49,19 @@ describe("planReport", () => {
     hand: { name: "Hand" },
   };
 
+  it("says a role taken over has its settings compared at up, not changed (the list has none)", () => {
+    const taking = { hand: { name: "Hand", settings: { viewVideo: true } } };
+    const plan = planApply(
+      { groupId: 42, roles: {} },
+      { groupId: 42, roles: taking, adoptExisting: true, exclusive: false },
+      service,
+    );
+    const report = planReport(plan, { groupId: 42, roles: {} }, service) ?? "";
+    expect(report).not.toContain("settings changed");
+    expect(report).toContain('roles.hand: "Hand" (roleId 10, 3 users)');
+    expect(report).toContain("settings compared at up");
+  });
+
   it("lists every entry that changes by kind, deletions first, and counts the rest", () => {
     const plan = planApply(state, { groupId: 42, roles, adoptExisting: true, exclusive: false }, service);
     const moved = renamedKeys(state, roles);
