@@ -140,10 +140,19 @@ export function registerDeleteGuard(name: string, source: () => () => ConfigSour
   const done = (require("@pulumi/pulumi/runtime/settings") as { rpcKeepAlive(): () => void }).rpcKeepAlive();
   Promise.resolve(Reflect.get(hook, "__registered")).then(done, (error: unknown) => {
     done();
+    // The engine ended the run first (a refusal elsewhere): its monitor is gone, and a warning could not
+    // reach it either (@pulumi/pulumi log/index.js then prints "failed to deliver log message" and a
+    // stack to stderr: issue 52's user trial). Nothing to say.
+    if (monitorGone(error)) return;
     void pulumi.log.warn(`the before-delete hook "${name}" could not be registered: ${String(error)}`);
   });
   run.hooks.set(name, hook);
   return hook;
+}
+
+/** A gRPC UNAVAILABLE (code 14) from the engine's resource monitor: the deployment has ended. */
+function monitorGone(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === 14 || /\bUNAVAILABLE\b|shut down/.test(String(error));
 }
 
 /** The stack config as it is at registration (a hook runs outside the program's context). */
