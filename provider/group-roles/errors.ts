@@ -2,6 +2,7 @@
  * Errors of GroupRoles operations and their messages: in-use refusals that name every role and the
  * ways out, name conflicts that name every holder, and the init error that records a half-done apply.
  */
+import { usersOf } from "../shared/user-count";
 import { NameTakenError, RoleInUseError } from "../../client/errors";
 import { RoleNotAppliedError } from "../shared/errors";
 import type { RoleSummary } from "../../client/types";
@@ -43,9 +44,6 @@ export const heldRole = (key: string, role: RoleSummary): HeldRole => ({
 });
 
 const users = (n: number | undefined) => (n === undefined ? "users" : `${n} user${n === 1 ? "" : "s"}`);
-/** `no users`, `3 users`, or `users` (in use, count not given): a listed role as the messages and the plan name it. */
-export const usersOf = (r: { inUse?: boolean; userCount?: number } | undefined): string =>
-  r?.inUse ? users(r.userCount) : "no users";
 const line = (r: HeldRole) => `  roles.${r.key}: "${r.name}" (roleId ${r.roleId}) is held by ${users(r.userCount)}`;
 /** `1 role`, `3 roles`. */
 export const roleCount = (n: number): string => `${n} role${n === 1 ? "" : "s"}`;

@@ -10,7 +10,8 @@
  */
 import { changedTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
-import { someLines, usersOf } from "./errors";
+import { usersOf } from "../shared/user-count";
+import { someLines } from "./errors";
 import type { Plan, PlannedUpdate } from "./plan";
 import type { GroupRolesState } from "./types";
 

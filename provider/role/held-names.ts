@@ -18,6 +18,7 @@
  * after this one (it could not run first), or one no resource of the program declares. Deterministic:
  * the list and the earlier registrations, never a clock.
  */
+import { usersOf } from "../shared/user-count";
 import type { RoleSummary } from "../../client/types";
 import type { DeclaredRole, Release } from "../shared/declarations";
 import { deploymentLedger } from "../shared/deployment-ledger";
@@ -88,8 +89,10 @@ export function heldNameReason(
   create = true,
 ): string {
   const id = formatRoleId(groupId, holder.roleId);
+  // Its users, when it has any: the role a forced replacement would delete is often in use (issue 52's trial).
+  const held = holder.inUse ? `, ${usersOf(holder)}` : "";
   const head =
-    `${what} in group ${groupId}: group ${groupId} already has a role named "${name}" (id ${id}), ` +
+    `${what} in group ${groupId}: group ${groupId} already has a role named "${name}" (id ${id}${held}), ` +
     "and no resource in this Role's `dependsOn` renames it away or deletes it, so this write would fail at " +
     "`pulumi up` (role names are unique in a group).";
   if (typeof holderIs === "object" && "keptBy" in holderIs) {
@@ -130,8 +133,11 @@ export function heldNameReason(
           "the one an interrupted `pulumi up` of this stack made while creating this Role (a pending create): " +
             "`pulumi refresh --clear-pending-creates`, then one `pulumi up` with the resource option " +
             `\`import: "${id}"\` on this Role takes it over (docs/faults.md);`,
-          "this Role's own, under `pulumi up --replace` (no Diff is sent): rename the role in code, or delete it in " +
-            "one `pulumi up` and create it in the next;",
+          holder.inUse
+            ? "this Role's own, under `pulumi up --replace` (no Diff is sent): users hold it, so it cannot be replaced " +
+              "(its delete would be refused): run without `--replace`, changing the role in code instead;"
+            : "this Role's own, under `pulumi up --replace` (no Diff is sent): rename the role in code, or delete it in " +
+              "one `pulumi up` and create it in the next;",
         ]
       : []),
     `made by hand or by another stack: declare it as it is with the resource option \`import: "${id}"\` to manage it, or choose another name.`,

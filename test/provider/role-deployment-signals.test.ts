@@ -47,7 +47,7 @@ describe("check: a Role to be created declares the role it makes or imports", ()
     expect(failures).toEqual([
       {
         property: "name",
-        reason: expect.stringContaining(`group 42 already has a role named "X" (id 42/${x}), and no resource`),
+        reason: expect.stringContaining(`group 42 already has a role named "X" (id 42/${x}, 2 users), and no resource`),
       },
     ]);
     expect(failures[0]!.reason).toContain(`\`import: "42/${x}"\``);
