@@ -221,7 +221,9 @@ describe("the access token never leaks", () => {
       { ...auth, "roles-from-file:catalogue": catalogue },
       { "grouproles:apiKeys": JSON.stringify({ "77": `${API_KEY}-wrong` }) },
     );
-    expect(wrong.ok).toBe(true); // no change: nothing to check, nothing sent
+    // No change, but the credential is checked all the same (issue 53), refused naming the key, not its value.
+    expect(wrong.ok).toBe(false);
+    expect(wrong.errors.join("\n")).toContain("the API key of group 77 (grouproles:apiKeys) was refused");
     writeFileSync(
       catalogue,
       JSON.stringify({
