@@ -82,7 +82,12 @@ describe("examples/import-existing", () => {
   it("destroy refuses the adopted role while users hold it, and never touches the referenced one", async () => {
     const d = await s.run("destroy", config);
     expect(d.ok).toBe(false);
-    expect(d.errors.join("\n")).toContain(`role "Agents" (id 42/${agentsId}) is in use by 5 users`);
+    // Its before-delete hook refuses in the destroy's preview: the Role keeps its `import`, but its own
+    // claim on the role is no takeover (a destroy deletes it).
+    expect(d.errors.join("\n")).toContain(
+      `Role 'agents' is being deleted while this program still declares it, which would delete a role that users ` +
+        `hold: role "Agents" (id 42/${agentsId}), held by 5 users.`,
+    );
     expect(await s.h.listRoles(42)).toHaveLength(2);
     await s.h.setUsers(42, agentsId, 0);
     expect((await s.run("destroy", config)).ok).toBe(true);
