@@ -41,12 +41,12 @@ export function leftAlone(held: Held): boolean {
 export function losses(held: Held, claims: Claims, listing: readonly RoleSummary[]): Loss[] {
   if (leftAlone(held)) return [];
   const declared = claims.declares(held.type, held.name);
+  const self = [held.type, held.name] as const;
   const lost: Loss[] = [];
   for (const role of held.roles) {
     if (declared && role.roleId === undefined) continue;
     const now = live(role, listing);
     if (now === undefined) continue;
-    const self = [held.type, held.name] as const;
     if (claims.takesOverId(held.groupId, now.roleId, self) || claims.takesOverName(held.groupId, now.name, self))
       continue;
     if (!now.inUse && !(now.userCount !== undefined && now.userCount > 0)) continue;

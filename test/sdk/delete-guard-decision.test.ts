@@ -200,14 +200,18 @@ describe("refusal", () => {
     );
   });
 
-  it("for a resource still declared, names the replacement and the destroy, and their ways out", () => {
-    const held = heldBy({
+  /** The plugin Role 'r1' (role "Ops", id 42/5) that the program still declares. */
+  const declaredOps = () =>
+    heldBy({
       urn: "urn:pulumi:dev::p::grouproles:index:Role::r1",
       name: "r1",
       type: "grouproles:index:Role",
       oldInputs: { groupId: 42, name: "Ops" },
       oldOutputs: { groupId: 42, roleId: 5, name: "Ops" },
     })!;
+
+  it("for a resource still declared, names the replacement and the destroy, and their ways out", () => {
+    const held = declaredOps();
     const text = refusal(held, [{ roleId: 5, name: "Ops", userCount: 1 }], { declared: true });
     expect(text).toBe(
       "Role 'r1' is being deleted while this program still declares it, which would delete a role that users hold: " +
@@ -222,13 +226,7 @@ describe("refusal", () => {
   });
 
   it("for a resource still declared that the program now retains, says to record the option with `pulumi up` first", () => {
-    const held = heldBy({
-      urn: "urn:pulumi:dev::p::grouproles:index:Role::r1",
-      name: "r1",
-      type: "grouproles:index:Role",
-      oldInputs: { groupId: 42, name: "Ops" },
-      oldOutputs: { groupId: 42, roleId: 5, name: "Ops" },
-    })!;
+    const held = declaredOps();
     const text = refusal(held, [{ roleId: 5, name: "Ops", userCount: 1 }], { declared: true, retainsNow: true });
     expect(text).toContain(
       "held by 1 user. This program now gives it `retainOnDelete: true`, which this check reads from Pulumi's state, " +
