@@ -111,7 +111,7 @@ function declaredWays(held: Held): string {
     "if this is a replacement (`pulumi up --replace`, `replaceOnChanges`, a `groupId` change), make the change without one " +
     "(a new name, description or settings is an update that keeps the role, its ID and its users); or give the " +
     `resource ${retain} and run \`pulumi up\` without the replacement first, so that the replacement or ` +
-    "`pulumi destroy --run-program` leaves the role in the service, with its users (the engine reads that option " +
-    `from the state); or make Pulumi forget the resource now, keeping its roles: \`pulumi state delete '${held.urn}'\`.`
+    "`pulumi destroy --run-program` leaves the role in the service, with its users (this check reads that option " +
+    `from the state, where \`pulumi up\` records it); or make Pulumi forget the resource now, keeping its roles: \`pulumi state delete '${held.urn}'\`.`
   );
 }

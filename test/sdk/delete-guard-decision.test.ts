@@ -220,7 +220,8 @@ describe("refusal", () => {
         "`groupId` change), make the change without one (a new name, description or settings is an update that keeps " +
         "the role, its ID and its users); or give the resource the `retainOnDelete: true` option and run `pulumi up` " +
         "without the replacement first, so that the replacement or `pulumi destroy --run-program` leaves the role in " +
-        "the service, with its users (the engine reads that option from the state); or make Pulumi forget the resource " +
+        "the service, with its users (this check reads that option from the state, where `pulumi up` records it); or make " +
+        "Pulumi forget the resource " +
         "now, keeping its roles: `pulumi state delete 'urn:pulumi:dev::p::grouproles:index:Role::r1'`.",
     );
   });
