@@ -8,7 +8,10 @@ import type { GroupRolesState } from "./types";
  * Entries whose key changed but whose name stayed (invariant 8, docs/design/invariants.md): new key to the removed key
  * whose state holds that name. Such an entry is the same role, moved to its new key.
  */
-export function renamedKeys(state: GroupRolesState, roles: Record<string, unknown>): Map<string, string> {
+export function renamedKeys(
+  state: Pick<GroupRolesState, "roles">,
+  roles: Record<string, unknown>,
+): Map<string, string> {
   const removedByName = new Map<string, string>();
   for (const [key, old] of Object.entries(state.roles))
     if (!Object.hasOwn(roles, key)) removedByName.set(old.name, key);

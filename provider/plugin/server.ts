@@ -20,6 +20,7 @@ import { configFailures, configSource } from "./config";
 import { sameNameFailures } from "./declared-names";
 import { claimIfImported, readNoting } from "./imports";
 import { narrowToDeclared } from "./declared-settings";
+import { plannedCatalogue, plannedRole } from "./planned-outputs";
 import { leanService, propsOf, withProps } from "./lean-wire";
 import { fromStruct, reveal, toStruct, withoutShim } from "./values";
 
@@ -131,6 +132,18 @@ function changeOf(req: provproto.DiffRequest | provproto.UpdateRequest) {
   return { urn, olds, news };
 }
 
+/**
+ * A preview's Create or Update: the outputs the step will produce (./planned-outputs), from the new
+ * inputs and, for an update, the state; nothing is read or written.
+ */
+function planned(req: provproto.CreateRequest | provproto.UpdateRequest): Props {
+  const isUpdate = "getOlds" in req;
+  const inputs = field(req, isUpdate ? "news" : "properties");
+  const old = isUpdate ? field(req, "olds") : undefined;
+  if (tokenOf(req.getUrn()) === "grouproles:index:Role") return plannedRole(inputs, old);
+  return plannedCatalogue(inputs, old) ?? inputs;
+}
+
 /** A CheckResponse with `failures`; its inputs are the caller's to set (Check's go lean, ./lean-wire). */
 function checkResponse(failures: ReadonlyArray<{ property: string; reason: string }>) {
   const res = new provpb.CheckResponse();
@@ -216,9 +229,10 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
     const variables = Object.fromEntries(req.getVariablesMap().toArray()) as Record<string, string>;
     setStackConfig(configSource(fromStruct(req.getArgs()), variables));
     const res = new provpb.ConfigureResponse();
-    // Plain values in (the engine marks outputs secret again), no previews of creates or updates.
+    // Plain values in (the engine marks outputs secret again); a preview's creates and updates are
+    // answered with what they will produce (./planned-outputs), never by writing.
     res.setAcceptsecrets(false);
-    res.setSupportspreview(false);
+    res.setSupportspreview(true);
     return res;
   }),
   check: unary(async (req: provproto.CheckRequest) => {
@@ -235,6 +249,7 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
     return diffResponse(await methodsFor(urn).diff(req.getId(), olds, news));
   }),
   create: unary(async (req: provproto.CreateRequest) => {
+    if (req.getPreview()) return withProps(new provpb.CreateResponse(), "create", { properties: planned(req) });
     const r = await methodsFor(req.getUrn()).create(field(req, "properties"));
     const res = new provpb.CreateResponse();
     res.setId(r.id);
@@ -252,6 +267,7 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
     return withProps(res, "read", props);
   }),
   update: unary(async (req: provproto.UpdateRequest) => {
+    if (req.getPreview()) return withProps(new provpb.UpdateResponse(), "update", { properties: planned(req) });
     const { urn, olds, news } = changeOf(req);
     const r = await methodsFor(urn).update(req.getId(), olds, news);
     return withProps(new provpb.UpdateResponse(), "update", { properties: withoutShim(r.outs as Props) });

@@ -20,6 +20,7 @@ import { type EmulatorHarness, startHarness } from "../support/emulator";
 import { defaultRunner, inlineHostFor } from "../support/program-runner";
 import { engineKind, runOperation } from "./harness";
 import { credentialFingerprint } from "../../emulator";
+import { UNKNOWN } from "../../tools/engine";
 
 /** An `Authorization` header as the emulator's request log records it. */
 const bearer = (token: string) => `Bearer ${credentialFingerprint(token)}`;
@@ -274,6 +275,68 @@ describe("a provider whose settings are not known in the preview", () => {
     expect(up.ok, failed(up)).toBe(true);
     if (standIn) expect(up.providers.find((p) => p.label.endsWith("::late"))?.calls.Configure).toBe(1);
     expect((await us.listRoles(42)).map((r) => r.name).sort()).toEqual(["Anchor", "R"]);
+  });
+});
+
+describe("a preview plans what each step will produce (supportsPreview)", () => {
+  beforeEach(async () => {
+    rmSync(stateFile, { force: true });
+    await us.admin("POST", "/reset");
+  });
+
+  it("role IDs the program exports stay known through updates, renames and moves; new roles' are unknown", async () => {
+    const before: Spec = {
+      roles: [{ name: "r", args: { groupId: 42, name: "R" } }],
+      catalogues: [{ name: "c", args: { groupId: 43, roles: { a: { name: "A" }, b: { name: "B" } } } }],
+    };
+    const up = await run("up", before);
+    expect(up.ok, failed(up)).toBe(true);
+    const ids = async (g: number) => new Map((await us.listRoles(g)).map((x) => [x.name, x.roleId]));
+    const [g42, g43] = [await ids(42), await ids(43)];
+    const writes = async () =>
+      Object.entries((await us.requests()).counts)
+        .filter(([route]) => !route.startsWith("GET "))
+        .reduce((n, [, count]) => n + count, 0);
+    const writesBefore = await writes();
+
+    const after: Spec = {
+      roles: [
+        { name: "r", args: { groupId: 42, name: "R", description: "now described" } },
+        { name: "fresh", args: { groupId: 42, name: "Fresh" } },
+      ],
+      // `a` renamed in place, `b` moved to the key `bee` with its name.
+      catalogues: [{ name: "c", args: { groupId: 43, roles: { a: { name: "A2" }, bee: { name: "B" } } } }],
+    };
+    const preview = await run("preview", after);
+    expect(preview.ok, failed(preview)).toBe(true);
+    expect(changes(preview)).toEqual(
+      expect.arrayContaining([
+        "~ update grouproles:index:Role r [description]",
+        "+ create grouproles:index:Role fresh",
+      ]),
+    );
+    expect(preview.outputs.roleIds).toEqual({ r: g42.get("R"), fresh: UNKNOWN });
+    const entries = (preview.outputs.catalogues as Record<string, Record<string, Record<string, unknown>>>).c!;
+    expect(entries.a).toMatchObject({ roleId: g43.get("A"), name: "A2", inUse: false, userCount: 0 });
+    expect(entries.bee).toMatchObject({ roleId: g43.get("B"), name: "B" });
+    // An added entry's role ID is unknown, and the Node SDK makes an output that contains an unknown
+    // unknown as a whole (@pulumi/pulumi runtime/rpc.ts resolveProperties): honest, not a deletion.
+    const adding = structuredClone(after);
+    (adding.catalogues![0] as { args: { roles: Record<string, unknown> } }).args.roles.n = { name: "N" };
+    const added = await run("preview", adding);
+    expect(added.ok, failed(added)).toBe(true);
+    expect(added.outputs.catalogues).toEqual({ c: UNKNOWN });
+    // The plan is the provider's own answer, not a read: the preview sent the service no write.
+    expect(await writes()).toBe(writesBefore);
+
+    const applied = await run("up", after);
+    expect(applied.ok, failed(applied)).toBe(true);
+    expect((applied.outputs.roleIds as Record<string, unknown>).r).toBe(g42.get("R"));
+    const planned = (applied.outputs.catalogues as Record<string, Record<string, { roleId: number }>>).c!;
+    // What the preview promised is what the service holds after the up: the same roles, renamed and moved.
+    const now = await ids(43);
+    expect([now.get("A2"), now.get("B")]).toEqual([g43.get("A"), g43.get("B")]);
+    expect([planned.a!.roleId, planned.bee!.roleId]).toEqual([now.get("A2"), now.get("B")]);
   });
 });
 

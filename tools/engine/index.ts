@@ -75,8 +75,8 @@ export interface EngineOptions {
   /**
    * NOT WHAT THE ENGINE DOES, for `npm run try` alone: in a preview, what a create, update or
    * replacement tells the program it will produce (undefined from the planner: the engine's answer).
-   * The Go engine answers a provider that cannot plan (no `supportsPreview`: the dynamic-provider host,
-   * this package's plugin) with the step's new inputs as its outputs (plugin/provider_plugin.go Update,
+   * The Go engine answers a provider that cannot plan (no `supportsPreview`: the dynamic-provider host)
+   * with the step's new inputs as its outputs (plugin/provider_plugin.go Update,
    * `req.Preview && !pcfg.supportsPreview`), so an output the provider computes, such as a role's ID,
    * is unknown in every preview of an update, and a computed field inside an input map (`roles.<key>.roleId`)
    * is simply missing, so a stack output built from it reads `null`.

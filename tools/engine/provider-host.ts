@@ -244,7 +244,9 @@ export class ProviderHost {
     req.setUrn(provider.urn);
     req.setName(provider.name);
     req.setType(provider.type);
-    await this.call("Configure", "configure", req);
+    this.supportsPreview = (
+      await this.call<provproto.ConfigureResponse>("Configure", "configure", req)
+    ).getSupportspreview();
   }
 
   /**
@@ -261,7 +263,37 @@ export class ProviderHost {
     req.setUrn(provider.urn);
     req.setName(provider.name);
     req.setType(provider.type);
-    await this.call("Configure", "configure", req);
+    this.supportsPreview = (
+      await this.call<provproto.ConfigureResponse>("Configure", "configure", req)
+    ).getSupportspreview();
+  }
+
+  /** Whether the provider plans a preview's creates and updates (its ConfigureResponse `supportsPreview`). */
+  private supportsPreview = false;
+
+  /**
+   * A preview's Create (plugin/provider_plugin.go `Create` with `req.Preview`): with its config unknown
+   * the engine answers an empty map itself; for a provider that does not plan it answers with the inputs
+   * (undefined here: the caller's to build); one that plans is asked, with `preview: true`.
+   */
+  async previewCreate(t: Target, properties: Props): Promise<Props | undefined> {
+    if (this.configUnknown) return {};
+    if (!this.supportsPreview) return undefined;
+    return (await this.create(t, properties, true)).properties;
+  }
+
+  /** A preview's Update (plugin/provider_plugin.go `Update` with `req.Preview`), as {@link previewCreate}. */
+  async previewUpdate(
+    t: Target,
+    id: string,
+    olds: Props,
+    news: Props,
+    oldInputs: Props,
+    ignoreChanges: string[],
+  ): Promise<Props | undefined> {
+    if (this.configUnknown) return {};
+    if (!this.supportsPreview) return undefined;
+    return this.update(t, id, olds, news, oldInputs, ignoreChanges, true);
   }
 
   /** CheckConfig of a provider resource's inputs (registry.go Check); failures name the property. */
@@ -367,10 +399,11 @@ export class ProviderHost {
     return diffResult(await this.call<provproto.DiffResponse>(method, fn, req));
   }
 
-  async create(t: Target, properties: Props): Promise<{ id: string; properties: Props }> {
+  async create(t: Target, properties: Props, preview = false): Promise<{ id: string; properties: Props }> {
     const req = new provproto.CreateRequest();
     setTarget(req, t);
     req.setProperties(toStruct(properties));
+    req.setPreview(preview);
     const resp = await this.call<provproto.CreateResponse>("Create", "create", req);
     return { id: resp.getId(), properties: fromStruct(resp.getProperties()) };
   }
@@ -382,9 +415,11 @@ export class ProviderHost {
     news: Props,
     oldInputs: Props,
     ignoreChanges: string[],
+    preview = false,
   ): Promise<Props> {
     const req = new provproto.UpdateRequest();
     setTarget(req, t);
+    req.setPreview(preview);
     req.setId(id);
     req.setOlds(toStruct(olds));
     req.setNews(toStruct(news));

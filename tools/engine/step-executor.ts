@@ -93,7 +93,7 @@ export class StepExecutor {
     const seal = (p: Props) => markSecrets(p, secretKeys);
     const inputs = seal(step.plainInputs);
     const id = old?.id ?? "";
-    // In preview the host cannot plan (no supportsPreview), so outputs are the new inputs and every
+    // In preview a host that cannot plan (no supportsPreview) gets the new inputs as outputs and every
     // other old output becomes unknown, exactly what the program sees under `pulumi preview`.
     const previewOutputs = (): Props => {
       const out: Props = { ...inputs };
@@ -112,16 +112,36 @@ export class StepExecutor {
       });
       return p ? seal(p) : engines;
     };
+    // A preview's create, update or replacement: the provider's plan where it plans (supportsPreview),
+    // else the engine's answer (plugin/provider_plugin.go Create and Update with `req.Preview`).
+    const previewed = async (op: "create" | "update"): Promise<StepResult> => {
+      const host = await this.j.hostFor(goal);
+      const answer =
+        op === "update"
+          ? await host.previewUpdate(
+              t,
+              id,
+              plain(old!.outputs),
+              step.plainInputs,
+              plain(old!.inputs),
+              goal.ignoreChanges,
+            )
+          : await host.previewCreate(t, step.plainInputs);
+      const outputs = answer
+        ? seal(answer)
+        : planned(op === "create" && step.op === "create" ? inputs : previewOutputs());
+      return { urn: t.urn, id: op === "update" ? id : "", outputs };
+    };
     return this.workers.runOn(worker, async () => {
       switch (step.op) {
         case "same":
           this.j.put(old, this.j.entry(goal, t.urn, inputs, old!.outputs, id));
           return { urn: t.urn, id, outputs: old!.outputs };
         case "create":
-          if (this.j.preview) return { urn: t.urn, id: "", outputs: planned(inputs) };
+          if (this.j.preview) return previewed("create");
           return this.create(goal, t, inputs, step.plainInputs, seal);
         case "update":
-          if (this.j.preview) return { urn: t.urn, id, outputs: planned(previewOutputs()) };
+          if (this.j.preview) return previewed("update");
           return this.update(step, inputs, seal);
         case "replace":
           if (this.j.preview) {
@@ -131,7 +151,7 @@ export class StepExecutor {
               await this.j.deleteHooks(old!, "BeforeDelete");
               if (!(await this.afterDelete(old!))) throw new ShutDown();
             } else this.previewReplaced.add(old!);
-            return { urn: t.urn, id: "", outputs: planned(previewOutputs()) };
+            return previewed("create");
           }
           if (step.deleteBeforeReplace) {
             // step.go DeleteStep.Apply (replacing: no protect check): before hooks, the delete, after hooks;
