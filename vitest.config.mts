@@ -13,7 +13,12 @@ const PACKAGED = [
 ];
 
 /** Suites of what only the real Pulumi CLI does: `npm run test:cli` runs them (vitest.cli.config.mts). */
-const CLI_ONLY = ["test/e2e/real-cli.test.ts", "test/e2e/demo.test.ts", "test/e2e/killed-up.test.ts"];
+const CLI_ONLY = [
+  "test/e2e/real-cli.test.ts",
+  "test/e2e/demo.test.ts",
+  "test/e2e/killed-up.test.ts",
+  "test/e2e/yaml-program.test.ts",
+];
 
 // Most suites spend their time in child processes (the provider host started for every engine
 // operation, the program's process for those run through `cmd/run`) and in waits on them (retry

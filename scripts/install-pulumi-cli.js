@@ -95,6 +95,62 @@ function layLaunchers(binDir) {
   }
 }
 
+const yamlModuleDir = path.join(root, "tools", "pulumi-yaml");
+
+/** The pinned YAML language host: the `github.com/pulumi/pulumi-yaml` version tools/pulumi-yaml/go.mod requires. */
+function yamlVersion() {
+  const goMod = fs.readFileSync(path.join(yamlModuleDir, "go.mod"), "utf8");
+  const m = /github\.com\/pulumi\/pulumi-yaml (v\d+\.\d+\.\d+)/.exec(goMod);
+  if (!m) throw new Error("tools/pulumi-yaml/go.mod requires no github.com/pulumi/pulumi-yaml version");
+  return m[1];
+}
+
+/**
+ * The real YAML language host, `pulumi-language-yaml`, built from its Go module into a cache directory of
+ * its own (reused when present) and linked beside `pulumi`, where the CLI finds the language hosts its
+ * distribution bundles (workspace.IsPluginBundled). A module of its own: it pins another pkg/v3.
+ */
+function installYamlHost(cliBin) {
+  const version = yamlVersion();
+  const cache = process.env.PULUMI_CLI_CACHE || path.join(root, ".cache", "pulumi-cli");
+  const dir = path.join(path.resolve(cache), `pulumi-yaml-${version}`);
+  const host = path.join(dir, "pulumi-language-yaml");
+  if (fs.existsSync(host)) console.log(`cli:install: reusing pulumi-language-yaml ${version} in ${dir}`);
+  else {
+    const staging = `${dir}.building-${process.pid}`;
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.mkdirSync(staging, { recursive: true });
+    console.log(`cli:install: building pulumi-language-yaml ${version}`);
+    const started = Date.now();
+    const args = [
+      "build",
+      // What pulumi-yaml's release build stamps (its GetPluginInfo reports it).
+      "-ldflags",
+      `-X github.com/pulumi/pulumi-yaml/pkg/version.Version=${version}`,
+      "-o",
+      staging,
+      "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+    ];
+    const r = spawnSync("go", args, {
+      cwd: yamlModuleDir,
+      stdio: "inherit",
+      env: { ...process.env, GOFLAGS: "-mod=readonly" },
+    });
+    if (r.status !== 0) {
+      fs.rmSync(staging, { recursive: true, force: true });
+      console.error(`cli:install: go ${args.join(" ")} failed (exit ${r.status})`);
+      return false;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.renameSync(staging, dir);
+    console.log(`cli:install: built pulumi-language-yaml in ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+  const link = path.join(cliBin, "pulumi-language-yaml");
+  fs.rmSync(link, { force: true });
+  fs.symlinkSync(host, link);
+  return true;
+}
+
 function main() {
   const version = pinnedVersion();
   const binDir = cliBinDir(version);
@@ -106,6 +162,7 @@ function main() {
     return 1;
   }
   layLaunchers(binDir);
+  if (!installYamlHost(binDir)) return 1;
   console.log(binDir);
   return 0;
 }
