@@ -18,6 +18,7 @@ const CLI_ONLY = [
   "test/e2e/demo.test.ts",
   "test/e2e/killed-up.test.ts",
   "test/e2e/yaml-program.test.ts",
+  "test/e2e/generated-sdks-regen.test.ts",
 ];
 
 // Most suites spend their time in child processes (the provider host started for every engine
