@@ -11,7 +11,7 @@ export const CLI_SUITES = [
   "test/e2e/real-cli.test.ts",
   "test/e2e/demo.test.ts",
   "test/e2e/killed-up.test.ts",
-  "test/e2e/yaml-program.test.ts",
+  "test/e2e/other-languages.test.ts",
   "test/e2e/generated-sdks-regen.test.ts",
   // The end-to-end suites, the same files `npm test` runs through the stand-in.
   "test/e2e/quickstart.test.ts",

@@ -17,7 +17,7 @@ const CLI_ONLY = [
   "test/e2e/real-cli.test.ts",
   "test/e2e/demo.test.ts",
   "test/e2e/killed-up.test.ts",
-  "test/e2e/yaml-program.test.ts",
+  "test/e2e/other-languages.test.ts",
   "test/e2e/generated-sdks-regen.test.ts",
 ];
 

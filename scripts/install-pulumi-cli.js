@@ -86,13 +86,53 @@ function build(version, binDir) {
 function layLaunchers(binDir) {
   for (const file of [
     "launchers/pulumi-language-nodejs",
+    "launchers/pulumi-language-python",
     "launchers/pulumi-resource-pulumi-nodejs",
     "language-host.js",
+    "language-host-server.js",
+    "python-host.js",
   ]) {
     const target = path.join(binDir, path.basename(file));
     fs.copyFileSync(path.join(moduleDir, file), target);
     fs.chmodSync(target, 0o755);
   }
+}
+
+/**
+ * The launchers' code generation (tools/pulumi-cli/program-gen: the generators of the pinned release), built
+ * beside them on every run: Go's build cache makes it a link when nothing changed.
+ */
+function buildProgramGen(binDir) {
+  const r = spawnSync("go", ["build", "-o", path.join(binDir, "program-gen"), "./program-gen"], {
+    cwd: moduleDir,
+    stdio: "inherit",
+    env: { ...process.env, GOFLAGS: "-mod=readonly" },
+  });
+  if (r.status !== 0) console.error(`cli:install: go build ./program-gen failed (exit ${r.status})`);
+  return r.status === 0;
+}
+
+/**
+ * The real `pulumi-language-python-exec`, the script the Python host runs, from the Go SDK module of the
+ * pinned release (github.com/pulumi/pulumi/sdk/v3, python/cmd/), beside the Python launcher, with the
+ * version it reports.
+ */
+function layPythonExec(binDir) {
+  const r = spawnSync("go", ["mod", "download", "-json", "github.com/pulumi/pulumi/sdk/v3"], {
+    cwd: moduleDir,
+    encoding: "utf8",
+    env: { ...process.env, GOFLAGS: "-mod=readonly" },
+  });
+  if (r.status !== 0) {
+    console.error(`cli:install: go mod download github.com/pulumi/pulumi/sdk/v3 failed: ${r.stderr || r.stdout}`);
+    return false;
+  }
+  const { Dir, Version } = JSON.parse(r.stdout);
+  const target = path.join(binDir, "pulumi-language-python-exec");
+  fs.copyFileSync(path.join(Dir, "python", "cmd", "pulumi-language-python-exec"), target);
+  fs.chmodSync(target, 0o755);
+  fs.writeFileSync(`${target}.json`, `${JSON.stringify({ version: Version.replace(/^v/, "") })}\n`);
+  return true;
 }
 
 const yamlModuleDir = path.join(root, "tools", "pulumi-yaml");
@@ -162,7 +202,7 @@ function main() {
     return 1;
   }
   layLaunchers(binDir);
-  if (!installYamlHost(binDir)) return 1;
+  if (!buildProgramGen(binDir) || !layPythonExec(binDir) || !installYamlHost(binDir)) return 1;
   console.log(binDir);
   return 0;
 }

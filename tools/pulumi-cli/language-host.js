@@ -21,27 +21,14 @@
 // What it leaves out, each said in tools/pulumi-cli/README.md: the monitor proxy and `--sync` pipes (the
 // runtime talks to the engine's monitor directly; synchronous invokes are not used here), `nodeargs`,
 // debugging, `GetRequiredPackages` (answered Unimplemented, as an older host would: the engine then loads
-// each provider plugin when a resource first needs it, from $PATH) and the code-generation methods.
+// each provider plugin when a resource first needs it, from $PATH) and the code-generation methods. The
+// gRPC service is ./language-host-server.js, shared with the Python launcher.
 //
 // Usage (as the CLI starts a language plugin): pulumi-language-nodejs [flags] <engine address>
 "use strict";
 const { spawn } = require("node:child_process");
 const path = require("node:path");
-
-const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd(), __dirname] }));
-const grpc = require(require.resolve("@grpc/grpc-js", { paths: [pulumiDir] }));
-const langrpc = require(path.join(pulumiDir, "proto/language_grpc_pb"));
-const langproto = require(path.join(pulumiDir, "proto/language_pb"));
-const pluginproto = require(path.join(pulumiDir, "proto/plugin_pb"));
-
-/** The exit code with which `cmd/run` says it already showed the user an actionable message. */
-const BAIL_EXIT_CODE = 32;
-
-const engineAddress =
-  process.argv
-    .slice(2)
-    .filter((a) => !a.startsWith("-"))
-    .pop() ?? "";
+const { engineAddress, pulumiDir, runResponse, serveLanguageHost } = require("./language-host-server");
 
 /** `ns:name` -> `ns:config:name`, as the real host's constructConfig hands config to the runtime. */
 function configForRuntime(configMap) {
@@ -83,9 +70,7 @@ function run(call, callback) {
   try {
     runPath = require.resolve("@pulumi/pulumi/cmd/run", { paths: [programDir] });
   } catch (e) {
-    const response = new langproto.RunResponse();
-    response.setError(`could not find @pulumi/pulumi from ${programDir}: ${e.message}`);
-    callback(null, response);
+    callback(null, runResponse({ error: `could not find @pulumi/pulumi from ${programDir}: ${e.message}` }));
     return;
   }
   const env = {
@@ -99,34 +84,12 @@ function run(call, callback) {
   const child = spawn("node", runArguments(req, runPath), { cwd: programDir, env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.pipe(process.stdout);
   child.stderr.pipe(process.stderr);
-  child.on("error", (e) => {
-    const response = new langproto.RunResponse();
-    response.setError(`Problem executing program (could not run language executor): ${e.message}`);
-    callback(null, response);
-  });
-  child.on("close", (code, signal) => {
-    const response = new langproto.RunResponse();
-    if (code === BAIL_EXIT_CODE) response.setBail(true);
-    else if (code !== 0) response.setError(`Program exited with non-zero exit code: ${code ?? signal}`);
-    callback(null, response);
-  });
+  child.on("error", (e) =>
+    callback(null, runResponse({ error: `Problem executing program (could not run language executor): ${e.message}` })),
+  );
+  child.on("close", (code, signal) =>
+    callback(null, runResponse({ code, signal, message: (c) => `Program exited with non-zero exit code: ${c}` })),
+  );
 }
 
-function getPluginInfo(_call, callback) {
-  const info = new pluginproto.PluginInfo();
-  info.setVersion(require(path.join(pulumiDir, "package.json")).version);
-  callback(null, info);
-}
-
-const server = new grpc.Server();
-// Methods left out answer UNIMPLEMENTED (grpc-js does so for a missing handler), which the CLI's langhost
-// client takes as an older host's answer where it has a fallback (GetRequiredPackages, GetRequiredPlugins).
-server.addService(langrpc.LanguageRuntimeService, { run, getPluginInfo });
-server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
-  if (err) {
-    console.error(`pulumi-language-nodejs (launcher): ${err.message}`);
-    process.exit(1);
-  }
-  // The plugin protocol: the port alone on the first line of stdout.
-  process.stdout.write(`${port}\n`);
-});
+serveLanguageHost("pulumi-language-nodejs", run, require(path.join(pulumiDir, "package.json")).version, "nodejs");

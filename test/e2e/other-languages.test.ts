@@ -1,0 +1,219 @@
+/**
+ * Programs in YAML and Python declare roles through the resource plugin (issue 54): the real CLI, the
+ * language's runtime (the real YAML host `pulumi-language-yaml`, built from its Go module; for Python the
+ * real `pulumi-language-python-exec` in a virtual environment with PyPI's `pulumi` and the generated SDK,
+ * run by a small launcher: tools/pulumi-cli/README.md), the plugin found on the PATH, the emulator.
+ * CLI-only: the stand-in runs Node programs alone. Outcomes are read from the service (its roles, its
+ * request log) and from the state the CLI exports.
+ *
+ * These programs bind no before-delete hook (YAML cannot; a Python program could bind its own,
+ * docs/package.md), so a `Role` removed while users hold its role previews green and its `up` fails at
+ * the plugin's Delete, which refuses it with nothing deleted; an in-use entry of a `GroupRoles` is
+ * refused in the preview, as in every language (the plugin's Diff sees it).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EngineOptions, EngineResult } from "../../tools/engine";
+import { runPulumiArgs, runPulumiCli } from "../../tools/pulumi-cli/run";
+import { type EmulatorHarness, startHarness } from "../support/emulator";
+import { pythonVenv } from "../support/python-venv";
+import { engineKind } from "./harness";
+
+/** What the program declares: a Role `support` and a GroupRoles `backOffice` in group 42, two lookups. */
+interface Program {
+  supportName: string;
+  /** The catalogue's entries, key to name. */
+  entries: Record<string, string>;
+  /** Code `pulumi import` wrote, pasted into the program. */
+  imported?: string;
+}
+
+interface Language {
+  /** The project's files for `p`. */
+  files(p: Program): Record<string, string>;
+  /** The file `pulumi import --out` writes the code to. */
+  importFile: string;
+  /** What the user pastes of the code `pulumi import` wrote. */
+  paste(generated: string): string;
+  /** That code without the `protect` option `pulumi import` wrote. */
+  unprotect(code: string): string;
+}
+
+const entriesOf = (p: Program) => Object.entries(p.entries);
+
+const LANGUAGES: Record<string, () => Language> = {
+  yaml: () => ({
+    files: (p) => ({
+      "Pulumi.yaml": `name: lang-roles
+runtime: yaml
+resources:
+  support:
+    type: grouproles:index:Role
+    properties:
+      groupId: 42
+      name: ${p.supportName}
+      description: First-line support agents
+      settings:
+        viewVideo: true
+  backOffice:
+    type: grouproles:index:GroupRoles
+    properties:
+      groupId: 42
+      roles:
+${entriesOf(p)
+  .map(([key, name]) => `        ${key}:\n          name: ${name}\n`)
+  .join("")}${p.imported ?? ""}variables:
+  presence:
+    fn::invoke:
+      function: grouproles:index:getVisitorPresence
+      arguments:
+        groupId: 42
+        visitorId: visitor-1
+  supportLookup:
+    fn::invoke:
+      function: grouproles:index:getRole
+      arguments:
+        groupId: 42
+        roleId: \${support.roleId}
+outputs:
+  catalogue: \${backOffice.roles}
+  visitorPresent: \${presence.present}
+  supportId: \${support.roleId}
+  supportInUse: \${supportLookup.inUse}
+`,
+    }),
+    importFile: "imported.yaml",
+    paste: (generated) => generated.replace(/^resources:\n/, ""),
+    unprotect: (code) => code.replace(/\n\s*options:\n\s*protect: true\n?/, "\n"),
+  }),
+  python: () => {
+    // Built (or found) before the emulator starts: the build blocks this process for seconds.
+    const venv = pythonVenv();
+    return {
+      files: (p) => ({
+        "Pulumi.yaml": `name: lang-roles\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\n`,
+        "__main__.py": `import pulumi
+import pulumi_grouproles as grouproles
+
+support = grouproles.Role("support", group_id=42, name=${JSON.stringify(p.supportName)},
+    description="First-line support agents", settings={"viewVideo": True})
+back_office = grouproles.GroupRoles("backOffice", group_id=42, roles={
+${entriesOf(p)
+  .map(([key, name]) => `    ${JSON.stringify(key)}: grouproles.GroupRoleEntryArgs(name=${JSON.stringify(name)}),\n`)
+  .join("")}})
+lookup = grouproles.get_role_output(group_id=42, role_id=support.role_id)
+presence = grouproles.get_visitor_presence_output(group_id=42, visitor_id="visitor-1")
+pulumi.export("catalogue", back_office.roles)
+pulumi.export("visitorPresent", presence.present)
+pulumi.export("supportId", support.role_id)
+pulumi.export("supportInUse", lookup.in_use)
+${p.imported ?? ""}`,
+      }),
+      importFile: "imported.py",
+      paste: (generated) => generated,
+      unprotect: (code) => code.replace(/,\s*opts\s*=\s*pulumi\.ResourceOptions\(protect=True\)\)/, ")"),
+    };
+  },
+};
+
+describe.runIf(engineKind() === "cli")("programs in other languages, through the real CLI", () => {
+  let h: EmulatorHarness;
+  let work: string;
+  beforeAll(async () => {
+    pythonVenv();
+    h = await startHarness();
+    work = mkdtempSync(path.join(os.tmpdir(), "grouproles-languages-"));
+  });
+  afterAll(async () => {
+    await h?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const names = async (g: number) => new Map((await h.listRoles(g)).map((r) => [r.name, r.roleId]));
+  const writes = async () =>
+    Object.entries((await h.requests()).counts)
+      .filter(([route]) => !route.startsWith("GET "))
+      .reduce((n, [, count]) => n + count, 0);
+  const failed = (r: EngineResult) => r.errors.join("\n") + r.stderr;
+
+  it.each(Object.keys(LANGUAGES))(
+    "%s: creates, previews no change, renames keeping IDs, refuses an in-use entry's removal, imports, destroys",
+    async (name) => {
+      const lang = LANGUAGES[name]!();
+      await h.admin("POST", "/reset");
+      const programDir = path.join(work, name, "program");
+      const options = (operation: EngineOptions["operation"], p: Program): EngineOptions => {
+        rmSync(programDir, { recursive: true, force: true });
+        mkdirSync(programDir, { recursive: true });
+        for (const [file, text] of Object.entries(lang.files(p))) writeFileSync(path.join(programDir, file), text);
+        return {
+          operation,
+          programDir,
+          stack: "dev",
+          stateFile: path.join(work, name, "state.json"),
+          config: { "grouproles:baseUrl": h.emu.baseUrl, "grouproles:presenceUrl": h.emu.presenceUrl },
+          secretConfig: { "grouproles:accessToken": h.emu.token },
+        };
+      };
+      const run = (operation: EngineOptions["operation"], p: Program) => runPulumiCli(options(operation, p));
+
+      const first: Program = { supportName: "Support", entries: { billing: "Billing", audit: "Audit" } };
+      const up = await run("up", first);
+      expect(up.ok, failed(up)).toBe(true);
+      const made = await names(42);
+      expect([...made.keys()].sort()).toEqual(["Audit", "Billing", "Support"]);
+      // The lookups are invokes the plugin serves; the outputs come from the service.
+      expect(up.outputs).toMatchObject({ supportId: made.get("Support"), supportInUse: false, visitorPresent: false });
+      expect((up.outputs.catalogue as Record<string, { roleId: number }>).billing!.roleId).toBe(made.get("Billing"));
+
+      const noop = await runPulumiCli({ ...options("preview", first), expectNoChanges: true });
+      expect(noop.ok, failed(noop)).toBe(true);
+
+      // A rename of the Role and of an entry: updates that keep each role, its ID and its users.
+      const renamed: Program = { supportName: "Support L1", entries: { billing: "Billing EU", audit: "Audit" } };
+      const renaming = await run("up", renamed);
+      expect(renaming.ok, failed(renaming)).toBe(true);
+      const after = await names(42);
+      expect([after.get("Support L1"), after.get("Billing EU")]).toEqual([made.get("Support"), made.get("Billing")]);
+
+      // An entry whose role users hold, removed: refused in the preview, nothing written.
+      await h.admin("PUT", `/groups/42/roles/${made.get("Billing")}/users`, { userCount: 2 });
+      const before = await writes();
+      const removal = await run("preview", { ...renamed, entries: { audit: "Audit" } });
+      expect(removal.ok).toBe(false);
+      expect(failed(removal)).toContain('roles.billing: "Billing EU"');
+      expect(failed(removal)).toContain("is held by 2 users");
+      expect(await writes()).toBe(before);
+
+      // `pulumi import` of a role made by hand, and the code it writes in the program's language, which,
+      // pasted into the program, previews no change.
+      const [hand] = await h.create(43, [{ name: "Hand made", description: "by hand" }]);
+      const out = path.join(work, name, lang.importFile);
+      const imported = await runPulumiArgs(options("preview", renamed), [
+        ...["import", "grouproles:index:Role", "handMade", `43/${hand!.roleId}`],
+        ...["--yes", "--skip-preview", "--out", out],
+      ]);
+      expect(imported.ok, failed(imported)).toBe(true);
+      expect(imported.resources.find((r) => r.urn.endsWith("::handMade"))?.id).toBe(`43/${hand!.roleId}`);
+      const code = lang.paste(readFileSync(out, "utf8"));
+      const withImport = await runPulumiCli({
+        ...options("preview", { ...renamed, imported: code }),
+        expectNoChanges: true,
+      });
+      expect(withImport.ok, failed(withImport)).toBe(true);
+
+      // Destroy: no delete hook is bound, so it needs no --run-program. First what `pulumi import` says:
+      // the `protect` it wrote removed and an `up`; the in-use role's users unassigned.
+      const unprotected = lang.unprotect(code);
+      expect(unprotected).not.toContain("protect");
+      const up2 = await run("up", { ...renamed, imported: unprotected });
+      expect(up2.ok, failed(up2)).toBe(true);
+      await h.admin("PUT", `/groups/42/roles/${made.get("Billing")}/users`, { userCount: 0 });
+      const destroyed = await run("destroy", { ...renamed, imported: unprotected });
+      expect(destroyed.ok, failed(destroyed)).toBe(true);
+      expect((await names(42)).size + (await names(43)).size).toBe(0);
+    },
+  );
+});
