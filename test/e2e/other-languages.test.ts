@@ -1,13 +1,15 @@
 /**
- * Programs in YAML and Python declare roles through the resource plugin (issue 54): the real CLI, the
- * language's runtime (the real YAML host `pulumi-language-yaml`, built from its Go module; for Python the
+ * Programs in YAML, Python and TypeScript (the plugin SDK) declare roles through the resource plugin
+ * (issue 54), and the code `pulumi import` writes in each works: the real CLI, the language's runtime
+ * (the real YAML host `pulumi-language-yaml`, built from its Go module; for TypeScript the Node.js
+ * launcher of the real runtime; for Python the
  * real `pulumi-language-python-exec` in a virtual environment with PyPI's `pulumi` and the generated SDK,
  * run by a small launcher: tools/pulumi-cli/README.md), the plugin found on the PATH, the emulator.
  * CLI-only: the stand-in runs Node programs alone. Outcomes are read from the service (its roles, its
  * request log) and from the state the CLI exports.
  *
- * These programs bind no before-delete hook (YAML cannot; a Python program could bind its own,
- * docs/package.md), so a `Role` removed while users hold its role previews green and its `up` fails at
+ * The YAML and Python programs bind no before-delete hook (YAML cannot; a Python program could bind its
+ * own, docs/package.md), so there a `Role` removed while users hold its role previews green and its `up` fails at
  * the plugin's Delete, which refuses it with nothing deleted; an in-use entry of a `GroupRoles` is
  * refused in the preview, as in every language (the plugin's Diff sees it).
  */
@@ -39,11 +41,45 @@ interface Language {
   paste(generated: string): string;
   /** That code without the `protect` option `pulumi import` wrote. */
   unprotect(code: string): string;
+  /** The SDK binds the before-delete hook, so a destroy runs the program (docs/delete-hooks.md). */
+  hooks?: true;
 }
 
 const entriesOf = (p: Program) => Object.entries(p.entries);
 
 const LANGUAGES: Record<string, () => Language> = {
+  // The plugin SDK, for what `pulumi import` writes: the schema names it (`language.nodejs.packageName`).
+  typescript: () => ({
+    files: (p) => ({
+      "Pulumi.yaml": "name: lang-roles\nruntime: nodejs\n",
+      "index.ts": `import * as pulumi from "@pulumi/pulumi";
+import * as grouproles from "pulumi-grouproles/package";
+
+const support = new grouproles.Role("support", {
+  groupId: 42,
+  name: ${JSON.stringify(p.supportName)},
+  description: "First-line support agents",
+  settings: { viewVideo: true },
+});
+const backOffice = new grouproles.GroupRoles("backOffice", {
+  groupId: 42,
+  roles: {
+${entriesOf(p)
+  .map(([key, name]) => `    ${JSON.stringify(key)}: { name: ${JSON.stringify(name)} },\n`)
+  .join("")}  },
+});
+export const catalogue = backOffice.roles;
+export const visitorPresent = grouproles.getVisitorPresenceOutput({ groupId: 42, visitorId: "visitor-1" }).present;
+export const supportId = support.roleId;
+export const supportInUse = grouproles.getRoleOutput({ groupId: 42, roleId: support.roleId }).inUse;
+${p.imported ?? ""}`,
+    }),
+    importFile: "imported.ts",
+    // The program imports these already.
+    paste: (generated) => generated.replace(/^import .*\n/gm, ""),
+    unprotect: (code) => code.replace(/, \{\n\s*protect: true,\n\}\)/, ")"),
+    hooks: true,
+  }),
   yaml: () => ({
     files: (p) => ({
       "Pulumi.yaml": `name: lang-roles
@@ -204,14 +240,17 @@ describe.runIf(engineKind() === "cli")("programs in other languages, through the
       });
       expect(withImport.ok, failed(withImport)).toBe(true);
 
-      // Destroy: no delete hook is bound, so it needs no --run-program. First what `pulumi import` says:
+      // Destroy (with --run-program where the SDK binds the delete hook). First what `pulumi import` says:
       // the `protect` it wrote removed and an `up`; the in-use role's users unassigned.
       const unprotected = lang.unprotect(code);
       expect(unprotected).not.toContain("protect");
       const up2 = await run("up", { ...renamed, imported: unprotected });
       expect(up2.ok, failed(up2)).toBe(true);
       await h.admin("PUT", `/groups/42/roles/${made.get("Billing")}/users`, { userCount: 0 });
-      const destroyed = await run("destroy", { ...renamed, imported: unprotected });
+      const destroyed = await runPulumiCli({
+        ...options("destroy", { ...renamed, imported: unprotected }),
+        ...(lang.hooks ? { runProgram: true } : {}),
+      });
       expect(destroyed.ok, failed(destroyed)).toBe(true);
       expect((await names(42)).size + (await names(43)).size).toBe(0);
     },
