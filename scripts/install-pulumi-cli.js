@@ -85,9 +85,11 @@ function build(version, binDir) {
 /** The launchers the CLI looks for beside itself (workspace.IsPluginBundled), copied from the checkout. */
 function layLaunchers(binDir) {
   for (const file of [
+    "launchers/pulumi-language-go",
     "launchers/pulumi-language-nodejs",
     "launchers/pulumi-language-python",
     "launchers/pulumi-resource-pulumi-nodejs",
+    "go-host.js",
     "language-host.js",
     "language-host-server.js",
     "python-host.js",
@@ -131,7 +133,10 @@ function layPythonExec(binDir) {
   const target = path.join(binDir, "pulumi-language-python-exec");
   fs.copyFileSync(path.join(Dir, "python", "cmd", "pulumi-language-python-exec"), target);
   fs.chmodSync(target, 0o755);
-  fs.writeFileSync(`${target}.json`, `${JSON.stringify({ version: Version.replace(/^v/, "") })}\n`);
+  fs.writeFileSync(
+    path.join(binDir, "pulumi-sdk-version.json"),
+    `${JSON.stringify({ version: Version.replace(/^v/, "") })}\n`,
+  );
   return true;
 }
 

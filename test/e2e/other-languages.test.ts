@@ -1,18 +1,19 @@
 /**
- * Programs in YAML, Python and TypeScript (the plugin SDK) declare roles through the resource plugin
- * (issue 54), and the code `pulumi import` writes in each works: the real CLI, the language's runtime
- * (the real YAML host `pulumi-language-yaml`, built from its Go module; for TypeScript the Node.js
- * launcher of the real runtime; for Python the
- * real `pulumi-language-python-exec` in a virtual environment with PyPI's `pulumi` and the generated SDK,
- * run by a small launcher: tools/pulumi-cli/README.md), the plugin found on the PATH, the emulator.
- * CLI-only: the stand-in runs Node programs alone. Outcomes are read from the service (its roles, its
- * request log) and from the state the CLI exports.
+ * Programs in YAML, Python, Go and TypeScript (the plugin SDK) declare roles through the resource
+ * plugin (issue 54), and the code `pulumi import` writes in each works. Through the real CLI, with each
+ * language's runtime: the real YAML host `pulumi-language-yaml`, built from its Go module; for Python
+ * the real `pulumi-language-python-exec` in a virtual environment with PyPI's `pulumi` and the generated
+ * SDK; for Go a real `go build` of the program against the generated SDK; for TypeScript the real Node.js
+ * runtime (Python, Go and Node.js through small launchers: tools/pulumi-cli/README.md). The plugin is
+ * found on the PATH; the service is the emulator. CLI-only: the stand-in runs Node programs alone.
+ * Outcomes are read from the service (its roles, its request log) and from the state the CLI exports.
  *
- * The YAML and Python programs bind no before-delete hook (YAML cannot; a Python program could bind its
- * own, docs/package.md), so there a `Role` removed while users hold its role previews green and its `up` fails at
- * the plugin's Delete, which refuses it with nothing deleted; an in-use entry of a `GroupRoles` is
- * refused in the preview, as in every language (the plugin's Diff sees it).
+ * The YAML, Python and Go programs bind no before-delete hook (YAML cannot; the others could bind their
+ * own, docs/package.md), so there a `Role` removed while users hold its role previews green and its
+ * `up` fails at the plugin's Delete, which refuses it with nothing deleted; an in-use entry of a
+ * `GroupRoles` is refused in the preview, as in every language (the plugin's Diff sees it).
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -43,9 +44,12 @@ interface Language {
   unprotect(code: string): string;
   /** The SDK binds the before-delete hook, so a destroy runs the program (docs/delete-hooks.md). */
   hooks?: true;
+  /** Run in the program's directory once its files are written (Go: `go mod tidy`, as a user would). */
+  prepare?(dir: string): void;
 }
 
 const entriesOf = (p: Program) => Object.entries(p.entries);
+const root = path.resolve(__dirname, "../..");
 
 const LANGUAGES: Record<string, () => Language> = {
   // The plugin SDK, for what `pulumi import` writes: the schema names it (`language.nodejs.packageName`).
@@ -154,6 +158,81 @@ ${p.imported ?? ""}`,
   },
 };
 
+LANGUAGES.go = () => ({
+  files: (p) => ({
+    "Pulumi.yaml": "name: lang-roles\nruntime: go\n",
+    // The generated SDK from this checkout, as sdk/go/README.md says until it is published.
+    "go.mod": `module lang-roles
+
+go 1.26
+
+require github.com/pulumi-grouproles/pulumi-grouproles/sdk/go v0.1.0
+
+replace github.com/pulumi-grouproles/pulumi-grouproles/sdk/go => ${path.join(root, "sdk", "go")}
+`,
+    "main.go": `package main
+
+import (
+	"github.com/pulumi-grouproles/pulumi-grouproles/sdk/go/grouproles"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		support, err := grouproles.NewRole(ctx, "support", &grouproles.RoleArgs{
+			GroupId:     pulumi.Int(42),
+			Name:        pulumi.String(${JSON.stringify(p.supportName)}),
+			Description: pulumi.String("First-line support agents"),
+			Settings:    pulumi.BoolMap{"viewVideo": pulumi.Bool(true)},
+		})
+		if err != nil {
+			return err
+		}
+		backOffice, err := grouproles.NewGroupRoles(ctx, "backOffice", &grouproles.GroupRolesArgs{
+			GroupId: pulumi.Int(42),
+			Roles: grouproles.GroupRoleEntryMap{
+${entriesOf(p)
+  .map(
+    ([key, name]) =>
+      `\t\t\t\t${JSON.stringify(key)}: grouproles.GroupRoleEntryArgs{Name: pulumi.String(${JSON.stringify(name)})},\n`,
+  )
+  .join("")}\t\t\t},
+		})
+		if err != nil {
+			return err
+		}
+		lookup := grouproles.LookupRoleOutput(ctx, grouproles.LookupRoleOutputArgs{GroupId: pulumi.Int(42), RoleId: support.RoleId.ToIntPtrOutput()})
+		presence := grouproles.GetVisitorPresenceOutput(ctx, grouproles.GetVisitorPresenceOutputArgs{GroupId: pulumi.Int(42), VisitorId: pulumi.String("visitor-1")})
+		ctx.Export("catalogue", backOffice.Roles)
+		ctx.Export("visitorPresent", presence.Present())
+		ctx.Export("supportId", support.RoleId)
+		ctx.Export("supportInUse", lookup.InUse())
+		return imported(ctx)
+	})
+}
+
+// imported declares what \`pulumi import\` wrote, pasted as the body of a function of its own.
+func imported(ctx *pulumi.Context) error {
+${p.imported ?? ""}	return nil
+}
+`,
+  }),
+  importFile: "imported.go",
+  // The statements inside \`pulumi.Run\`, without its final \`return nil\`.
+  paste: (generated) => {
+    const body = /pulumi\.Run\(func\(ctx \*pulumi\.Context\) error \{\n([\s\S]*?)\t\treturn nil\n\t\}\)/.exec(
+      generated,
+    );
+    if (!body) throw new Error(`no pulumi.Run body in the code pulumi import wrote:\n${generated}`);
+    return body[1]!;
+  },
+  unprotect: (code) => code.replace(/, pulumi\.Protect\(true\)\)/, ")"),
+  prepare: (dir) => {
+    const tidy = spawnSync("go", ["mod", "tidy"], { cwd: dir, encoding: "utf8" });
+    if (tidy.status !== 0) throw new Error(`go mod tidy: ${tidy.stderr}`);
+  },
+});
+
 describe.runIf(engineKind() === "cli")("programs in other languages, through the real CLI", () => {
   let h: EmulatorHarness;
   let work: string;
@@ -184,6 +263,7 @@ describe.runIf(engineKind() === "cli")("programs in other languages, through the
         rmSync(programDir, { recursive: true, force: true });
         mkdirSync(programDir, { recursive: true });
         for (const [file, text] of Object.entries(lang.files(p))) writeFileSync(path.join(programDir, file), text);
+        lang.prepare?.(programDir);
         return {
           operation,
           programDir,

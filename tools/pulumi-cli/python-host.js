@@ -73,5 +73,5 @@ function run(call, callback) {
   );
 }
 
-// The version of the Pulumi release whose exec script this runs (install-pulumi-cli.js writes it beside it).
-serveLanguageHost("pulumi-language-python", run, require("./pulumi-language-python-exec.json").version, "python");
+// The version of the Go SDK module whose exec script this runs (install-pulumi-cli.js writes it beside it).
+serveLanguageHost("pulumi-language-python", run, require("./pulumi-sdk-version.json").version, "python");
