@@ -5,7 +5,7 @@
  * checked where Go is, in `npm run test:cli` (test/e2e/generated-sdks-regen.test.ts).
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -45,4 +45,32 @@ describe("the generated SDKs", () => {
     expect(read("sdk/python/pulumi_grouproles/role.py")).toContain("group_id: pulumi.Input[_builtins.int]");
     expect(read("sdk/go/grouproles/role.go")).toContain("GroupId pulumi.IntInput");
   });
+
+  it("define every name docs/api.md lists for them", () => {
+    const api = read("docs/api.md");
+    const section = (title: string) => api.slice(api.indexOf(title), api.indexOf("\n## ", api.indexOf(title) + 1));
+    // The first column of each row, and the names the rows give after `;` (`get_role_output`, `RoleArgs`).
+    const names = (text: string) =>
+      text
+        .split("\n")
+        .filter((l) => l.startsWith("| `"))
+        .flatMap((l) => [/^\| `(\w+)`/.exec(l)![1]!, ...[...l.matchAll(/; `(\w+)`/g)].map((m) => m[1]!)]);
+    const python = sdkSource("sdk/python/pulumi_grouproles", ".py");
+    const go = sdkSource("sdk/go/grouproles", ".go");
+    const py = names(section("## `pulumi_grouproles` (Python"));
+    const golang = names(section("## `grouproles` (Go"));
+    expect(py.length).toBeGreaterThan(10);
+    expect(golang.length).toBeGreaterThan(10);
+    for (const name of py)
+      expect(name === "config" || new RegExp(`^(def|class) ${name}\\b`, "m").test(python), `python ${name}`).toBe(true);
+    for (const name of golang) expect(new RegExp(`^(func|type) ${name}\\b`, "m").test(go), `go ${name}`).toBe(true);
+  });
 });
+
+/** Every file of `dir` ending in `ext`, joined. */
+function sdkSource(dir: string, ext: string): string {
+  return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(ext))
+    .map((e) => readFileSync(path.join(e.parentPath, e.name), "utf8"))
+    .join("\n");
+}
