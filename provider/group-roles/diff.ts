@@ -271,7 +271,7 @@ async function diffOf(
     // credential before the next change does (issue 53): the group's one list of this deployment.
     const refusal = await credentialRefusal(groupId, `group ${groupId}: checking the credentials`, false);
     if (refusal) throw refusal;
-    await noteKept(groupId, state, moved, removed); // no plan to report: the entries that only leave the state
+    await noteKept(reg.structure.urn, groupId, state, moved, removed); // no plan to report: the entries that only leave the state
     return { changes: removed.length > 0 || flagChanged, replaces: [], deleteBeforeReplace: false };
   }
   const what = `group ${groupId}: checking the change against the group's roles`;
@@ -289,7 +289,8 @@ async function diffOf(
       // resource that registers later and keeps one of them is refused in its own Diff.
       for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
       ledger.exclusives.decideRemovals(reg);
-      if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
+      if (plan.unmanaged.length)
+        await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false), reg.structure.urn);
       return {
         changes: writes || flagChanged || removed.length > 0 || plan.unmanaged.length > 0,
         replaces: [],

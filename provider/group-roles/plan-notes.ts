@@ -44,7 +44,7 @@ export async function notePlan(
 /** An exclusive catalogue's `dependsOn` resources this run leaves out: it removes nothing (./others). */
 export async function noteHeldBack(groupId: number, reg: Registration, ledger: DeploymentLedger): Promise<void> {
   const absent = absentDependencies(reg.structure, (urn) => ledger.registrations.has(urn));
-  if (absent.length) await engineLog("info", exclusiveHeldBack(groupId, absent));
+  if (absent.length) await engineLog("info", exclusiveHeldBack(groupId, absent), reg.structure.urn);
 }
 
 /**
@@ -76,7 +76,7 @@ export function keptNotes(
   return notes;
 }
 
-/** {@link keptNotes}, to the engine's output. */
-export async function noteKept(...args: Parameters<typeof keptNotes>): Promise<void> {
-  for (const note of keptNotes(...args)) await engineLog("info", note);
+/** {@link keptNotes}, to the engine's output, under the resource `urn` names. */
+export async function noteKept(urn: string | undefined, ...args: Parameters<typeof keptNotes>): Promise<void> {
+  for (const note of keptNotes(...args)) await engineLog("info", note, urn);
 }

@@ -137,7 +137,8 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
   ledger.exclusives.decideRemovals(reg);
   await notePlan(plan, { groupId, roles: {} }, roles, { urn: reg.structure.urn });
-  if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false));
+  if (plan.unmanaged.length)
+    await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false), reg.structure.urn);
   return [];
 }
 
@@ -193,7 +194,7 @@ async function planAndApply(
     own.add(roleId);
   }
   const outs = await apply({ client, maxBatchSize: maxBatchSize(), providerRef, what, listed }, plan);
-  if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, true));
+  if (plan.unmanaged.length) await engineLog("info", unmanagedReport(groupId, plan.unmanaged, true), reg.structure.urn);
   return outs;
 }
 
