@@ -80,7 +80,8 @@ export function removedInUse(
   const release = exclusive
     ? "or, to stop managing the role and keep it in the service, leave `exclusive` off (this GroupRoles removes " +
       "every role of the group that no resource declares), put the entry back with `retain: true`, run `pulumi up`, " +
-      "then remove it."
+      "then remove it; `exclusive` stays off while users hold a role no resource declares (turning it on again is " +
+      "refused until then)."
     : "or, to stop managing the role and keep it in the service, put the entry back with `retain: true`, run " +
       "`pulumi up`, then remove it.";
   return new RoleInUseError(
@@ -112,7 +113,8 @@ export function retainedOutOfExclusive(
       "undeclared (the next `pulumi up` would delete a role without users, and every later preview would refuse " +
       `one that users hold); nothing was changed:\n${someLines(entries, line)}\n` +
       "To stop managing a role and keep it in the service, leave `exclusive` off (in this change or before it), " +
-      "then remove the entry. To move it to another resource of this program, declare it there in this change (a " +
+      "then remove the entry; `exclusive` then stays off while users hold that role (turning it on again is refused " +
+      "until then). To move it to another resource of this program, declare it there in this change (a " +
       `\`Role\` with \`import: "${groupId}/${first.roleId}"\`, or a \`GroupRoles\` with \`adoptExisting: true\`) and give ` +
       "this GroupRoles the resource option `dependsOn` on that resource. Otherwise keep the entry.",
   );
