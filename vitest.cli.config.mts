@@ -13,6 +13,7 @@ export const CLI_SUITES = [
   "test/e2e/killed-up.test.ts",
   "test/e2e/other-languages.test.ts",
   "test/e2e/generated-sdks-regen.test.ts",
+  "test/e2e/plugin-archive.test.ts",
   // The end-to-end suites, the same files `npm test` runs through the stand-in.
   "test/e2e/quickstart.test.ts",
   "test/e2e/roles-from-file.test.ts",

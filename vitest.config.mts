@@ -19,6 +19,7 @@ const CLI_ONLY = [
   "test/e2e/killed-up.test.ts",
   "test/e2e/other-languages.test.ts",
   "test/e2e/generated-sdks-regen.test.ts",
+  "test/e2e/plugin-archive.test.ts",
 ];
 
 // Most suites spend their time in child processes (the provider host started for every engine

@@ -45,6 +45,11 @@ export function cliAvailable(): boolean {
   return existsSync(path.join(cliBinDir(), "pulumi"));
 }
 
+/** The PULUMI_HOME of a stack of this state file (its plugins, its workspace settings). */
+export function cliHome(stateFile: string): string {
+  return path.join(`${stateFile}.cli`, "home");
+}
+
 /** The directories a stack of this state file keeps beside it: the file backend and its project copy. */
 export function cliStackDirs(stateFile: string): { backend: string; project: string } {
   const base = `${stateFile}.cli`;
@@ -74,7 +79,7 @@ function cliEnv(o: EngineOptions, extra: Record<string, string> = {}): NodeJS.Pr
       .join(path.delimiter),
     PULUMI_BACKEND_URL: `file://${dirs.backend}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-    PULUMI_HOME: path.join(`${o.stateFile}.cli`, "home"),
+    PULUMI_HOME: cliHome(o.stateFile),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_SKIP_CONFIRMATIONS: "true",
