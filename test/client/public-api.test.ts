@@ -20,7 +20,8 @@ function documented(): Record<string, string[]> {
   let entry: string | undefined;
   for (const line of text.split("\n")) {
     const heading = /^## `pulumi-grouproles((?:\/[a-z-]+)*)`/.exec(line);
-    if (heading) entry = heading[1] ? `.${heading[1]}` : ".";
+    // Another heading (the generated Python and Go SDKs': test/provider/generated-sdks.test.ts) ends the entry.
+    if (line.startsWith("## ")) entry = heading ? (heading[1] ? `.${heading[1]}` : ".") : undefined;
     const row = /^\| `([A-Za-z_$][\w$]*)` \|/.exec(line);
     if (entry && row) {
       out[entry] ??= [];
