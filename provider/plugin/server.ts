@@ -238,11 +238,16 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
   check: unary(async (req: provproto.CheckRequest) => {
     const urn = req.getUrn();
     const news = field(req, "news");
-    const r = await methodsFor(urn).check(field(req, "olds"), news);
+    // The TypeScript SDKs send the program's structure (../shared/structure); a program in another
+    // language sends none, and its resource's URN then comes from the request, so that what the provider
+    // says of it (a catalogue's plan) shows under the resource. Not kept in its inputs.
+    const told = "__structure" in news;
+    const r = await methodsFor(urn).check(field(req, "olds"), told ? news : { ...news, __structure: { urn } });
     const failures = [...(r.failures ?? [])];
     if (tokenOf(urn) === "grouproles:index:Role") failures.push(...sameNameFailures(urn, news));
     if (!failures.length) claimIfImported(urn);
-    return withProps(checkResponse(failures), "check", { inputs: withoutShim(r.inputs) });
+    const { __structure: _urn, ...declared } = withoutShim(r.inputs);
+    return withProps(checkResponse(failures), "check", { inputs: told ? withoutShim(r.inputs) : declared });
   }),
   diff: unary(async (req: provproto.DiffRequest) => {
     const { urn, olds, news } = changeOf(req);

@@ -291,6 +291,9 @@ describe.runIf(engineKind() === "cli")("programs in other languages, through the
       const renamed: Program = { supportName: "Support L1", entries: { billing: "Billing EU", audit: "Audit" } };
       const renaming = await run("up", renamed);
       expect(renaming.ok, failed(renaming)).toBe(true);
+      // The catalogue's plan shows under the resource (the plugin takes its URN from the request).
+      const plan = renaming.diagnostics.find((d) => d.message.startsWith("GroupRoles of group 42"));
+      expect(plan?.urn, JSON.stringify(renaming.diagnostics)).toMatch(/::backOffice$/);
       const after = await names(42);
       expect([after.get("Support L1"), after.get("Billing EU")]).toEqual([made.get("Support"), made.get("Billing")]);
 
