@@ -62,8 +62,8 @@ export function destroyReport(deletions: readonly Deletion[]): string {
     ? `This destroy deleted ${roles(total)} so far: ${deletions.map((d) => `${quoted(d.names)} (${d.by})`).join("; ")}.`
     : "This destroy deleted no role so far.";
   return (
-    `${done} The resource whose delete failed stays in the stack. Fix what the error says, then run ` +
-    "`pulumi destroy --run-program` again: it deletes only what is left (a role already gone is simply dropped). After a " +
+    `${done} The resource whose delete failed stays in the stack. Fix what the error says, then run the same ` +
+    "`pulumi destroy` again (with `--run-program` if you gave it): it deletes only what is left (a role already gone is simply dropped). After a " +
     "`pulumi up` whose program no longer declares these resources, run that `pulumi up` again instead."
   );
 }

@@ -70,8 +70,8 @@ describe.each(SDK_KINDS)("%s resources: a destroy that fails half-way", (sdk) =>
       expect(message).toContain(`Role::y: deleting role "Y" (id 42/${y.roleId}): POST ${DELETE_ROLES}`);
       expect(message).toContain(
         'This destroy deleted 2 roles so far: "A" and "B" (the GroupRoles of group 42 declaring "A", "B"). ' +
-          "The resource whose delete failed stays in the stack. Fix what the error says, then run `pulumi destroy --run-program` " +
-          "again: it deletes only what is left",
+          "The resource whose delete failed stays in the stack. Fix what the error says, then run the same `pulumi destroy` " +
+          "again (with `--run-program` if you gave it): it deletes only what is left",
       );
       expect(message).not.toContain("nothing was changed");
       expect(await names()).toEqual(["Y"]);

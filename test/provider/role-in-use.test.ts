@@ -42,7 +42,9 @@ describe("in-use roles are never deleted", () => {
     expect(err.message).toContain(
       `This destroy deleted 1 role so far: "Other" (the Role of group 42, id ${other.id}).`,
     );
-    expect(err.message).toContain("run `pulumi destroy --run-program` again: it deletes only what is left");
+    expect(err.message).toContain(
+      "run the same `pulumi destroy` again (with `--run-program` if you gave it): it deletes only what is left",
+    );
     expect((await h.listRoles(42)).map((r) => r.name)).toEqual(["Agents"]);
   });
 
