@@ -91,4 +91,17 @@ describe("engine stand-in engine flags", () => {
     expect(dbr.plan.find((p) => p.name === "a")).toMatchObject({ op: "replace", deleteBeforeReplace: true });
     expect(s.names()).toEqual(["a"]);
   });
+
+  it("--replace of a resource the stack does not hold: refused before the program runs (checkTargets), nothing made", async () => {
+    const s = fixtureStack();
+    for (const operation of ["preview", "up"] as const) {
+      const r = await s.run(operation, [item("a", "1")], { replaces: [urn("a")] });
+      expect(r.ok).toBe(false);
+      expect(r.errors.join("\n")).toContain(
+        `Target '${urn("a")}' could not be found in the stack. Did you forget to escape $ in your shell?`,
+      );
+      expect(r.providerHost.calls).toMatchObject({ Check: 0, Create: 0 });
+    }
+    expect(s.names()).toEqual([]);
+  });
 });

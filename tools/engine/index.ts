@@ -375,8 +375,19 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
         : `error: Program exited with non-zero exit code: ${run.code}\n${run.stderr}`,
     );
   };
+  // deployment_executor.go Execute: each `--replace` must name a resource of the stack before the program
+  // runs (checkTargets(ReplaceTargets): the old snapshot only); else one error per target and a bail.
+  const unknownReplaces = (o.replaces ?? []).filter((urn) => !state.resources.some((r) => r.urn === urn));
   try {
-    if (o.operation === "preview" || o.operation === "up" || destroyProgram) {
+    if (unknownReplaces.length) {
+      // diag.GetTargetCouldNotBeFoundError, or ...DidYouForgetError for a URN without `$`.
+      for (const urn of unknownReplaces)
+        d.fail(
+          undefined,
+          `Target '${urn}' could not be found in the stack.${urn.includes("$") ? "" : " Did you forget to escape $ in your shell?"}`,
+        );
+      refused = true;
+    } else if (o.operation === "preview" || o.operation === "up" || destroyProgram) {
       // Start the dynamic host alongside the program when state says it will be needed (a dynamic
       // resource is in it): it is then needed as soon as the first resource registers. Otherwise it
       // starts with the first dynamic registration, as the engine loads a plugin (a program of plugin
