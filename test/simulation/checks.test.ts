@@ -100,4 +100,32 @@ describe("the simulator's state check", () => {
       }),
     ]);
   });
+
+  /** Role r1's record of role 683 "Leads 2" in group 101, which an exclusive catalogue c8 removed. */
+  const excludedR1 = (declared: { group: 0 | 1; name: string }): [OpRecord, Program] => [
+    {
+      ...upDeleting3([roleState("r1", 683, "Leads 2")]),
+      pre: [[role(683, "Leads 2")], []],
+      post: [[], []],
+      postState: [roleState("r1", 683, "Leads 2")],
+    },
+    {
+      roles: [{ res: "r1", ...declared }],
+      catalogues: [{ res: "c8", group: 0, roles: { k4: { name: "Audit 5" } }, exclusive: true }],
+    },
+  ];
+
+  it("lets a Role an --exclude up left out record a role an exclusive catalogue removed, once its program moved it", () => {
+    // History 52606: `up --exclude r1` while the program moves r1 to group 102: Pulumi keeps r1's old
+    // record; the exclusive c8 removes the role of group 101 that nothing declares any more.
+    const [op, program] = excludedR1({ group: 1, name: "Leads 2" });
+    expect(stateMatchesService(op, new Set(), program, new Set(), new Set(["r1"]))).toEqual([]);
+  });
+
+  it("refuses that record while the program still declares the role in its group", () => {
+    const [op, program] = excludedR1({ group: 0, name: "Leads 2" });
+    expect(stateMatchesService(op, new Set(), program, new Set(), new Set(["r1"]))).toEqual([
+      expect.objectContaining({ kind: "state-lies" }),
+    ]);
+  });
 });

@@ -133,8 +133,17 @@ export function stateMatchesService(
   // out) may record a role that an exclusive catalogue of its group removed as undeclared, which is what
   // the program asks; the next full run drops the record (histories 6384, 10005, and 52348 for a
   // catalogue). Whether the removal was wanted is the `deletes` check's to say.
+  // So may a resource that a `--target`/`--exclude` up left out while its program no longer declares that
+  // role (its group or name changed: the step that would apply the change did not run, and Pulumi keeps
+  // its old state), which the next full run replaces or renames (history 52606).
+  const declaresIt = (s: StateRole) =>
+    program?.roles.some((r) => r.res === s.res && r.group === s.group && r.name === s.name) ||
+    program?.catalogues.some(
+      (c) => c.res === s.res && c.group === s.group && Object.values(c.roles).some((e) => e.name === s.name),
+    );
   const removedByExclusive = (s: StateRole) =>
-    leftByFailure(s.res) && (program?.catalogues.some((c) => c.group === s.group && c.exclusive) ?? false);
+    (leftByFailure(s.res) || (leftOut.has(s.res) && !declaresIt(s))) &&
+    (program?.catalogues.some((c) => c.group === s.group && c.exclusive) ?? false);
   const seen = new Map<number, { holder: string; res: string }>();
   for (const s of stateRoles(op.postState)) {
     if (s.roleId === undefined) continue;
