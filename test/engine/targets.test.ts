@@ -104,4 +104,21 @@ describe("engine stand-in engine flags", () => {
     }
     expect(s.names()).toEqual([]);
   });
+
+  it("--target of a resource renamed with aliases while an untargeted one depends on it: fails as the engine does", async () => {
+    // History 52943: the real CLI v3.274.1 fails such a preview with a snapshot integrity error; the
+    // stand-in used to keep both the old and the new record, and the next up deleted the renamed one's role.
+    const s = fixtureStack();
+    expect((await s.run("up", [item("a", "1"), item("b", "1", { dependsOn: ["a"] })])).ok).toBe(true);
+    const renamed = [item("a2", "1", { aliases: [{ name: "a" }] }), item("b", "1", { dependsOn: ["a2"] })];
+    for (const operation of ["preview", "up"] as const) {
+      const r = await s.run(operation, renamed, { targets: [urn("a2")] });
+      expect(r.ok).toBe(false);
+      expect(r.errors.join("\n")).toContain("snapshot integrity error");
+    }
+    // Without --target, the rename applies.
+    const full = await s.run("up", renamed);
+    expect(full.ok, full.errors.join("\n")).toBe(true);
+    expect(s.names().sort()).toEqual(["a2", "b"]);
+  });
 });

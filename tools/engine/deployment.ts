@@ -639,6 +639,15 @@ export class Deployment implements Journal {
       if (this.stepGenerated.has(dep)) continue;
       const depOld = this.olds.get(dep);
       if (!depOld) throw new StepError(`${what} has no old state`);
+      // The old dependency a resource of this deployment took over by an alias (a rename under
+      // `--target`): the engine copies it too (`getDependencySteps` checks steps by URN, not aliases) and
+      // then fails on its snapshot: "snapshot integrity error", in the preview too (seen through the real
+      // CLI v3.274.1 by the simulator's differential run of history 52943). Refused the same way.
+      if (this.aliased.has(dep))
+        throw new StepError(
+          "The Pulumi CLI encountered a snapshot integrity error. This is a bug! " +
+            `(untargeted resource ${urn} depends on ${dep}, which a resource of this deployment took over by an alias)`,
+        );
       if (depOld.delete) continue;
       this.stepGenerated.add(dep);
       this.claimedBySame.add(dep);
