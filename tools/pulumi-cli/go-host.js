@@ -17,22 +17,10 @@
 //
 // Usage (as the CLI starts a language plugin): pulumi-language-go [flags] <engine address>
 "use strict";
-const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { engineAddress, runResponse, serveLanguageHost } = require("./language-host-server");
-
-/** Runs `command` with its output on this process's, as the real host's exec.Cmd; resolves with its exit. */
-function exec(command, args, options) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.pipe(process.stdout);
-    child.stderr.pipe(process.stderr);
-    child.on("error", (error) => resolve({ error }));
-    child.on("close", (code, signal) => resolve({ code, signal }));
-  });
-}
+const { engineAddress, runChild, runResponse, serveLanguageHost } = require("./language-host-server");
 
 function environment(req) {
   const env = { ...process.env };
@@ -64,14 +52,14 @@ async function runGo(req) {
     bin = options.buildTarget ? path.resolve(info.getRootDirectory(), String(options.buildTarget)) : undefined;
     if (!bin) bin = temporary = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-go.")), "program");
     const args = ["build", "-buildvcs=false", "-o", bin, "-trimpath", "-ldflags", "-w -s"];
-    const built = await exec("go", args, { cwd: programDir });
+    const built = await runChild("go", args, { cwd: programDir });
     if (built.error || built.code !== 0)
       return runResponse({
         error: `error in compiling Go: unable to run \`go build\`: ${built.error?.message ?? `exit status ${built.code}`}`,
       });
   }
   try {
-    const ran = await exec(bin, [], { cwd: req.getPwd() || programDir, env: environment(req) });
+    const ran = await runChild(bin, [], { cwd: req.getPwd() || programDir, env: environment(req) });
     if (ran.error) return runResponse({ error: `command errored unexpectedly: ${ran.error.message}` });
     return runResponse({ ...ran, message: (c) => `program exited with non-zero exit code: ${c}` });
   } finally {

@@ -6,7 +6,7 @@
 // CLI takes as an older host's answer where it has a fallback: GetRequiredPackages, GetRequiredPlugins),
 // and how a finished program's exit becomes a RunResponse. See ./README.md.
 "use strict";
-const { execFile } = require("node:child_process");
+const { execFile, spawn } = require("node:child_process");
 const path = require("node:path");
 
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd(), __dirname] }));
@@ -24,6 +24,20 @@ const engineAddress =
     .slice(2)
     .filter((a) => !a.startsWith("-"))
     .pop() ?? "";
+
+/**
+ * Runs `command` with its output on this process's, as the real hosts' exec.Cmd do; resolves with its
+ * exit (`code`, `signal`) or the `error` that kept it from starting.
+ */
+function runChild(command, args, options) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.pipe(process.stdout);
+    child.stderr.pipe(process.stderr);
+    child.on("error", (error) => resolve({ error }));
+    child.on("close", (code, signal) => resolve({ code, signal }));
+  });
+}
 
 /** A RunResponse: `error` set, or `bail` for exit code 32; `message(code)` words any other failure. */
 function runResponse({ error, code, signal, message }) {
@@ -75,4 +89,4 @@ function serveLanguageHost(name, run, version, language) {
   });
 }
 
-module.exports = { engineAddress, pulumiDir, runResponse, serveLanguageHost };
+module.exports = { engineAddress, pulumiDir, runChild, runResponse, serveLanguageHost };

@@ -26,9 +26,8 @@
 //
 // Usage (as the CLI starts a language plugin): pulumi-language-nodejs [flags] <engine address>
 "use strict";
-const { spawn } = require("node:child_process");
 const path = require("node:path");
-const { engineAddress, pulumiDir, runResponse, serveLanguageHost } = require("./language-host-server");
+const { engineAddress, pulumiDir, runChild, runResponse, serveLanguageHost } = require("./language-host-server");
 
 /** `ns:name` -> `ns:config:name`, as the real host's constructConfig hands config to the runtime. */
 function configForRuntime(configMap) {
@@ -81,14 +80,13 @@ function run(call, callback) {
     ...(options.tsconfigpath ? { PULUMI_NODEJS_TSCONFIG_PATH: String(options.tsconfigpath) } : {}),
   };
   // `node` from $PATH, as the real host's exec.LookPath("node").
-  const child = spawn("node", runArguments(req, runPath), { cwd: programDir, env, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.pipe(process.stdout);
-  child.stderr.pipe(process.stderr);
-  child.on("error", (e) =>
-    callback(null, runResponse({ error: `Problem executing program (could not run language executor): ${e.message}` })),
-  );
-  child.on("close", (code, signal) =>
-    callback(null, runResponse({ code, signal, message: (c) => `Program exited with non-zero exit code: ${c}` })),
+  runChild("node", runArguments(req, runPath), { cwd: programDir, env }).then(({ error, code, signal }) =>
+    callback(
+      null,
+      error
+        ? runResponse({ error: `Problem executing program (could not run language executor): ${error.message}` })
+        : runResponse({ code, signal, message: (c) => `Program exited with non-zero exit code: ${c}` }),
+    ),
   );
 }
 

@@ -19,9 +19,8 @@
 //
 // Usage (as the CLI starts a language plugin): pulumi-language-python [flags] <engine address>
 "use strict";
-const { spawn } = require("node:child_process");
 const path = require("node:path");
-const { engineAddress, runResponse, serveLanguageHost } = require("./language-host-server");
+const { engineAddress, runChild, runResponse, serveLanguageHost } = require("./language-host-server");
 
 /** The script the real host runs, installed next to it. */
 const EXEC = path.join(__dirname, "pulumi-language-python-exec");
@@ -58,18 +57,13 @@ function run(call, callback) {
     PULUMI_CONFIG: JSON.stringify(Object.fromEntries(req.getConfigMap().entries())),
     PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(req.getConfigsecretkeysList()),
   };
-  const child = spawn(python, [EXEC, ...runArguments(req)], {
-    cwd: req.getPwd() || root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout.pipe(process.stdout);
-  child.stderr.pipe(process.stderr);
-  child.on("error", (e) =>
-    callback(null, runResponse({ error: `problem executing program (could not run language executor): ${e.message}` })),
-  );
-  child.on("close", (code, signal) =>
-    callback(null, runResponse({ code, signal, message: (c) => `program exited with non-zero exit code: ${c}` })),
+  runChild(python, [EXEC, ...runArguments(req)], { cwd: req.getPwd() || root, env }).then(({ error, code, signal }) =>
+    callback(
+      null,
+      error
+        ? runResponse({ error: `problem executing program (could not run language executor): ${error.message}` })
+        : runResponse({ code, signal, message: (c) => `program exited with non-zero exit code: ${c}` }),
+    ),
   );
 }
 
