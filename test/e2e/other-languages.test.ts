@@ -247,10 +247,7 @@ describe.runIf(engineKind() === "cli")("programs in other languages, through the
   });
 
   const names = async (g: number) => new Map((await h.listRoles(g)).map((r) => [r.name, r.roleId]));
-  const writes = async () =>
-    Object.entries((await h.requests()).counts)
-      .filter(([route]) => !route.startsWith("GET "))
-      .reduce((n, [, count]) => n + count, 0);
+  const writes = () => h.writes();
   const failed = (r: EngineResult) => r.errors.join("\n") + r.stderr;
 
   it.each(Object.keys(LANGUAGES))(

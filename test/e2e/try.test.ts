@@ -193,6 +193,18 @@ describe("npm run try", () => {
     expect(sales()).toBeUndefined();
   });
 
+  it("with the plugin SDK, a preview after the first up changes nothing: the emulator keeps its addresses", {
+    timeout: 120_000,
+  }, async () => {
+    const { dir, program } = project("plugin-sdk");
+    // The default provider records the service's addresses (presence included) in state at the first up.
+    program(`import { Role } from "pulumi-grouproles/package";\n` + `new Role("ops", { groupId: 42, name: "Ops" });\n`);
+    expect((await trial(dir, "up", "--skip-preview")).code).toBe(0);
+    const again = await trial(dir, "preview", "--expect-no-changes");
+    expect(again.out).not.toMatch(/presenceUrl|error:/);
+    expect(again.code).toBe(0);
+  });
+
   it("errors alone: no credential in the line, no stack-config hint, no stack trace; an explicit provider's service is its own", {
     timeout: 120_000,
   }, async () => {

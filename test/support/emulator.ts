@@ -18,6 +18,8 @@ export interface EmulatorHarness {
   /** Calls an admin route and returns the parsed reply. */
   admin(method: string, path: string, body?: unknown): Promise<unknown>;
   requests(): Promise<RequestCounts>;
+  /** How many requests other than GETs the service has answered: a plan that wrote nothing leaves it as it was. */
+  writes(): Promise<number>;
   clearRequests(): Promise<void>;
   /** Resolves once no request whose path starts with `prefix` is in flight (slowed requests included). */
   idle(prefix: string): Promise<void>;
@@ -64,6 +66,10 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Emula
     admin,
     api,
     requests: async () => (await admin("GET", "/requests")) as RequestCounts,
+    writes: async () =>
+      Object.entries(((await admin("GET", "/requests")) as RequestCounts).counts)
+        .filter(([route]) => !route.startsWith("GET "))
+        .reduce((n, [, count]) => n + count, 0),
     clearRequests: async () => void (await admin("DELETE", "/requests")),
     idle: (prefix) => {
       const log = async () => (await admin("GET", "/requests")) as RequestCounts;

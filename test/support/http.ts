@@ -1,4 +1,13 @@
-/** Plain HTTP for tests: global fetch, a bearer token, JSON in and out; nothing reaches into internals. */
+/** Plain HTTP for tests: fetch, a bearer token, JSON in and out; nothing reaches into internals. */
+import { Agent, fetch } from "undici";
+
+/**
+ * One connection per request, none kept alive. A pooled socket the server closed after its 5 s idle
+ * timeout, picked before the client's own idle timer dropped it (a timer late on a loaded machine), fails
+ * the next request with ECONNRESET: CI saw it on an admin call between two end-to-end cases. A test checks
+ * the service, not keep-alive; the product's client (client/transport.ts) has its own pool and retries.
+ */
+const noKeepAlive = new Agent({ pipelining: 0 });
 
 export interface HttpResult {
   status: number;
@@ -25,7 +34,7 @@ export async function http(method: string, url: string, opts: HttpOptions = {}):
     headers["content-type"] = "application/json";
     body = opts.raw ? String(opts.body) : JSON.stringify(opts.body);
   }
-  const res = await fetch(url, { method, headers, body });
+  const res = await fetch(url, { method, headers, body, dispatcher: noKeepAlive });
   const text = await res.text();
   let json: unknown;
   try {

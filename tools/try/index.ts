@@ -262,9 +262,21 @@ async function emulatorFor(work: string, say: Say): Promise<Emulator> {
       say(`(port ${saved} of the previous trial is taken: a refresh or destroy reads the old address until an up)`);
     }
   }
-  const emu = await startEmulator(options);
-  writeFileSync(portFile, new URL(emu.baseUrl).port);
-  return emu;
+  // A port the system picks, then the emulator again on it: its presence and authorization servers take
+  // the ports after it, as every later run does (started on a saved port); else the presence address in
+  // the state would change between the first run and the second, and a drift check would never pass.
+  for (let attempt = 1; ; attempt++) {
+    const probe = await startEmulator(options);
+    const port = Number(new URL(probe.baseUrl).port);
+    await probe.close();
+    try {
+      const emu = await startEmulator({ ...options, port });
+      writeFileSync(portFile, String(port));
+      return emu;
+    } catch (e) {
+      if (attempt === 5) throw e; // the ports after a free one taken five times: say what failed
+    }
+  }
 }
 
 if (require.main === module) {
