@@ -2,18 +2,16 @@
  * The Role resource: one permission role of a group, managed through the service's array endpoints.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { refuseDroppedKeys } from "./dropped-keys";
 // The provider module object itself is the dynamic provider, so Pulumi serializes it as a bare
 // `require("pulumi-grouproles/provider")` instead of inlining code: the state holds a few hundred bytes
 // per role, identical across versions, checkouts and machines.
 import * as roleProvider from "../provider";
 import { checkoutProviderShim, isInstalled } from "./checkout-shim";
-import { enterGroup, declared } from "./group-order";
-import { roleDeclaration, structureInput } from "./structure";
 import { perRun } from "./per-run";
-import { roleFieldProps } from "./role-field-props";
-import type { RoleFieldArgs, RoleFieldOutputs } from "./role-fields";
-import { defaultDeleteGuard, programClaims, withDeleteGuard } from "./delete-guard/hook";
+import { type RoleArgs, type RoleOutputs, isResourceOf, roleRegistration } from "./role-resource";
+import { defaultDeleteGuard, withDeleteGuard } from "./delete-guard/hook";
+
+export type { RoleArgs } from "./role-resource";
 
 /** Installed packages serialize as a bare require; a source checkout needs the forwarding shim. */
 const provider: pulumi.dynamic.ResourceProvider = isInstalled(__dirname) ? roleProvider : checkoutProviderShim;
@@ -36,14 +34,8 @@ function sameNameAs(resourceName: string, args: RoleArgs | undefined): pulumi.Ou
   });
 }
 
-/** The arguments of a {@link Role}: its group and the role's fields (./role-fields). */
-export interface RoleArgs extends RoleFieldArgs {
-  /** ID of the group the role belongs to: a positive integer. Changing it replaces the role. */
-  groupId: pulumi.Input<number>;
-}
-
-/** A Role's outputs of the role's fields (./role-fields), which Pulumi sets as it does `declare`d ones. */
-export interface Role extends RoleFieldOutputs {}
+/** A Role's outputs (./role-resource), which Pulumi sets as it does `declare`d ones. */
+export interface Role extends RoleOutputs {}
 
 /**
  * A permission role of a group.
@@ -66,15 +58,6 @@ export interface Role extends RoleFieldOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: Pulumi initializes every output property.
 export class Role extends pulumi.dynamic.Resource {
-  /** ID of the group the role belongs to. */
-  declare public readonly groupId: pulumi.Output<number>;
-  /** ID the service generated for the role. */
-  declare public readonly roleId: pulumi.Output<number>;
-  /** True when the role is assigned to users. */
-  declare public readonly inUse: pulumi.Output<boolean>;
-  /** Number of users holding the role. */
-  declare public readonly userCount: pulumi.Output<number>;
-
   /**
    * Looks up an existing role by its resource ID, `"<groupId>/<roleId>"`, without managing it.
    * The same ID works with the `import` resource option to adopt a role created by hand.
@@ -85,7 +68,7 @@ export class Role extends pulumi.dynamic.Resource {
 
   /** Returns true if `obj` is a Role created by this package (also across copies of the package). */
   public static override isInstance(obj: unknown): obj is Role {
-    return pulumi.CustomResource.isInstance(obj) && Reflect.get(obj, "__pulumiType") === Role.__pulumiType;
+    return isResourceOf(obj, Role.__pulumiType, pulumi.CustomResource.isInstance);
   }
 
   /** The type token, `pulumi-nodejs:dynamic/grouproles:Role`. */
@@ -104,28 +87,16 @@ export class Role extends pulumi.dynamic.Resource {
     // pulumi/pulumi#3550). So the `import` option is carried as an input instead, and the provider's
     // create adopts the existing role after checking that it matches the program, as an import does.
     const { import: importId, ...rest } = opts ?? {};
-    refuseDroppedKeys(args?.settings, "settings", `Role resource '${name}'`);
-    const member = enterGroup("Role", name, args?.groupId, false, opts);
-    if (args) programClaims().note(Role.__pulumiType, name, { importId }, opts);
+    const role = roleRegistration(Role.__pulumiType, name, args, opts, importId);
     super(
       provider,
       name,
-      {
-        groupId: args?.groupId,
-        ...roleFieldProps(args),
-        importId,
-        sameNameAs: sameNameAs(name, args),
-        __structure: args && structureInput(Role.__pulumiType, name, opts),
-        // Declared as undefined so that Pulumi creates Outputs for them.
-        roleId: undefined,
-        inUse: undefined,
-        userCount: undefined,
-      },
+      { ...role.inputs, importId, sameNameAs: sameNameAs(name, args) },
       // A removed Role whose role users hold fails the preview (./delete-guard); `Role.get` deletes nothing.
       withDeleteGuard(opts && rest, args && defaultDeleteGuard()),
       "grouproles",
       "Role",
     );
-    declared(member, this, opts, args && roleDeclaration(args, this));
+    role.registered(this);
   }
 }
