@@ -9,10 +9,10 @@
  * from the program's directory (inside the checkout, by the package's self-reference).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { Props } from "../provider/shared/props";
 
 type RoleProvider = typeof import("../provider");
 type GroupRolesProvider = typeof import("../provider/group-roles");
-type Props = Record<string, unknown>;
 
 /** True when this package is installed (in `node_modules`): providers then serialize as a bare require. */
 export const isInstalled = (dir: string): boolean => dir.split(/[\\/]/).includes("node_modules");

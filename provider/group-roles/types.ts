@@ -57,7 +57,9 @@ export type GroupRolesState = {
   exclusive?: true;
 };
 
-export type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
+
+export type { Props };
 
 /** Checked, known inputs as the provider uses them. */
 export function toInputs(props: Props): GroupRolesInputs {

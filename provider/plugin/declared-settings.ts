@@ -7,7 +7,7 @@
  * (the engine turns that into an update, since 3.174.0), and the update would reset them.
  * Outside imports, outputs hold only declared keys already: narrowing changes nothing.
  */
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 const settingsKeys = (entry: unknown): string[] => {
   const settings = entry && typeof entry === "object" ? (entry as Props).settings : undefined;

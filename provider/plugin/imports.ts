@@ -14,8 +14,7 @@
  * resource that lets the role go `dependsOn` on the importing one.
  */
 import { deploymentLedger } from "../shared/deployment-ledger";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 /** The roles a Read's outputs hold: a Role's own, or every entry of a GroupRoles. */
 function rolesOf(props: Props): Array<[number, number]> {

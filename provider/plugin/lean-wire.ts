@@ -10,8 +10,7 @@
  */
 import type { MethodDefinition, ServiceDefinition } from "@grpc/grpc-js";
 import { delimitedField, encodeStruct, takeStructFields } from "./struct-wire";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 /** Per method: the Struct fields of its request and of its response, by name, with their numbers. */
 export const STRUCT_FIELDS = {

@@ -21,8 +21,7 @@ import { renamedKeys } from "../group-roles/renamed-keys";
 import type { GroupRolesState } from "../group-roles/types";
 import { toRoleInputs } from "../role/inputs";
 import { UNKNOWN } from "../shared/fields";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 const isObject = (v: unknown): v is Props => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -12,8 +12,7 @@
  * boolean, object, array); like the JSON round trip it replaces, an undefined property is left out, an
  * undefined or non-finite number in a list is null, and a value with `toJSON` (a Date) goes as its JSON form.
  */
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 /** Wire types of the protobuf encoding. */
 const VARINT = 0;

@@ -6,12 +6,11 @@
  */
 import { structproto } from "../shared/sdk-rpc";
 import { setOwn } from "./struct-wire";
+import type { Props } from "../shared/props";
 
 /** Key and value that mark an object as a special Pulumi value. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-
-type Props = Record<string, unknown>;
 
 /**
  * `v` with every secret wrapper replaced by the value it holds. Copies only the objects and arrays on

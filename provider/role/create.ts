@@ -17,8 +17,7 @@ import { formatRoleId, toRoleInputs, type RoleInputs, type RoleOutputs } from ".
 import { afterWrite, createdOutputs, notApplied, readBack } from "./readback";
 import { services } from "./services";
 import { sendUpdate } from "./update";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 /** The create of a role, as the step of registration `reg` (see the ledger). */
 export async function create(props: Props, reg: Registration): Promise<{ id: string; outs: RoleOutputs }> {

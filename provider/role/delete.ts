@@ -12,8 +12,7 @@ import { inUseDeleteMessage } from "./errors";
 import { formatRoleId, parseRoleId, unconfirmedGroup } from "./inputs";
 import { listedEntry } from "./readback";
 import { services } from "./services";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 export async function deleteRole(id: string, props: Props): Promise<void> {
   const unconfirmed = unconfirmedGroup(id);

@@ -26,8 +26,7 @@ import { orderedBefore, type Registration } from "../shared/registrations";
 import type { CheckFailure } from "../shared/fields";
 import { previewListing } from "../shared/preview-listing";
 import { formatRoleId } from "./inputs";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 /**
  * The failure of a create (no olds), or of a rename of role `selfRoleId` (`renaming`: its name now), whose

@@ -27,8 +27,7 @@ import { checkRoleInputs, isUnknown, parseRoleId, unconfirmedGroup } from "./inp
 import { read } from "./read";
 import { sameSettings } from "../shared/settings";
 import { update } from "./update";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 // ---- configure / check / diff ----------------------------------------------------------------------
 

@@ -9,8 +9,7 @@ import { confirmRoleGone } from "../shared/gone";
 import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs, type RoleOutputs } from "./inputs";
 import { readBack } from "./readback";
 import { services } from "./services";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 export async function read(
   id: string,

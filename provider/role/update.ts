@@ -15,8 +15,7 @@ import { afterWrite, notApplied } from "./readback";
 import { isAmbiguous, updateApplied } from "../shared/lost-replies";
 import { services } from "./services";
 import { heldSettings, sameSettings, settingsForUpdate } from "../shared/settings";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 /**
  * Sends one update of a role to `inputs`. The settings map is sent only when the declared settings

@@ -14,8 +14,7 @@ import { checkCreateCredentials } from "./preview-listing";
 import { refusingOnlyInProgram } from "./registration-order";
 import type { Registration } from "./registrations";
 import { structureOf } from "./structure";
-
-type Props = Record<string, unknown>;
+import type { Props } from "./props";
 
 /** How a resource checks: what the ledger calls it, its inputs' own failures, and what a create declares. */
 export interface CheckOf {
