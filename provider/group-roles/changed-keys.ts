@@ -33,6 +33,8 @@ export function reportChanges(
   state: GroupRolesState,
   news: Props,
   replaced: boolean,
+  /** The keys only renamed, when the Diff computed them (./renamed-keys). */
+  renamed?: ReadonlyMap<string, string>,
 ): { diffs: string[]; detailedDiff?: Record<string, EntryChange> } {
   if (replaced) return { diffs: ["groupId"] };
   const diffs: string[] = [];
@@ -41,7 +43,7 @@ export function reportChanges(
   if (isUnknown(roles) || hasUnknowns(roles) || !roles || typeof roles !== "object")
     return { diffs: ["roles", ...diffs] };
   const declared = roles as Props;
-  const moved = renamedKeys(state, declared);
+  const moved = renamed ?? renamedKeys(state, declared);
   const movedFrom = new Set(moved.values());
   const detailedDiff: Record<string, EntryChange> = {};
   for (const [key, entry] of Object.entries(declared)) {

@@ -13,7 +13,7 @@ import { isAmbiguous } from "../shared/lost-replies";
 import { refuseHeldIds } from "../shared/created-ids";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { userCountOf } from "../shared/user-count";
-import { namesTaken, someNames, type NameConflict } from "./errors";
+import { namesTaken, someNames, type NameConflict } from "./name-errors";
 import type { EntryInputs } from "./types";
 
 export interface NewRole {

@@ -3,7 +3,7 @@
  * and by the roles it declares.
  */
 import { isUnknown } from "../shared/fields";
-import { someNames } from "./errors";
+import { someNames } from "./name-errors";
 import type { Props } from "./types";
 
 /** A catalogue named by what it declares: `the one declaring "Support", "Billing" and 3 more`. */

@@ -1,43 +1,18 @@
-/**
- * `diff` of GroupRoles: per entry, settings compared as maps, a changed key with the same name the same
- * role (./plan `renamedKeys`), and no request for a no-op. A change runs the apply's own plan (./plan)
- * on the preview's one list of the group (shared with the credential check), so that what `up` would
- * refuse fails here: removed roles that users hold (Pulumi never asks a provider about a resource that
- * left the program, but this resource sees its whole catalogue), and names held by roles it cannot
- * take. It also tells the deployment's ledger which roles this resource keeps, lets go and wants, so
- * that other resources neither delete nor duplicate them.
- */
-import type { NameTakenError } from "../../client/errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";
-import {
-  allRefusals,
-  lateDeclare,
-  lateFreeing,
-  lateKeep,
-  absentTaker,
-  lateTakeover,
-  unorderedTakeover,
-} from "../shared/registration-order";
+import { allRefusals } from "../shared/registration-order";
 import { diffRegistration } from "../shared/resource-protocol";
+import { declareCatalogue, declareWanted, decideRemovals, existingCatalogueStep, releaseReplaced } from "./declaration";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
 import { programName } from "../shared/structure";
 import { engineLog } from "../shared/engine-log";
-import {
-  heldRole,
-  namesTaken,
-  removedInUse,
-  retainedOutOfExclusive,
-  replaceInUse,
-  twoExclusive,
-  unmanagedInUse,
-  unmanagedReport,
-} from "./errors";
-import { noteHeldBack, noteKept, notePlan } from "./plan-notes";
+import { heldRole, removedInUse, retainedOutOfExclusive, replaceInUse, twoExclusive, unmanagedInUse } from "./errors";
+import { namesTaken } from "./name-errors";
+import { noteKept, notePlan } from "./plan-notes";
 import { describeCatalogue, describeEntries } from "./describe";
 import { entryChanged, reportChanges, type EntryChange } from "./changed-keys";
 import { otherResources } from "./others";
@@ -94,81 +69,12 @@ function refusalOf(plan: Plan): Error | undefined {
   return undefined;
 }
 
-/**
- * Tells the ledger what this resource does with its group's roles: keeps (with the name it plans),
- * lets go (removed entries, deleted in its update unless an earlier registration takes them over),
- * and declares for roles it does not hold yet (entries added: created, or with adoptExisting taken
- * over). Refuses what only the registration order could settle (../shared/registration-order).
- */
-function record(
-  groupId: number,
-  state: GroupRolesState,
-  roles: Props,
-  adopts: boolean,
-  reg: Registration,
-): Map<string, string> {
-  const ledger = deploymentLedger();
-  const moved = renamedKeys(state, roles);
-  // Once per diff: it sorts every role ID of the catalogue.
-  const owner = catalogueOwner(state);
-  const kept = new Set<string>();
-  const refusals: Array<NameTakenError | undefined> = [];
-  const refuse = (refusal: NameTakenError | undefined) => void refusals.push(refusal);
-  for (const [key, entry] of Object.entries(roles)) {
-    const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
-    const name = entry && typeof entry === "object" ? (entry as Props).name : undefined;
-    const what = `group ${groupId}: roles.${key}`;
-    if (old) {
-      kept.add(state.roles[key] ? key : moved.get(key)!);
-      refuse(lateKeep(ledger, groupId, old, reg, what));
-      if (typeof name !== "string") continue;
-      if (name !== old.name)
-        refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId, plannedName: name }, reg, what));
-      ledger.declarations.declare(groupId, old.roleId, {
-        currentName: old.name,
-        plannedName: name,
-        by: "catalogue",
-        owner,
-        reg,
-      });
-    } else if (typeof name === "string") {
-      refuse(lateDeclare(ledger, groupId, name, reg, what));
-      if (adopts) refuse(lateTakeover(ledger, groupId, { name }, reg, what));
-      ledger.wants.addName(groupId, name, reg, adopts);
-    }
-  }
-  /** Removed keys another resource takes over, and how that resource is named. */
-  const handovers = new Map<string, string>();
-  for (const [key, old] of Object.entries(state.roles)) {
-    if (kept.has(key) || old.retain) continue; // kept, or forgotten (never deleted)
-    ledger.declarations.undeclare(groupId, old.roleId, owner, reg);
-    const release = ledger.names.release(groupId, old.roleId, old.name, reg, false);
-    if (release.handedTo) handovers.set(key, release.handedTo.described);
-    else {
-      const what = `group ${groupId}: roles.${key}`;
-      const unordered = unorderedTakeover(ledger, groupId, release, reg, what);
-      refuse(unordered);
-      refuse(absentTaker(ledger, groupId, release, reg, what));
-      // A role another resource takes over is not its name taken "for another role": one refusal, one advice.
-      if (!unordered) refuse(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, what));
-    }
-  }
-  const refused = allRefusals(refusals);
-  if (refused) throw refused;
-  return handovers;
-}
-
 /** A groupId change replaces the resource: roles are created in the new group and deleted from the old. */
 async function diffReplacement(groupId: number, state: GroupRolesState, news: Props, reg: Registration): Promise<void> {
   const ledger = deploymentLedger();
   // The replaced resource's delete runs after every other step and leaves what another resource took
   // over since: these roles may move to a resource registered before or after this one.
-  const late: Array<NameTakenError | undefined> = [];
-  for (const [key, old] of Object.entries(state.roles)) {
-    if (old.retain) continue;
-    const release = ledger.names.release(groupId, old.roleId, old.name, reg, !reg.deleteBeforeReplace);
-    late.push(unorderedTakeover(ledger, groupId, release, reg, `group ${groupId}: roles.${key}`));
-  }
+  const late = releaseReplaced(ledger, groupId, state, reg);
   const deleted = Object.entries(state.roles).filter(([, r]) => !r.retain);
   if (deleted.length) {
     const listed = await listedForPreview(
@@ -187,13 +93,11 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
     if (refusal) throw refusal;
     return;
   }
-  for (const [key, entry] of Object.entries(roles as Props)) {
+  const entries = Object.entries(roles as Props).flatMap(([key, entry]) => {
     const name = (entry as Props | undefined)?.name;
-    if (typeof name !== "string") continue;
-    if (news.adoptExisting === true)
-      late.push(lateTakeover(ledger, newGroup, { name }, reg, `group ${newGroup}: roles.${key}`));
-    ledger.wants.addName(newGroup, name, reg, news.adoptExisting === true);
-  }
+    return typeof name === "string" ? [[key, name] as const] : [];
+  });
+  late.push(...declareWanted(ledger, newGroup, entries, news.adoptExisting === true, reg));
   const lateRefusal = allRefusals(late);
   if (lateRefusal) throw lateRefusal;
   const listed = await listedForPreview(newGroup, `moving the roles to group ${newGroup}: listing it`, true);
@@ -209,34 +113,47 @@ const CHANGED: GroupRolesDiff = { changes: true, replaces: [], deleteBeforeRepla
 export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {
   const groupId = parseGroupId(id);
   const state = toState(olds);
+  // The entries when the map is known (a preview may not know it, or some entries), and the keys only
+  // renamed (./renamed-keys): computed once for the whole Diff.
+  const roles = news.roles;
+  const declared = !isUnknown(roles) && roles && typeof roles === "object" ? (roles as Props) : undefined;
+  const entries: Entries | undefined = declared && { declared, moved: renamedKeys(state, declared) };
   const result = await diffRegistration(
     `diff of the GroupRoles of group ${groupId}`,
     describeCatalogue(groupId, news.roles, programName(news)),
-    `catalogue:${catalogueOwner(state)}`,
-    (reg) => diffOf(groupId, state, news, reg),
+    existingCatalogueStep(state),
+    (reg) => diffOf(groupId, state, news, entries, reg),
     CHANGED,
   );
-  return result.changes ? { ...result, ...reportChanges(state, news, result.replaces.length > 0) } : result;
+  return result.changes
+    ? { ...result, ...reportChanges(state, news, result.replaces.length > 0, entries?.moved) }
+    : result;
+}
+
+/** A catalogue's new entries, and those only moved to a new key: new key to old key. */
+interface Entries {
+  declared: Props;
+  moved: ReadonlyMap<string, string>;
 }
 
 async function diffOf(
   groupId: number,
   state: GroupRolesState,
   news: Props,
+  entries: Entries | undefined,
   reg: Registration,
 ): Promise<GroupRolesDiff> {
   if (isUnknown(news.groupId) || news.groupId !== groupId) {
     if (!isUnknown(news.groupId)) await diffReplacement(groupId, state, news, reg);
     return { changes: true, replaces: ["groupId"], deleteBeforeReplace: false };
   }
-  const roles = news.roles;
   // Not known until apply (preview): which entries go cannot be told; `up` checks again.
-  if (isUnknown(roles) || !roles || typeof roles !== "object") {
+  if (!entries) {
     const refusal = await credentialRefusal(groupId);
     if (refusal) throw refusal;
     return { changes: true, replaces: [], deleteBeforeReplace: false };
   }
-  const declared = roles as Props;
+  const { declared, moved } = entries;
   const ledger = deploymentLedger();
   if (news.exclusive === true) {
     // First: a second exclusive catalogue's roles are all "removed" by the first, which says less.
@@ -244,15 +161,24 @@ async function diffOf(
     if (other) throw twoExclusive(groupId, other);
   }
   // A removed entry another resource takes over shows in the plan as a removal: its plan says it is a move.
-  const handedTo = record(groupId, state, declared, news.adoptExisting === true, reg);
-  const moved = renamedKeys(state, declared);
+  const { refusals, handovers: handedTo } = declareCatalogue(
+    ledger,
+    groupId,
+    state,
+    declared,
+    moved,
+    news.adoptExisting === true,
+    reg,
+  );
+  const refused = allRefusals(refusals);
+  if (refused) throw refused;
   const movedFrom = new Set(moved.values());
   const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));
   const retained = removed.filter((key) => state.roles[key]!.retain);
   const writes =
     removed.some((key) => !state.roles[key]!.retain) ||
     Object.keys(state.unconfirmed ?? {}).length > 0 ||
-    hasUnknowns(roles) ||
+    hasUnknowns(declared) ||
     moved.size > 0 ||
     Object.entries(declared).some(([key, entry]) => {
       const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
@@ -276,21 +202,16 @@ async function diffOf(
   }
   const what = `group ${groupId}: checking the change against the group's roles`;
   const listed = await listedForPreview(groupId, what, writes);
-  if (!hasUnknowns(roles)) {
-    const plan = planApply(state, toInputs({ ...news, groupId }), listed, otherResources(ledger, groupId, reg, "diff"));
+  if (!hasUnknowns(declared)) {
+    const others = otherResources(ledger, groupId, reg, "diff");
+    const plan = planApply(state, toInputs({ ...news, groupId }), listed, others, moved);
     const refusal = refusalOf(plan);
     if (refusal) throw refusal;
     const heldUnmanaged = exclusive ? plan.unmanaged.filter((r) => r.inUse) : [];
     if (heldUnmanaged.length) throw unmanagedInUse(groupId, heldUnmanaged);
     await notePlan(plan, state, listed, { moved, retained, handedTo, urn: reg.structure.urn });
     if (exclusive) {
-      await noteHeldBack(groupId, reg, ledger);
-      // Let go now, once: the apply removes only these (a role made since is never one of them), and a
-      // resource that registers later and keeps one of them is refused in its own Diff.
-      for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
-      ledger.exclusives.decideRemovals(reg);
-      if (plan.unmanaged.length)
-        await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false), reg.structure.urn);
+      await decideRemovals(ledger, groupId, plan, reg);
       return {
         changes: writes || flagChanged || removed.length > 0 || plan.unmanaged.length > 0,
         replaces: [],

@@ -11,7 +11,7 @@
 import { changedTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { usersOf } from "../shared/user-count";
-import { someLines } from "./errors";
+import { someLines } from "./name-errors";
 import type { Plan, PlannedUpdate } from "./plan";
 import type { GroupRolesState } from "./types";
 

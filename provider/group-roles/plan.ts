@@ -11,7 +11,8 @@ import type { RoleSummary } from "../../client/types";
 import type { Registration } from "../shared/registrations";
 import { sameSettings } from "../shared/settings";
 import { userCountOf } from "../shared/user-count";
-import { heldRole, type HeldRole, type NameConflict } from "./errors";
+import { heldRole, type HeldRole } from "./errors";
+import type { NameConflict } from "./name-errors";
 import type { Renamable } from "./ordering";
 import type { EntryInputs, EntryState, GroupRolesInputs, GroupRolesState } from "./types";
 import { renamedKeys } from "./renamed-keys";
@@ -126,12 +127,12 @@ export function planApply(
   inputs: GroupRolesInputs,
   listed: readonly RoleSummary[],
   others: OtherResources = NO_OTHERS,
+  moved: ReadonlyMap<string, string> = renamedKeys(state, inputs.roles),
 ): Plan {
   const { groupId } = inputs;
   const byId = new Map(listed.map((r) => [r.roleId, r]));
   const byName = new Map(listed.map((r) => [r.name, r]));
   const managed = new Set(Object.values(state.roles).map((r) => r.roleId));
-  const moved = renamedKeys(state, inputs.roles);
   const movedFrom = new Set(moved.values());
   const claimed = new Set<number>();
   const plan: Plan = {

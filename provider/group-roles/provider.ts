@@ -12,7 +12,7 @@ import { previewListing } from "../shared/preview-listing";
 import { dynamicConfigSource } from "../shared/config-check";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";
-import { allRefusals, lateDeclare, lateTakeover } from "../shared/registration-order";
+import { allRefusals, lateDeclare } from "../shared/registration-order";
 import { checkRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { type CheckFailure, isUnknown } from "../shared/fields";
 import { programName } from "../shared/structure";
@@ -26,28 +26,21 @@ import {
 import { DEFAULT_BATCH_OPTIONS } from "../../config/batch-options";
 import { inContext } from "../shared/errors";
 import { describeCatalogue, describeEntries } from "./describe";
-import {
-  forcedReplacementHint,
-  namesTaken,
-  removedInUse,
-  retainedOutOfExclusive,
-  twoExclusive,
-  unmanagedInUse,
-  unmanagedReport,
-} from "./errors";
+import { removedInUse, retainedOutOfExclusive, twoExclusive, unmanagedInUse, unmanagedReport } from "./errors";
+import { forcedReplacementHint, namesTaken } from "./name-errors";
 import { engineLog } from "../shared/engine-log";
 import { apply } from "./apply";
+import { decideRemovals, declareWanted, existingCatalogueStep, newCatalogueStep } from "./declaration";
 import { checkGroupRolesInputs } from "./check";
 import { deleteGroupRoles } from "./delete";
 import { diff } from "./diff";
 import { otherResources } from "./others";
 import { planApply } from "./plan";
-import { noteHeldBack, notePlan } from "./plan-notes";
+import { notePlan } from "./plan-notes";
 import { read } from "./read";
 import { withoutHandedOver } from "./handed-over";
 import { listCoveringState } from "./listing";
 import {
-  catalogueOwner,
   formatGroupId,
   hasUnknowns,
   parseGroupId,
@@ -62,13 +55,6 @@ import {
 export async function configure(req: { config: ConfigSource }): Promise<void> {
   setStackConfig(dynamicConfigSource(req.config));
 }
-
-/**
- * The name a create's Check binds its registration to, for the create to find (the ledger's
- * `registrations.stepOf`).
- */
-const newCatalogue = (inputs: GroupRolesInputs) =>
-  `new catalogue:${inputs.groupId}:${Object.keys(inputs.roles).join(",")}`;
 
 export async function check(olds: Props, news: Props) {
   return checkRegistration(olds, news, {
@@ -89,14 +75,9 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   const ledger = deploymentLedger();
   if (hasUnknowns(news.roles) || isUnknown(news.adoptExisting)) return [];
   const inputs = toInputs(news);
-  ledger.registrations.bind(newCatalogue(inputs), reg);
-  const lateOnes = Object.entries(inputs.roles).map(([key, entry]) => {
-    const late = inputs.adoptExisting
-      ? lateTakeover(ledger, groupId, { name: entry.name }, reg, `group ${groupId}: roles.${key}`)
-      : undefined;
-    ledger.wants.addName(groupId, entry.name, reg, inputs.adoptExisting);
-    return late;
-  });
+  ledger.registrations.bind(newCatalogueStep(inputs), reg);
+  const entries = Object.entries(inputs.roles).map(([key, entry]) => [key, entry.name] as const);
+  const lateOnes = declareWanted(ledger, groupId, entries, inputs.adoptExisting, reg);
   const late = allRefusals(lateOnes);
   if (late)
     return [{ property: `roles.${Object.keys(inputs.roles)[lateOnes.findIndex(Boolean)]}`, reason: late.message }];
@@ -132,13 +113,8 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   if (other) return [{ property: "exclusive", reason: twoExclusive(groupId, other).message }];
   const held = plan.unmanaged.filter((r) => r.inUse);
   if (held.length) return [{ property: "exclusive", reason: unmanagedInUse(groupId, held).message }];
-  await noteHeldBack(groupId, reg, ledger);
-  // Let go now, once: the create removes only these (see ./diff).
-  for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
-  ledger.exclusives.decideRemovals(reg);
   await notePlan(plan, { groupId, roles: {} }, roles, { urn: reg.structure.urn });
-  if (plan.unmanaged.length)
-    await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false), reg.structure.urn);
+  await decideRemovals(ledger, groupId, plan, reg);
   return [];
 }
 
@@ -150,28 +126,25 @@ const maxBatchSize = (): number => batchOptions(resolveConfig()).maxBatchSize ??
  * this one's `dependsOn` frees in its step (a rename away, a delete) is free by now: its step ended
  * before this one registered. Nothing waits for another resource's step.
  */
-async function converge(
-  what: string,
-  state: GroupRolesState,
-  inputs: GroupRolesInputs,
-  providerRef: unknown,
-  reg: Registration,
-): Promise<GroupRolesState> {
+/** A create's or update's work: its words for messages, the state it starts from, the inputs it applies. */
+interface StepWork {
+  what: string;
+  state: GroupRolesState;
+  inputs: GroupRolesInputs;
+  providerRef: unknown;
+  reg: Registration;
+}
+
+async function converge(work: StepWork): Promise<GroupRolesState> {
   try {
-    return await planAndApply(what, state, inputs, providerRef, reg);
+    return await planAndApply(work);
   } catch (error) {
     // Failed before writing: entries another resource took over must not stay in this state (./handed-over).
-    throw await withoutHandedOver(error, state, reg, providerRef);
+    throw await withoutHandedOver(error, work.state, work.reg, work.providerRef);
   }
 }
 
-async function planAndApply(
-  what: string,
-  state: GroupRolesState,
-  inputs: GroupRolesInputs,
-  providerRef: unknown,
-  reg: Registration,
-): Promise<GroupRolesState> {
+async function planAndApply({ what, state, inputs, providerRef, reg }: StepWork): Promise<GroupRolesState> {
   const client = clientFromConfig();
   const ledger = deploymentLedger();
   const { groupId } = inputs;
@@ -201,8 +174,8 @@ async function planAndApply(
 export async function create(props: Props): Promise<{ id: string; outs: GroupRolesState }> {
   const inputs = toInputs(props);
   const what = `creating the roles of group ${inputs.groupId}`;
-  const outs = await runStep(newCatalogue(inputs), describeCatalogue(inputs.groupId, inputs.roles), (reg) =>
-    converge(what, { groupId: inputs.groupId, roles: {} }, inputs, props.__provider, reg),
+  const outs = await runStep(newCatalogueStep(inputs), describeCatalogue(inputs.groupId, inputs.roles), (reg) =>
+    converge({ what, state: { groupId: inputs.groupId, roles: {} }, inputs, providerRef: props.__provider, reg }),
   );
   return { id: formatGroupId(inputs.groupId), outs };
 }
@@ -212,8 +185,8 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   const inputs = toInputs({ ...news, groupId });
   const state = toState(olds);
   const what = `updating the roles of group ${groupId}`;
-  const outs = await runStep(`catalogue:${catalogueOwner(state)}`, describeCatalogue(groupId, inputs.roles), (reg) =>
-    converge(what, state, inputs, news.__provider, reg),
+  const outs = await runStep(existingCatalogueStep(state), describeCatalogue(groupId, inputs.roles), (reg) =>
+    converge({ what, state, inputs, providerRef: news.__provider, reg }),
   );
   return { outs };
 }

@@ -15,10 +15,11 @@ import { dependencyDeclaring, urnName } from "./structure";
  * found ("the diff that a user would see if they immediately ran an `up` on a no-change program",
  * pkg/resource/deploy/step.go of pulumi/pulumi, `RefreshStep.Apply`), and the engine fails the refresh
  * when it throws. The refusals of order, names and use concern the program's registrations, which a
- * refresh has none of: its steps run on workers in any order (found by the simulation, history 5033:
- * an exclusive catalogue's refresh Diff before another catalogue's made that one refuse, and a plain
- * `refresh` failed). A conflict raised in a Diff, which writes nothing, is always such a refusal:
- * the refresh then shows a change, and the `up` that follows decides (it refuses there if it must).
+ * refresh has none of: its steps run on workers in any order (found by the simulation: an exclusive
+ * catalogue's refresh Diff before another catalogue's made that one refuse, and a plain `refresh`
+ * failed; test/provider/group-roles-diff-moves.test.ts reproduces it). A conflict raised in a Diff,
+ * which writes nothing, is always such a refusal: the refresh then shows a change, and the `up` that
+ * follows decides (it refuses there if it must).
  */
 export async function refusingOnlyInProgram<T extends { changes: boolean }>(
   ledger: DeploymentLedger,

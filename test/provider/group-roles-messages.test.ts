@@ -7,14 +7,8 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { ConflictError } from "../../client/errors";
-import {
-  heldRole,
-  namesTaken,
-  removedInUse,
-  someLines,
-  someNames,
-  type NameConflict,
-} from "../../provider/group-roles/errors";
+import { heldRole, removedInUse } from "../../provider/group-roles/errors";
+import { namesTaken, someLines, someNames, type NameConflict } from "../../provider/group-roles/name-errors";
 import { DeploymentLedger, deploymentLedger, inNewDeployment } from "../../provider/shared/deployment-ledger";
 import {
   catalogue,

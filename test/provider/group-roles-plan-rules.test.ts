@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { heldTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
-import { namesTaken } from "../../provider/group-roles/errors";
+import { namesTaken } from "../../provider/group-roles/name-errors";
 import { otherResources } from "../../provider/group-roles/others";
 import { NO_OTHERS, planApply, type Holder, type OtherResources } from "../../provider/group-roles/plan";
 import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
