@@ -6,16 +6,9 @@
 import { Agent } from "undici";
 import type { z } from "zod";
 import type { ServiceName, TokenSource } from "./credentials";
-import {
-  AuthenticationError,
-  ConnectionError,
-  DeadlineExceededError,
-  ForbiddenError,
-  GroupRolesError,
-  TimeoutError,
-  UnexpectedReplyError,
-  type RequestInfo,
-} from "./errors";
+import { ConnectionError, GroupRolesError, UnexpectedReplyError, type RequestInfo } from "./errors";
+import { AuthenticationError, ForbiddenError } from "./status-errors";
+import { DeadlineExceededError, TimeoutError } from "./timeout-errors";
 import { RateBudget, type Release } from "./rate-budget";
 import { DEFAULT_RETRY, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
 import { DEFAULT_MAX_REPLY_BYTES, readCapped } from "./reply-limits";

@@ -7,7 +7,7 @@
  * take. It also tells the deployment's ledger which roles this resource keeps, lets go and wants, so
  * that other resources neither delete nor duplicate them.
  */
-import type { NameTakenError } from "../../client/errors";
+import type { NameTakenError } from "../../client/status-errors";
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
 import { deploymentLedger } from "../shared/deployment-ledger";

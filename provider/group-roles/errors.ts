@@ -3,7 +3,7 @@
  * ways out, name conflicts that name every holder, and the init error that records a half-done apply.
  */
 import { usersOf } from "../shared/user-count";
-import { NameTakenError, RoleInUseError } from "../../client/errors";
+import { NameTakenError, RoleInUseError } from "../../client/status-errors";
 import { RoleNotAppliedError } from "../shared/errors";
 import type { RoleSummary } from "../../client/types";
 import type { Registration } from "../shared/registrations";

@@ -6,7 +6,7 @@
  * built directly from what the provider hands them.
  */
 import { describe, expect, it, vi } from "vitest";
-import { ConflictError } from "../../client/errors";
+import { ConflictError } from "../../client/status-errors";
 import {
   heldRole,
   namesTaken,
