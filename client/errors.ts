@@ -62,10 +62,14 @@ const KINDS = Symbol.for("pulumi-grouproles.error-kinds");
 
 type Class = abstract new (...args: never[]) => unknown;
 
-/** The names of `cls` and its superclasses, up to (not including) `Error`. */
+/**
+ * The names of `cls` and its superclasses, up to (not including) `Error`. A class without a name is no
+ * kind: the one a helper puts between a kind and its base (`withCode` of ./status-errors).
+ */
 function kindsOf(cls: Class): string[] {
   const kinds: string[] = [];
-  for (let c: Class | null = cls; c && c !== Error; c = Object.getPrototypeOf(c) as Class | null) kinds.push(c.name);
+  for (let c: Class | null = cls; c && c !== Error; c = Object.getPrototypeOf(c) as Class | null)
+    if (c.name) kinds.push(c.name);
   return kinds;
 }
 
