@@ -64,7 +64,8 @@ type Class = abstract new (...args: never[]) => unknown;
 
 /**
  * The names of `cls` and its superclasses, up to (not including) `Error`. A class without a name is no
- * kind: the one a helper puts between a kind and its base (`withCode` of ./status-errors).
+ * kind: the one a helper puts between a kind and its base (`withCode` of ./status-errors, `phaseTimeout`
+ * of ./timeout-errors).
  */
 function kindsOf(cls: Class): string[] {
   const kinds: string[] = [];

@@ -2,7 +2,7 @@
  * The errors of a request that ran out of time: one class per phase (connecting, the reply's headers,
  * its body) and the deadline of the whole call. The base class and every other kind: ./errors.
  */
-import { GroupRolesError, type GroupRolesErrorOptions, type RequestInfo } from "./errors";
+import { GroupRolesError, type GroupRolesErrorCode, type GroupRolesErrorOptions, type RequestInfo } from "./errors";
 
 /** The phase of a request that ran out of time. */
 export type TimeoutPhase = "connect" | "headers" | "body" | "total";
@@ -16,30 +16,41 @@ export abstract class TimeoutError extends GroupRolesError {
     this.timeoutMs = timeoutMs;
   }
 }
+/**
+ * The class of the timeout of one phase: its code, its phase, and what it waited for (the message's
+ * words); made from the timeout alone. Unnamed, so it is no kind (./errors): a phase's class written
+ * `class X extends phaseTimeout(...) {}` has the kinds of one that sets them itself.
+ */
+function phaseTimeout<const C extends GroupRolesErrorCode, const P extends TimeoutPhase>(
+  code: C,
+  phase: P,
+  what: string,
+): PhaseTimeout<C, P> {
+  return class extends TimeoutError {
+    readonly code: C = code;
+    readonly phase: P = phase;
+    constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
+      super(what, timeoutMs, options);
+    }
+  };
+}
+
+/**
+ * What phaseTimeout returns, named so that the declarations keep it whole (spelled out, its methods'
+ * `this` would be lost): TimeoutError's statics, and a constructor of errors of code `C` and phase `P`.
+ */
+type PhaseTimeout<C, P> = Omit<typeof TimeoutError, "prototype"> &
+  (new (
+    timeoutMs: number,
+    options: GroupRolesErrorOptions,
+  ) => TimeoutError & { readonly code: C; readonly phase: P });
+
 /** No connection within the connect timeout: the service never saw the request. */
-export class ConnectTimeoutError extends TimeoutError {
-  readonly code = "ERR_CONNECT_TIMEOUT";
-  readonly phase = "connect";
-  constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
-    super("connection", timeoutMs, options);
-  }
-}
+export class ConnectTimeoutError extends phaseTimeout("ERR_CONNECT_TIMEOUT", "connect", "connection") {}
 /** No reply headers within the headers timeout: the service may have acted. */
-export class HeadersTimeoutError extends TimeoutError {
-  readonly code = "ERR_HEADERS_TIMEOUT";
-  readonly phase = "headers";
-  constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
-    super("reply headers", timeoutMs, options);
-  }
-}
+export class HeadersTimeoutError extends phaseTimeout("ERR_HEADERS_TIMEOUT", "headers", "reply headers") {}
 /** The reply body stalled longer than the body timeout: the service has acted. */
-export class BodyTimeoutError extends TimeoutError {
-  readonly code = "ERR_BODY_TIMEOUT";
-  readonly phase = "body";
-  constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
-    super("reply body", timeoutMs, options);
-  }
-}
+export class BodyTimeoutError extends phaseTimeout("ERR_BODY_TIMEOUT", "body", "reply body") {}
 
 /**
  * The whole request (connecting, sending, the reply's headers and its entire body) took longer than
