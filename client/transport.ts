@@ -1,10 +1,10 @@
 /**
- * HTTP transport: undici's Agent (a connection pool per origin), per-phase timeouts, bounded retries,
- * JSON replies parsed with zod, and every failure turned into one of the typed errors of `./errors`
- * (see ./transport-errors).
+ * HTTP transport: undici's Agent (a connection pool per origin, ./connection-pool), per-phase timeouts,
+ * bounded retries, JSON replies parsed with zod, and every failure turned into one of the typed errors
+ * of `./errors` (see ./transport-errors).
  */
-import { Agent } from "undici";
 import type { z } from "zod";
+import { agentFor } from "./connection-pool";
 import type { ServiceName, TokenSource } from "./credentials";
 import { ConnectionError, GroupRolesError, UnexpectedReplyError, type RequestInfo } from "./errors";
 import { AuthenticationError, ForbiddenError } from "./status-errors";
@@ -18,14 +18,6 @@ import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./timeouts";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
 
 export { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./timeouts";
-
-/**
- * Keep-alive: idle sockets are closed after 4 s unless the server says otherwise, and never kept longer
- * than 50 s; typical load balancers drop idle connections after 60 s, and reusing a socket the other
- * side is closing is the classic source of spurious "socket hang up" errors.
- */
-const KEEP_ALIVE_TIMEOUT_MS = 4_000;
-const KEEP_ALIVE_MAX_TIMEOUT_MS = 50_000;
 
 export interface TransportOptions {
   /** Where the bearer token of each request comes from (per group and service). */
@@ -77,27 +69,6 @@ export interface CallOptions<T> {
   bearer?: { groupId: number; service: ServiceName };
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
-}
-
-/**
- * Agents shared by every client of the process, by their connection settings (in practice one):
- * an Agent keeps one pool per origin, so all the resources of a deployment reuse the same sockets.
- */
-const agents = new Map<string, Agent>();
-
-function agentFor(connectMs: number, connections: number): Agent {
-  const key = `${connectMs}|${connections}`;
-  let agent = agents.get(key);
-  if (!agent) {
-    agent = new Agent({
-      connections,
-      connect: { timeout: connectMs },
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-      keepAliveMaxTimeout: KEEP_ALIVE_MAX_TIMEOUT_MS,
-    });
-    agents.set(key, agent);
-  }
-  return agent;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
