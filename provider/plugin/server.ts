@@ -7,8 +7,6 @@
  * provider and leaves CheckConfig unimplemented (pulumi/pulumi sdk/nodejs/provider/server.ts), so this service is
  * built on the SDK's generated `provider_grpc_pb` directly. See docs/design/pulumi-package.md.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { clientFromConfig, setStackConfig } from "../../config/stack-config";
 import { groupRolesProvider } from "../group-roles/provider";
@@ -20,6 +18,7 @@ import { configFailures, configSource } from "./config";
 import { sameNameFailures } from "./declared-names";
 import { claimIfImported, readNoting } from "./imports";
 import { narrowToDeclared } from "./declared-settings";
+import { schemaText } from "./package-schema";
 import { plannedCatalogue, plannedRole } from "./planned-outputs";
 import { leanService, propsOf, withProps } from "./lean-wire";
 import { fromStruct, reveal, toStruct, withoutShim } from "./values";
@@ -50,24 +49,6 @@ const INVOKES: Record<string, (args: Props) => Promise<unknown>> = {
 
 /** The resource and function tokens this plugin serves (schema.json must list exactly these). */
 export const SERVED_TOKENS = { resources: Object.keys(RESOURCES), functions: Object.keys(INVOKES) };
-
-/** The package schema (schema.json at the package root), with this plugin's version. */
-export function schemaText(): string {
-  const schema = JSON.parse(readFileSync(path.join(packageRoot(), "schema.json"), "utf8")) as Props;
-  return JSON.stringify({ ...schema, version: PACKAGE_VERSION });
-}
-
-function packageRoot(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    try {
-      const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string };
-      if (manifest.name === "pulumi-grouproles") return dir;
-    } catch {
-      // not here
-    }
-    if (path.dirname(dir) === dir) throw new Error("pulumi-grouproles: package.json not found above the plugin");
-  }
-}
 
 /** A resource's type token, from its URN. */
 function tokenOf(urn: string): string {
