@@ -8,10 +8,7 @@
  * built on the SDK's generated `provider_grpc_pb` directly. See docs/design/pulumi-package.md.
  */
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { clientFromConfig, setStackConfig } from "../../config/stack-config";
-import { groupRolesProvider } from "../group-roles/provider";
-import { roleProvider } from "../role/provider";
-import { locateVisitor, lookupRole, lookupRoles, lookupVisitorPresence } from "../shared/lookups";
+import { setStackConfig } from "../../config/stack-config";
 import { anyproto, emptyproto, grpc } from "../shared/sdk-rpc";
 import { PACKAGE_VERSION } from "../../client/version";
 import { configFailures, configSource } from "./config";
@@ -20,6 +17,7 @@ import { claimIfImported, readNoting } from "./imports";
 import { narrowToDeclared } from "./declared-settings";
 import { schemaText } from "./package-schema";
 import { plannedCatalogue, plannedRole } from "./planned-outputs";
+import { INVOKES, methodsFor, tokenOf } from "./served-tokens";
 import { leanService, propsOf, withProps } from "./lean-wire";
 import { fromStruct, reveal, toStruct, withoutShim } from "./values";
 
@@ -30,38 +28,6 @@ const pluginpb = require("@pulumi/pulumi/proto/plugin_pb") as typeof import("@pu
 const statuspb = require("@pulumi/pulumi/proto/status_pb") as typeof import("@pulumi/pulumi/proto/status_pb");
 
 type Props = Record<string, unknown>;
-type Methods = typeof roleProvider;
-
-/** Resource tokens to the implementation behind them: the dynamic providers' methods. */
-const RESOURCES: Record<string, Methods> = {
-  "grouproles:index:Role": roleProvider,
-  "grouproles:index:GroupRoles": groupRolesProvider as unknown as Methods,
-};
-
-/** Invoke tokens to the lookups the SDK's data functions use too. */
-const INVOKES: Record<string, (args: Props) => Promise<unknown>> = {
-  "grouproles:index:getRole": (args) => lookupRole(clientFromConfig(), args as never),
-  "grouproles:index:getRoles": (args) => lookupRoles(clientFromConfig(), args as never),
-  "grouproles:index:getVisitorPresence": (args) =>
-    lookupVisitorPresence(clientFromConfig({}, "presence"), args as never),
-  "grouproles:index:findVisitor": (args) => locateVisitor(clientFromConfig({}, "presence"), args as never),
-};
-
-/** The resource and function tokens this plugin serves (schema.json must list exactly these). */
-export const SERVED_TOKENS = { resources: Object.keys(RESOURCES), functions: Object.keys(INVOKES) };
-
-/** A resource's type token, from its URN. */
-function tokenOf(urn: string): string {
-  const qualified = urn.split("::")[2] ?? "";
-  return qualified.slice(qualified.lastIndexOf("$") + 1);
-}
-
-function methodsFor(urn: string): Methods {
-  const methods = RESOURCES[tokenOf(urn)];
-  if (!methods)
-    throw new Error(`unknown resource type ${tokenOf(urn)}; this plugin serves ${Object.keys(RESOURCES).join(", ")}`);
-  return methods;
-}
 
 /**
  * An error as the engine reads it: a partial create or update (the providers' init errors carry `id`,
