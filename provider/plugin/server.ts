@@ -9,12 +9,13 @@
  */
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { setStackConfig } from "../../config/stack-config";
-import { anyproto, emptyproto, grpc } from "../shared/sdk-rpc";
+import { emptyproto, grpc } from "../shared/sdk-rpc";
 import { PACKAGE_VERSION } from "../../client/version";
 import { configFailures, configSource } from "./config";
 import { sameNameFailures } from "./declared-names";
 import { claimIfImported, readNoting } from "./imports";
 import { narrowToDeclared } from "./declared-settings";
+import { unary, unimplemented } from "./grpc-handlers";
 import { schemaText } from "./package-schema";
 import { plannedCatalogue, plannedRole } from "./planned-outputs";
 import { INVOKES, methodsFor, tokenOf } from "./served-tokens";
@@ -25,48 +26,8 @@ const provrpc =
   require("@pulumi/pulumi/proto/provider_grpc_pb") as typeof import("@pulumi/pulumi/proto/provider_grpc_pb");
 const provpb = require("@pulumi/pulumi/proto/provider_pb") as typeof import("@pulumi/pulumi/proto/provider_pb");
 const pluginpb = require("@pulumi/pulumi/proto/plugin_pb") as typeof import("@pulumi/pulumi/proto/plugin_pb");
-const statuspb = require("@pulumi/pulumi/proto/status_pb") as typeof import("@pulumi/pulumi/proto/status_pb");
 
 type Props = Record<string, unknown>;
-
-/**
- * An error as the engine reads it: a partial create or update (the providers' init errors carry `id`,
- * `properties` and `reasons`) travels as ErrorResourceInitFailed in the status details, so that the
- * engine keeps the resource in state with them.
- */
-function asGrpcError(e: unknown): Partial<import("@grpc/grpc-js").StatusObject> & { details: string } {
-  const err = e as Error & { id?: string; properties?: Props; reasons?: string[] };
-  const metadata = new grpc.Metadata();
-  if (err.id) {
-    const detail = new provpb.ErrorResourceInitFailed();
-    detail.setId(err.id);
-    detail.setProperties(toStruct(withoutShim(err.properties)));
-    detail.setReasonsList(err.reasons ?? []);
-    const any = new anyproto.Any();
-    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
-    const status = new statuspb.Status();
-    status.setCode(grpc.status.UNKNOWN);
-    status.setMessage(err.message);
-    status.addDetails(any);
-    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
-  }
-  return { code: grpc.status.UNKNOWN, details: err.message ?? String(e), metadata };
-}
-
-type Status = Partial<import("@grpc/grpc-js").StatusObject>;
-
-/** Runs `handle` and answers the call with its result or its error. */
-function unary<Req, Res>(handle: (req: Req) => Promise<Res>) {
-  return (call: { request: Req }, callback: (err: Status | null, res?: Res) => void): void => {
-    handle(call.request).then(
-      (res) => callback(null, res),
-      (e: unknown) => callback(asGrpcError(e)),
-    );
-  };
-}
-
-const unimplemented = (what: string) => (_call: unknown, callback: (err: Status) => void) =>
-  callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-grouproles` });
 
 /** A resource call's Struct field `name` (./lean-wire), secrets revealed, without the dynamic providers' shim. */
 const field = (req: object, name: string): Props => withoutShim(reveal(propsOf(req, name)) as Props);
