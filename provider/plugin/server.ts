@@ -11,6 +11,7 @@ import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { setStackConfig } from "../../config/stack-config";
 import { emptyproto, grpc } from "../shared/sdk-rpc";
 import { PACKAGE_VERSION } from "../../client/version";
+import { checkResponse, diffResponse } from "./check-diff-responses";
 import { configFailures, configSource } from "./config";
 import { sameNameFailures } from "./declared-names";
 import { claimIfImported, readNoting } from "./imports";
@@ -50,59 +51,6 @@ function planned(req: provproto.CreateRequest | provproto.UpdateRequest): Props 
   const old = isUpdate ? field(req, "olds") : undefined;
   if (tokenOf(req.getUrn()) === "grouproles:index:Role") return plannedRole(inputs, old);
   return plannedCatalogue(inputs, old) ?? inputs;
-}
-
-/** A CheckResponse with `failures`; its inputs are the caller's to set (Check's go lean, ./lean-wire). */
-function checkResponse(failures: ReadonlyArray<{ property: string; reason: string }>) {
-  const res = new provpb.CheckResponse();
-  res.setFailuresList(
-    failures.map((f) => {
-      const failure = new provpb.CheckFailure();
-      failure.setProperty(f.property);
-      failure.setReason(f.reason);
-      return failure;
-    }),
-  );
-  return res;
-}
-
-/** Pulumi's PropertyDiff kinds for what a GroupRoles diff says happens to an entry. */
-const PROPERTY_DIFF = {
-  add: provpb.PropertyDiff.Kind.ADD,
-  delete: provpb.PropertyDiff.Kind.DELETE,
-  update: provpb.PropertyDiff.Kind.UPDATE,
-} as const;
-
-function diffResponse(d: {
-  changes?: boolean;
-  replaces?: string[];
-  deleteBeforeReplace?: boolean;
-  diffs?: string[];
-  detailedDiff?: Record<string, keyof typeof PROPERTY_DIFF>;
-}) {
-  const res = new provpb.DiffResponse();
-  // The changed keys (matched by `replaceOnChanges`) and, where known, what happens to each entry (shown).
-  res.setDiffsList(d.diffs ?? []);
-  if (d.detailedDiff) {
-    res.setHasdetaileddiff(true);
-    const map = res.getDetaileddiffMap();
-    for (const [path, kind] of Object.entries(d.detailedDiff)) {
-      const diff = new provpb.PropertyDiff();
-      diff.setKind(PROPERTY_DIFF[kind]);
-      diff.setInputdiff(true);
-      map.set(path, diff);
-    }
-  }
-  res.setChanges(
-    d.changes === true
-      ? provpb.DiffResponse.DiffChanges.DIFF_SOME
-      : d.changes === false
-        ? provpb.DiffResponse.DiffChanges.DIFF_NONE
-        : provpb.DiffResponse.DiffChanges.DIFF_UNKNOWN,
-  );
-  res.setReplacesList(d.replaces ?? []);
-  res.setDeletebeforereplace(d.deleteBeforeReplace ?? false);
-  return res;
 }
 
 export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IResourceProviderServer> = {
