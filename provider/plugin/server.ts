@@ -6,6 +6,8 @@
  * and invokes. The Node SDK's `provider.main()` answers Configure without handing the config to the
  * provider and leaves CheckConfig unimplemented (pulumi/pulumi sdk/nodejs/provider/server.ts), so this service is
  * built on the SDK's generated `provider_grpc_pb` directly. See docs/design/pulumi-package.md.
+ * Here: the service's handlers and serve(); what serves each token is ./served-tokens, the schema
+ * ./package-schema, the replies ./check-diff-responses, and the answering of a call ./grpc-handlers.
  */
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { setStackConfig } from "../../config/stack-config";
