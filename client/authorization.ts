@@ -11,7 +11,8 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import type { ServiceName, TokenSource } from "./credentials";
-import { AuthenticationError, ConfigurationError, ForbiddenError, GroupRolesError } from "./errors";
+import { ConfigurationError, GroupRolesError } from "./errors";
+import { AuthenticationError, ForbiddenError } from "./status-errors";
 import { registerSecret } from "./redact";
 import type { Transport } from "./transport";
 import type { ServiceUrl } from "./urls";

@@ -1,6 +1,8 @@
 /**
  * Errors of the Group Roles client. Every error has a stable string `code` to branch on, one class per
  * kind, and never carries a credential: messages and causes are redacted in the constructor, on a copy.
+ * Here: their base class and the kinds that stand alone; the families have their files, an HTTP error
+ * status in ./status-errors, a timeout in ./timeout-errors.
  */
 import type { z } from "zod";
 import { redact, sanitizeCause } from "./redact";
@@ -60,10 +62,15 @@ const KINDS = Symbol.for("pulumi-grouproles.error-kinds");
 
 type Class = abstract new (...args: never[]) => unknown;
 
-/** The names of `cls` and its superclasses, up to (not including) `Error`. */
+/**
+ * The names of `cls` and its superclasses, up to (not including) `Error`. A class without a name is no
+ * kind: the one a helper puts between a kind and its base (`withCode` of ./status-errors, `phaseTimeout`
+ * of ./timeout-errors).
+ */
 function kindsOf(cls: Class): string[] {
   const kinds: string[] = [];
-  for (let c: Class | null = cls; c && c !== Error; c = Object.getPrototypeOf(c) as Class | null) kinds.push(c.name);
+  for (let c: Class | null = cls; c && c !== Error; c = Object.getPrototypeOf(c) as Class | null)
+    if (c.name) kinds.push(c.name);
   return kinds;
 }
 
@@ -123,124 +130,6 @@ export abstract class GroupRolesError extends Error {
   /** {@link rephrase} to `<what>: <this message>`. */
   withContext(what: string): this {
     return this.rephrase(`${what}: ${this.message}`);
-  }
-}
-
-/** An HTTP error reply of a status no subclass names. Subclasses name the kinds users branch on. */
-export class HttpStatusError extends GroupRolesError {
-  readonly code: GroupRolesErrorCode = "ERR_HTTP_STATUS";
-}
-
-/**
- * 3xx: the service answered with a redirect. Redirects are never followed: the request carries the
- * access token, which goes only to the configured addresses, never to one a reply names.
- */
-export class RedirectError extends HttpStatusError {
-  override readonly code = "ERR_REDIRECT";
-}
-
-/** 401: the access token is missing, unknown or expired. */
-export class AuthenticationError extends HttpStatusError {
-  override readonly code = "ERR_AUTHENTICATION";
-}
-/** 403: the token is valid but not granted this group. */
-export class ForbiddenError extends HttpStatusError {
-  override readonly code = "ERR_FORBIDDEN";
-}
-/** 404: the group, role or visitor does not exist. */
-export class NotFoundError extends HttpStatusError {
-  override readonly code = "ERR_NOT_FOUND";
-}
-/** 409: the change conflicts with the service's state. */
-export class ConflictError extends HttpStatusError {
-  override readonly code: GroupRolesErrorCode = "ERR_CONFLICT";
-}
-/** 409 on delete, or a refusal before it: the role is assigned to users. */
-export class RoleInUseError extends ConflictError {
-  override readonly code = "ERR_ROLE_IN_USE";
-}
-/** A role name is taken in the group by another role; the message names the holder and what works. */
-export class NameTakenError extends ConflictError {
-  override readonly code = "ERR_NAME_TAKEN";
-}
-/** 400/422: the service rejected the request's content. */
-export class ValidationError extends HttpStatusError {
-  override readonly code = "ERR_VALIDATION";
-}
-/** 429: too many requests. */
-export class RateLimitedError extends HttpStatusError {
-  override readonly code = "ERR_RATE_LIMITED";
-  /** The `Retry-After` header as received, if any. */
-  readonly retryAfter?: string;
-  /** The delay it asked for, in milliseconds, when it could be parsed. */
-  readonly retryAfterMs?: number;
-  constructor(message: string, options: GroupRolesErrorOptions & { retryAfter?: string; retryAfterMs?: number }) {
-    super(message, options);
-    this.retryAfter = options.retryAfter;
-    this.retryAfterMs = options.retryAfterMs;
-  }
-}
-/** 5xx: the service failed. */
-export class ServerError extends HttpStatusError {
-  override readonly code = "ERR_SERVER";
-}
-
-/** The phase of a request that ran out of time. */
-export type TimeoutPhase = "connect" | "headers" | "body" | "total";
-
-/** A request ran out of time. `phase` says where; each phase has its class and code. */
-export abstract class TimeoutError extends GroupRolesError {
-  abstract readonly phase: TimeoutPhase;
-  readonly timeoutMs: number;
-  constructor(what: string, timeoutMs: number, options: GroupRolesErrorOptions) {
-    super(`timed out after ${timeoutMs} ms waiting for the ${what}`, options);
-    this.timeoutMs = timeoutMs;
-  }
-}
-/** No connection within the connect timeout: the service never saw the request. */
-export class ConnectTimeoutError extends TimeoutError {
-  readonly code = "ERR_CONNECT_TIMEOUT";
-  readonly phase = "connect";
-  constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
-    super("connection", timeoutMs, options);
-  }
-}
-/** No reply headers within the headers timeout: the service may have acted. */
-export class HeadersTimeoutError extends TimeoutError {
-  readonly code = "ERR_HEADERS_TIMEOUT";
-  readonly phase = "headers";
-  constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
-    super("reply headers", timeoutMs, options);
-  }
-}
-/** The reply body stalled longer than the body timeout: the service has acted. */
-export class BodyTimeoutError extends TimeoutError {
-  readonly code = "ERR_BODY_TIMEOUT";
-  readonly phase = "body";
-  constructor(timeoutMs: number, options: GroupRolesErrorOptions) {
-    super("reply body", timeoutMs, options);
-  }
-}
-
-/**
- * The whole request (connecting, sending, the reply's headers and its entire body) took longer than
- * the deadline: the per-phase timeouts bound each wait, this bounds their sum (a body trickled one
- * byte every few seconds never trips the body timeout). The service may have acted.
- */
-export class DeadlineExceededError extends TimeoutError {
-  readonly code = "ERR_DEADLINE_EXCEEDED";
-  readonly phase = "total";
-  /** How long the call ran, every attempt and wait included. */
-  readonly elapsedMs: number;
-  constructor(timeoutMs: number, request: RequestInfo, spent: { attempts: number; elapsedMs: number }) {
-    super(
-      `whole reply of ${request.origin ?? ""}${request.path} (the deadline, deadlineMs, bounds the whole call: ` +
-        `${spent.attempts} attempt${spent.attempts === 1 ? "" : "s"} in ${(spent.elapsedMs / 1000).toFixed(1)} s)`,
-      timeoutMs,
-      { request },
-    );
-    this.attempts = spent.attempts;
-    this.elapsedMs = spent.elapsedMs;
   }
 }
 
@@ -310,51 +199,5 @@ export class VisitorNotConnectedError extends GroupRolesError {
     super(`visitor "${visitorId}" of group ${groupId} is not connected to any presence server`, options);
     this.groupId = groupId;
     this.visitorId = visitorId;
-  }
-}
-
-/** Where a redirect pointed, as an origin (a path or query could carry someone's secrets). */
-function redirectTarget(location: string | undefined, base: string | undefined): string {
-  if (location === undefined) return "";
-  try {
-    return ` to ${new URL(location, base).origin}`;
-  } catch {
-    return "";
-  }
-}
-
-/** Maps an HTTP status of 300 or more to the error class and code users branch on. */
-export function errorForStatus(
-  status: number,
-  options: GroupRolesErrorOptions & { retryAfter?: string; retryAfterMs?: number; location?: string },
-): HttpStatusError {
-  const said = options.serviceMessage ?? "";
-  const code = options.serviceCode ? ` ${options.serviceCode}` : "";
-  const message = `service answered ${status}${code}${said ? `: ${said}` : ""}`;
-  switch (true) {
-    case status >= 300 && status < 400:
-      return new RedirectError(
-        `${message}; the redirect${redirectTarget(options.location, options.request?.origin)} was not followed: ` +
-          "the access token goes only to the configured addresses",
-        options,
-      );
-    case status === 401:
-      return new AuthenticationError(message, options);
-    case status === 403:
-      return new ForbiddenError(message, options);
-    case status === 404:
-      return new NotFoundError(message, options);
-    case status === 409 && /in[_ ]?use/i.test(`${options.serviceCode} ${said}`):
-      return new RoleInUseError(message, options);
-    case status === 409:
-      return new ConflictError(message, options);
-    case status === 400 || status === 422:
-      return new ValidationError(message, options);
-    case status === 429:
-      return new RateLimitedError(message, options);
-    case status >= 500:
-      return new ServerError(message, options);
-    default:
-      return new HttpStatusError(message, options);
   }
 }

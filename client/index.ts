@@ -129,6 +129,16 @@ export class GroupRolesClient {
 
 export {
   GroupRolesError,
+  ReplyTooLargeError,
+  ConnectionError,
+  UnexpectedReplyError,
+  ConfigurationError,
+  VisitorNotConnectedError,
+  type GroupRolesErrorCode,
+  type GroupRolesErrorOptions,
+  type RequestInfo,
+} from "./errors";
+export {
   HttpStatusError,
   RedirectError,
   AuthenticationError,
@@ -140,21 +150,15 @@ export {
   ValidationError,
   RateLimitedError,
   ServerError,
+} from "./status-errors";
+export {
   TimeoutError,
   ConnectTimeoutError,
   HeadersTimeoutError,
   BodyTimeoutError,
   DeadlineExceededError,
-  ReplyTooLargeError,
-  ConnectionError,
-  UnexpectedReplyError,
-  ConfigurationError,
-  VisitorNotConnectedError,
-  type GroupRolesErrorCode,
-  type GroupRolesErrorOptions,
-  type RequestInfo,
   type TimeoutPhase,
-} from "./errors";
+} from "./timeout-errors";
 export type * from "./types";
 export type { RetryOptions } from "./retry";
 export type { ServiceName, TokenSource } from "./credentials";

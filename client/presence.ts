@@ -3,7 +3,8 @@
  * the visitor (never the load balancer).
  */
 import { isIP } from "node:net";
-import { NotFoundError, UnexpectedReplyError, VisitorNotConnectedError } from "./errors";
+import { UnexpectedReplyError, VisitorNotConnectedError } from "./errors";
+import { NotFoundError } from "./status-errors";
 import {
   describeAllowedPresenceServers,
   isAllowedPresenceServer,

@@ -1,18 +1,12 @@
 /**
- * How the transport turns what went wrong into the typed errors of ./errors: an HTTP status with the
- * service's `{code, message}` body, or an undici failure (a timeout per phase, a refused or dropped
- * connection).
+ * How the transport turns what went wrong into the typed errors of ./errors, ./status-errors and
+ * ./timeout-errors: an HTTP status with the service's `{code, message}` body, or an undici failure (a
+ * timeout per phase, a refused or dropped connection).
  */
 import { errors as undiciErrors } from "undici";
-import {
-  BodyTimeoutError,
-  ConnectTimeoutError,
-  ConnectionError,
-  HeadersTimeoutError,
-  errorForStatus,
-  type GroupRolesError,
-  type RequestInfo,
-} from "./errors";
+import { ConnectionError, type GroupRolesError, type RequestInfo } from "./errors";
+import { errorForStatus } from "./status-errors";
+import { BodyTimeoutError, ConnectTimeoutError, HeadersTimeoutError } from "./timeout-errors";
 import { parseRetryAfter } from "./retry";
 import type { TimeoutOptions } from "./timeouts";
 import { WireError } from "./wire";

@@ -1,38 +1,21 @@
 /**
- * HTTP transport: undici's Agent (a connection pool per origin), per-phase timeouts, bounded retries,
- * JSON replies parsed with zod, and every failure turned into one of the typed errors of `./errors`
- * (see ./transport-errors).
+ * HTTP transport: undici's Agent (a connection pool per origin, ./connection-pool), per-phase timeouts,
+ * bounded retries, JSON replies parsed with zod, and every failure turned into one of the typed errors
+ * of `./errors` (see ./transport-errors). Here: a call, with its retries, its tokens and its place in
+ * the request budget; each attempt (one request and its reply) is ./request-attempt.
  */
-import { Agent } from "undici";
 import type { z } from "zod";
 import type { ServiceName, TokenSource } from "./credentials";
-import {
-  AuthenticationError,
-  ConnectionError,
-  DeadlineExceededError,
-  ForbiddenError,
-  GroupRolesError,
-  TimeoutError,
-  UnexpectedReplyError,
-  type RequestInfo,
-} from "./errors";
+import { ConnectionError, GroupRolesError, UnexpectedReplyError } from "./errors";
+import { AuthenticationError, ForbiddenError } from "./status-errors";
+import { TimeoutError } from "./timeout-errors";
 import { RateBudget, type Release } from "./rate-budget";
+import { sendAttempt } from "./request-attempt";
 import { DEFAULT_RETRY, shouldRetry, type AttemptOutcome, type RetryOptions } from "./retry";
-import { DEFAULT_MAX_REPLY_BYTES, readCapped } from "./reply-limits";
-import { httpError, transportError } from "./transport-errors";
 import type { Seams } from "./seams";
 import { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./timeouts";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "./version";
 
 export { DEFAULT_TIMEOUTS, type TimeoutOptions } from "./timeouts";
-
-/**
- * Keep-alive: idle sockets are closed after 4 s unless the server says otherwise, and never kept longer
- * than 50 s; typical load balancers drop idle connections after 60 s, and reusing a socket the other
- * side is closing is the classic source of spurious "socket hang up" errors.
- */
-const KEEP_ALIVE_TIMEOUT_MS = 4_000;
-const KEEP_ALIVE_MAX_TIMEOUT_MS = 50_000;
 
 export interface TransportOptions {
   /** Where the bearer token of each request comes from (per group and service). */
@@ -84,27 +67,6 @@ export interface CallOptions<T> {
   bearer?: { groupId: number; service: ServiceName };
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
-}
-
-/**
- * Agents shared by every client of the process, by their connection settings (in practice one):
- * an Agent keeps one pool per origin, so all the resources of a deployment reuse the same sockets.
- */
-const agents = new Map<string, Agent>();
-
-function agentFor(connectMs: number, connections: number): Agent {
-  const key = `${connectMs}|${connections}`;
-  let agent = agents.get(key);
-  if (!agent) {
-    agent = new Agent({
-      connections,
-      connect: { timeout: connectMs },
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-      keepAliveMaxTimeout: KEEP_ALIVE_MAX_TIMEOUT_MS,
-    });
-    agents.set(key, agent);
-  }
-  return agent;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -168,7 +130,7 @@ export class Transport {
       }
       try {
         deadline.attempts = attempt;
-        return await this.attempt(call, token, deadline);
+        return await sendAttempt(call, token, deadline, this.options);
       } catch (error) {
         if (bearer && token !== undefined && error instanceof AuthenticationError) {
           if (!renewed && tokens.renew(bearer.groupId, bearer.service, token)) {
@@ -210,95 +172,6 @@ export class Transport {
       }
     }
   }
-
-  private async attempt<T>(call: CallOptions<T>, token: string | undefined, callDeadline: CallDeadline): Promise<T> {
-    const timeouts = { ...DEFAULT_TIMEOUTS, ...this.options.timeouts, ...call.timeouts };
-    const info: RequestInfo = { method: call.method, path: call.path, origin: call.origin };
-    const agent = agentFor(timeouts.connectMs, this.options.maxConnections ?? 16);
-    const headers: Record<string, string> = {
-      accept: "application/json",
-      "user-agent": `${PACKAGE_NAME}/${PACKAGE_VERSION} node/${process.versions.node}${this.options.userAgentSuffix ? ` ${this.options.userAgentSuffix}` : ""}`,
-    };
-    // The token goes to `call.origin`, which callers take only from configuration (baseUrl, presenceUrl)
-    // or from a named presence server that passed `checkNamedServer`. The authorization request goes to
-    // the configured authUrl only, with no token (its credential is in the body).
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    let body: string | undefined;
-    if (call.body !== undefined) {
-      body = JSON.stringify(call.body);
-      headers["content-type"] = "application/json";
-    }
-
-    let statusCode: number;
-    let replyHeaders: Record<string, string | string[] | undefined>;
-    let text: string;
-    // The call's deadline aborts the request wherever it is: connecting, waiting, or between two chunks.
-    const exceeded = () =>
-      new DeadlineExceededError(callDeadline.ms, info, {
-        attempts: callDeadline.attempts,
-        elapsedMs: callDeadline.now() - callDeadline.started,
-      });
-    const left = callDeadline.at - callDeadline.now();
-    if (left <= 0) throw exceeded();
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), left);
-    try {
-      const res = await agent.request({
-        origin: call.origin,
-        method: call.method,
-        path: call.path,
-        headers,
-        body,
-        headersTimeout: timeouts.headersMs,
-        bodyTimeout: timeouts.bodyMs,
-        signal: deadline.signal,
-      });
-      statusCode = res.statusCode;
-      replyHeaders = res.headers;
-      const maxBytes = this.options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-      text = await readCapped(res.body, res.headers["content-length"], maxBytes, info);
-    } catch (error) {
-      if (deadline.signal.aborted) throw exceeded();
-      if (error instanceof GroupRolesError) throw error;
-      throw transportError(error, info, timeouts);
-    } finally {
-      clearTimeout(timer);
-    }
-
-    // undici's Agent never follows redirects (that takes its redirect interceptor, which this client does
-    // not use): a 3xx comes back here and is an error, so the token never travels to a `Location`.
-    if (statusCode >= 300) throw httpError(statusCode, replyHeaders, text, info);
-    if (!call.schema) return undefined as T;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new UnexpectedReplyError(`reply ${statusCode} is not JSON (${text.length} bytes)`, undefined, {
-        request: info,
-        status: statusCode,
-      });
-    }
-    const parsed = call.schema.safeParse(json);
-    if (!parsed.success) {
-      throw new UnexpectedReplyError(`reply ${statusCode} has an unexpected shape`, parsed.error.issues, {
-        request: info,
-        status: statusCode,
-      });
-    }
-    return parsed.data;
-  }
-}
-
-/** The deadline of one call, which its attempts share. */
-interface CallDeadline {
-  /** When it ends, on the `now` clock. */
-  at: number;
-  /** Its length (`deadlineMs`). */
-  ms: number;
-  started: number;
-  now: () => number;
-  /** Attempts made so far. */
-  attempts: number;
 }
 
 /** A 401 the token source could not (or could no longer) fix: say which credential, never its value. */

@@ -5,7 +5,7 @@
  * state reached (Pulumi's init error), so state records what the service now holds.
  */
 import type { GroupRolesClient } from "../../client";
-import { ConflictError, NotFoundError, RoleInUseError } from "../../client/errors";
+import { ConflictError, NotFoundError, RoleInUseError } from "../../client/status-errors";
 import { changedTextFields, heldTextFields } from "../../client/role-fields";
 import type { RoleSummary, RoleUpdateInput } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";

@@ -6,7 +6,8 @@
  * and the names sent are kept as evidence (the state's `unconfirmed`), never guessed.
  */
 import type { GroupRolesClient } from "../../client";
-import { ConflictError, RoleInUseError, TimeoutError } from "../../client/errors";
+import { ConflictError, RoleInUseError } from "../../client/status-errors";
+import { TimeoutError } from "../../client/timeout-errors";
 import { textFieldsOf } from "../../client/role-fields";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
 import { isAmbiguous } from "../shared/lost-replies";

@@ -5,7 +5,7 @@
  * of ../shared/registration-order (what only another order of registrations could settle), returned for
  * the caller to throw (a Diff) or report on a property (a Check).
  */
-import type { NameTakenError } from "../../client/errors";
+import type { NameTakenError } from "../../client/status-errors";
 import type { DeploymentLedger } from "../shared/deployment-ledger";
 import { engineLog } from "../shared/engine-log";
 import type { Props } from "../shared/props";

@@ -1,3 +1,12 @@
+/**
+ * `diff` of GroupRoles: per entry, settings compared as maps, a changed key with the same name the same
+ * role (./plan `renamedKeys`), and no request for a no-op. A change runs the apply's own plan (./plan)
+ * on the preview's one list of the group (shared with the credential check), so that what `up` would
+ * refuse fails here: removed roles that users hold (Pulumi never asks a provider about a resource that
+ * left the program, but this resource sees its whole catalogue), and names held by roles it cannot
+ * take. It also tells the deployment's ledger which roles this resource keeps, lets go and wants, so
+ * that other resources neither delete nor duplicate them.
+ */
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
 import { deploymentLedger } from "../shared/deployment-ledger";

@@ -4,7 +4,7 @@
  * Name conflicts are ./name-errors.
  */
 import { usersOf } from "../shared/user-count";
-import { NameTakenError, RoleInUseError } from "../../client/errors";
+import { NameTakenError, RoleInUseError } from "../../client/status-errors";
 import { RoleNotAppliedError } from "../shared/errors";
 import type { RoleSummary } from "../../client/types";
 import type { GroupRolesState } from "./types";

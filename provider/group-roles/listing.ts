@@ -1,6 +1,7 @@
 /** The group's list, as every GroupRoles operation but create and update reads it. */
 import type { GroupRolesClient } from "../../client";
-import { NotFoundError, UnexpectedReplyError } from "../../client/errors";
+import { UnexpectedReplyError } from "../../client/errors";
+import { NotFoundError } from "../../client/status-errors";
 import type { RoleSummary } from "../../client/types";
 import { confirmAbsentRoleGone } from "../shared/absent-role";
 import { listUnlessGone } from "../shared/gone";

@@ -2,7 +2,7 @@
  * Name conflicts of GroupRoles and their messages: every declared name a role this resource does not
  * manage holds, who holds it, and the ways out; and the helpers that keep a long list short.
  */
-import { NameTakenError } from "../../client/errors";
+import { NameTakenError } from "../../client/status-errors";
 import type { Registration } from "../shared/registrations";
 
 /** A declared name that a role this resource does not manage holds. */

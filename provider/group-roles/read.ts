@@ -4,7 +4,7 @@
  * answer 404) leaves the state (the next `up` creates it again); a role the list leaves out but the
  * service still has fails the refresh; a hand edit shows as drift.
  */
-import { NotFoundError } from "../../client/errors";
+import { NotFoundError } from "../../client/status-errors";
 import { textFromReplies } from "../../client/role-fields";
 import type { RoleDetails } from "../../client/types";
 import { clientFromConfig } from "../../config/stack-config";

@@ -6,21 +6,22 @@
  * and invokes. The Node SDK's `provider.main()` answers Configure without handing the config to the
  * provider and leaves CheckConfig unimplemented (pulumi/pulumi sdk/nodejs/provider/server.ts), so this service is
  * built on the SDK's generated `provider_grpc_pb` directly. See docs/design/pulumi-package.md.
+ * Here: the service's handlers and serve(); what serves each token is ./served-tokens, the schema
+ * ./package-schema, the replies ./check-diff-responses, and the answering of a call ./grpc-handlers.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { clientFromConfig, setStackConfig } from "../../config/stack-config";
-import { groupRolesProvider } from "../group-roles/provider";
-import { roleProvider } from "../role/provider";
-import { locateVisitor, lookupRole, lookupRoles, lookupVisitorPresence } from "../shared/lookups";
-import { anyproto, emptyproto, grpc } from "../shared/sdk-rpc";
+import { setStackConfig } from "../../config/stack-config";
+import { emptyproto, grpc } from "../shared/sdk-rpc";
 import { PACKAGE_VERSION } from "../../client/version";
+import { checkResponse, diffResponse } from "./check-diff-responses";
 import { configFailures, configSource } from "./config";
 import { sameNameFailures } from "./declared-names";
 import { claimIfImported, readNoting } from "./imports";
 import { narrowToDeclared } from "./declared-settings";
+import { unary, unimplemented } from "./grpc-handlers";
+import { schemaText } from "./package-schema";
 import { plannedCatalogue, plannedRole } from "./planned-outputs";
+import { INVOKES, methodsFor, tokenOf } from "./served-tokens";
 import { leanService, propsOf, withProps } from "./lean-wire";
 import { fromStruct, reveal, toStruct, withoutShim } from "./values";
 
@@ -28,98 +29,8 @@ const provrpc =
   require("@pulumi/pulumi/proto/provider_grpc_pb") as typeof import("@pulumi/pulumi/proto/provider_grpc_pb");
 const provpb = require("@pulumi/pulumi/proto/provider_pb") as typeof import("@pulumi/pulumi/proto/provider_pb");
 const pluginpb = require("@pulumi/pulumi/proto/plugin_pb") as typeof import("@pulumi/pulumi/proto/plugin_pb");
-const statuspb = require("@pulumi/pulumi/proto/status_pb") as typeof import("@pulumi/pulumi/proto/status_pb");
 
 type Props = Record<string, unknown>;
-type Methods = typeof roleProvider;
-
-/** Resource tokens to the implementation behind them: the dynamic providers' methods. */
-const RESOURCES: Record<string, Methods> = {
-  "grouproles:index:Role": roleProvider,
-  "grouproles:index:GroupRoles": groupRolesProvider as unknown as Methods,
-};
-
-/** Invoke tokens to the lookups the SDK's data functions use too. */
-const INVOKES: Record<string, (args: Props) => Promise<unknown>> = {
-  "grouproles:index:getRole": (args) => lookupRole(clientFromConfig(), args as never),
-  "grouproles:index:getRoles": (args) => lookupRoles(clientFromConfig(), args as never),
-  "grouproles:index:getVisitorPresence": (args) =>
-    lookupVisitorPresence(clientFromConfig({}, "presence"), args as never),
-  "grouproles:index:findVisitor": (args) => locateVisitor(clientFromConfig({}, "presence"), args as never),
-};
-
-/** The resource and function tokens this plugin serves (schema.json must list exactly these). */
-export const SERVED_TOKENS = { resources: Object.keys(RESOURCES), functions: Object.keys(INVOKES) };
-
-/** The package schema (schema.json at the package root), with this plugin's version. */
-export function schemaText(): string {
-  const schema = JSON.parse(readFileSync(path.join(packageRoot(), "schema.json"), "utf8")) as Props;
-  return JSON.stringify({ ...schema, version: PACKAGE_VERSION });
-}
-
-function packageRoot(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    try {
-      const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: string };
-      if (manifest.name === "pulumi-grouproles") return dir;
-    } catch {
-      // not here
-    }
-    if (path.dirname(dir) === dir) throw new Error("pulumi-grouproles: package.json not found above the plugin");
-  }
-}
-
-/** A resource's type token, from its URN. */
-function tokenOf(urn: string): string {
-  const qualified = urn.split("::")[2] ?? "";
-  return qualified.slice(qualified.lastIndexOf("$") + 1);
-}
-
-function methodsFor(urn: string): Methods {
-  const methods = RESOURCES[tokenOf(urn)];
-  if (!methods)
-    throw new Error(`unknown resource type ${tokenOf(urn)}; this plugin serves ${Object.keys(RESOURCES).join(", ")}`);
-  return methods;
-}
-
-/**
- * An error as the engine reads it: a partial create or update (the providers' init errors carry `id`,
- * `properties` and `reasons`) travels as ErrorResourceInitFailed in the status details, so that the
- * engine keeps the resource in state with them.
- */
-function asGrpcError(e: unknown): Partial<import("@grpc/grpc-js").StatusObject> & { details: string } {
-  const err = e as Error & { id?: string; properties?: Props; reasons?: string[] };
-  const metadata = new grpc.Metadata();
-  if (err.id) {
-    const detail = new provpb.ErrorResourceInitFailed();
-    detail.setId(err.id);
-    detail.setProperties(toStruct(withoutShim(err.properties)));
-    detail.setReasonsList(err.reasons ?? []);
-    const any = new anyproto.Any();
-    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
-    const status = new statuspb.Status();
-    status.setCode(grpc.status.UNKNOWN);
-    status.setMessage(err.message);
-    status.addDetails(any);
-    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
-  }
-  return { code: grpc.status.UNKNOWN, details: err.message ?? String(e), metadata };
-}
-
-type Status = Partial<import("@grpc/grpc-js").StatusObject>;
-
-/** Runs `handle` and answers the call with its result or its error. */
-function unary<Req, Res>(handle: (req: Req) => Promise<Res>) {
-  return (call: { request: Req }, callback: (err: Status | null, res?: Res) => void): void => {
-    handle(call.request).then(
-      (res) => callback(null, res),
-      (e: unknown) => callback(asGrpcError(e)),
-    );
-  };
-}
-
-const unimplemented = (what: string) => (_call: unknown, callback: (err: Status) => void) =>
-  callback({ code: grpc.status.UNIMPLEMENTED, details: `${what} is not implemented by pulumi-resource-grouproles` });
 
 /** A resource call's Struct field `name` (./lean-wire), secrets revealed, without the dynamic providers' shim. */
 const field = (req: object, name: string): Props => withoutShim(reveal(propsOf(req, name)) as Props);
@@ -142,59 +53,6 @@ function planned(req: provproto.CreateRequest | provproto.UpdateRequest): Props 
   const old = isUpdate ? field(req, "olds") : undefined;
   if (tokenOf(req.getUrn()) === "grouproles:index:Role") return plannedRole(inputs, old);
   return plannedCatalogue(inputs, old) ?? inputs;
-}
-
-/** A CheckResponse with `failures`; its inputs are the caller's to set (Check's go lean, ./lean-wire). */
-function checkResponse(failures: ReadonlyArray<{ property: string; reason: string }>) {
-  const res = new provpb.CheckResponse();
-  res.setFailuresList(
-    failures.map((f) => {
-      const failure = new provpb.CheckFailure();
-      failure.setProperty(f.property);
-      failure.setReason(f.reason);
-      return failure;
-    }),
-  );
-  return res;
-}
-
-/** Pulumi's PropertyDiff kinds for what a GroupRoles diff says happens to an entry. */
-const PROPERTY_DIFF = {
-  add: provpb.PropertyDiff.Kind.ADD,
-  delete: provpb.PropertyDiff.Kind.DELETE,
-  update: provpb.PropertyDiff.Kind.UPDATE,
-} as const;
-
-function diffResponse(d: {
-  changes?: boolean;
-  replaces?: string[];
-  deleteBeforeReplace?: boolean;
-  diffs?: string[];
-  detailedDiff?: Record<string, keyof typeof PROPERTY_DIFF>;
-}) {
-  const res = new provpb.DiffResponse();
-  // The changed keys (matched by `replaceOnChanges`) and, where known, what happens to each entry (shown).
-  res.setDiffsList(d.diffs ?? []);
-  if (d.detailedDiff) {
-    res.setHasdetaileddiff(true);
-    const map = res.getDetaileddiffMap();
-    for (const [path, kind] of Object.entries(d.detailedDiff)) {
-      const diff = new provpb.PropertyDiff();
-      diff.setKind(PROPERTY_DIFF[kind]);
-      diff.setInputdiff(true);
-      map.set(path, diff);
-    }
-  }
-  res.setChanges(
-    d.changes === true
-      ? provpb.DiffResponse.DiffChanges.DIFF_SOME
-      : d.changes === false
-        ? provpb.DiffResponse.DiffChanges.DIFF_NONE
-        : provpb.DiffResponse.DiffChanges.DIFF_UNKNOWN,
-  );
-  res.setReplacesList(d.replaces ?? []);
-  res.setDeletebeforereplace(d.deleteBeforeReplace ?? false);
-  return res;
 }
 
 export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IResourceProviderServer> = {

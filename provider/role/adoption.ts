@@ -4,7 +4,9 @@
  * Names are unique within a group, so the role we made is the one with the name we sent; a role is
  * adopted by name only with evidence that this stack sent that create.
  */
-import { type GroupRolesError, NotFoundError, TimeoutError } from "../../client/errors";
+import type { GroupRolesError } from "../../client/errors";
+import { NotFoundError } from "../../client/status-errors";
+import { TimeoutError } from "../../client/timeout-errors";
 import { ImportMismatchError, inContext } from "../shared/errors";
 import type { CreatedRole, RoleSummary } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";

@@ -8,14 +8,8 @@
  * credentials, so a batch never mixes origins or tokens.
  */
 import type { GroupRolesClient } from "../../client";
-import {
-  ConfigurationError,
-  ConflictError,
-  HttpStatusError,
-  NotFoundError,
-  UnexpectedReplyError,
-  ValidationError,
-} from "../../client/errors";
+import { ConfigurationError, UnexpectedReplyError } from "../../client/errors";
+import { ConflictError, HttpStatusError, NotFoundError, ValidationError } from "../../client/status-errors";
 import type { CreatedRole, RoleCreateInput, RoleSummary, RoleUpdateInput } from "../../client/types";
 import { directWriter, type RoleWriter } from "./writes";
 import { createConfirmed } from "../shared/created-ids";

@@ -3,7 +3,7 @@
  * unconfirmed earlier create made (see ./adoption). Once the role exists, every failure keeps
  * its ID in state as a partial create, so nothing is orphaned.
  */
-import { type ConflictError, NameTakenError } from "../../client/errors";
+import { type ConflictError, NameTakenError } from "../../client/status-errors";
 import { textFieldsOf } from "../../client/role-fields";
 import type { CreatedRole, RoleSummary } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";

@@ -4,7 +4,7 @@
  * (by ID); an existing role is kept under the name the program gives it, or let go when the engine
  * replaces it. Each declaration first meets the refusals of ../shared/registration-order.
  */
-import { NameTakenError } from "../../client/errors";
+import { NameTakenError } from "../../client/status-errors";
 import type { Release } from "../shared/declarations";
 import type { DeploymentLedger } from "../shared/deployment-ledger";
 import type { CheckFailure } from "../shared/fields";

@@ -2,7 +2,7 @@
  * The Role's Delete, and the in-use lookup it shares with a replacement's Diff: a role is deleted only
  * when no user holds it and no resource of this deployment adopted or keeps it.
  */
-import { ConflictError, NotFoundError, RoleInUseError } from "../../client/errors";
+import { ConflictError, NotFoundError, RoleInUseError } from "../../client/status-errors";
 import type { RoleSummary } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { inContext } from "../shared/errors";

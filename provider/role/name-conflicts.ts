@@ -7,7 +7,7 @@
  * says who holds the name and what works: two resources that swap names, or a name freed by a resource
  * that registers later, are refused in the later one's Diff (../shared/registration-order).
  */
-import { ConflictError, NameTakenError, RoleInUseError } from "../../client/errors";
+import { ConflictError, NameTakenError, RoleInUseError } from "../../client/status-errors";
 import type { RoleSummary } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";

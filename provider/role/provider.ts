@@ -5,7 +5,7 @@
  * the writer of ./services, which batches the writes of every resource of the deployment.
  */
 import type { dynamic } from "@pulumi/pulumi";
-import { RoleInUseError } from "../../client/errors";
+import { RoleInUseError } from "../../client/status-errors";
 import { changedTextFields } from "../../client/role-fields";
 import { setStackConfig, type ConfigSource } from "../../config/stack-config";
 import { credentialRefusal, roleGoneInPreview } from "../shared/preview-listing";

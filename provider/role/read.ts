@@ -2,7 +2,7 @@
  * The Role's Read: `pulumi refresh`, `pulumi import` and `Role.get` (the role as the service holds it,
  * or gone), and the settling of a create an earlier run never confirmed.
  */
-import { NotFoundError } from "../../client/errors";
+import { NotFoundError } from "../../client/status-errors";
 import { setTextFields } from "../../client/role-fields";
 import { inContext } from "../shared/errors";
 import { confirmRoleGone } from "../shared/gone";

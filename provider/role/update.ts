@@ -2,7 +2,7 @@
  * Update of the Role provider: settings read first when they change (so keys the program does not
  * list survive), a name another resource frees first waited for (./name-conflicts).
  */
-import { NameTakenError, NotFoundError } from "../../client/errors";
+import { NameTakenError, NotFoundError } from "../../client/status-errors";
 import { RoleNotAppliedError, inContext } from "../shared/errors";
 import { heldTextFields } from "../../client/role-fields";
 import type { RoleUpdateInput } from "../../client/types";

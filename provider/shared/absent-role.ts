@@ -5,7 +5,8 @@
  * decides: a 404 there, with the group present (its list just answered), is the service saying so.
  */
 import type { GroupRolesClient } from "../../client";
-import { NotFoundError, UnexpectedReplyError } from "../../client/errors";
+import { UnexpectedReplyError } from "../../client/errors";
+import { NotFoundError } from "../../client/status-errors";
 import { ROUTES, pathOf } from "../../client/routes";
 
 /**

@@ -13,7 +13,8 @@
  * `run.operation`) the error is left as it is: its deletes come after the program's changes, which the
  * `up`'s own output lists.
  */
-import { GroupRolesError, RoleInUseError } from "../../client/errors";
+import { GroupRolesError } from "../../client/errors";
+import { RoleInUseError } from "../../client/status-errors";
 import { inProse } from "../../client/role-fields";
 import { deploymentLedger } from "./deployment-ledger";
 import type { Deletion } from "./run-state";

@@ -3,7 +3,8 @@
  * declared, an import that does not match, and how an operation puts what it was doing in front of a
  * client error without changing its class.
  */
-import { AuthenticationError, ForbiddenError, GroupRolesError } from "../../client/errors";
+import { GroupRolesError } from "../../client/errors";
+import { AuthenticationError, ForbiddenError } from "../../client/status-errors";
 import { deploymentLedger } from "./deployment-ledger";
 
 /** A write the service accepted but did not apply as declared (a setting it ignored, say). */

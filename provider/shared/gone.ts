@@ -12,7 +12,7 @@
  *   confirmed by that list), or when its group is gone.
  */
 import type { GroupRolesClient } from "../../client";
-import { NotFoundError } from "../../client/errors";
+import { NotFoundError } from "../../client/status-errors";
 import { resolveConfig } from "../../config/stack-config";
 
 /** The body code of the 404 that says a group does not exist. */

@@ -4,7 +4,8 @@
  * are checked before any request; a role not found is a NotFoundError naming what was looked for.
  */
 import type { GroupRolesClient } from "../../client";
-import { ConfigurationError, NotFoundError } from "../../client/errors";
+import { ConfigurationError } from "../../client/errors";
+import { NotFoundError } from "../../client/status-errors";
 import { checkVisitorRef } from "../../client/presence";
 import { textFieldsOf, type TextFields } from "../../client/role-fields";
 import { idRule, problemOf, requireValid, roleNameRule } from "../../client/rules";

@@ -8,15 +8,9 @@
 import type { GroupRolesClient } from "../../client";
 import { changedTextFields } from "../../client/role-fields";
 import type { RoleUpdateInput } from "../../client/types";
-import {
-  ConnectionError,
-  type GroupRolesError,
-  NotFoundError,
-  ReplyTooLargeError,
-  ServerError,
-  TimeoutError,
-  UnexpectedReplyError,
-} from "../../client/errors";
+import { ConnectionError, type GroupRolesError, ReplyTooLargeError, UnexpectedReplyError } from "../../client/errors";
+import { NotFoundError, ServerError } from "../../client/status-errors";
+import { TimeoutError } from "../../client/timeout-errors";
 
 /** True when a create may have been applied although no usable reply came back. */
 export function isAmbiguous(error: unknown): error is GroupRolesError {

@@ -14,14 +14,8 @@
  * other failure (a 5xx, a timeout, a dropped reply) is left to the operation itself, with its retries.
  */
 import type { GroupRolesClient } from "../../client";
-import {
-  AuthenticationError,
-  ConfigurationError,
-  ConnectionError,
-  ForbiddenError,
-  type GroupRolesError,
-  NotFoundError,
-} from "../../client/errors";
+import { ConfigurationError, ConnectionError, type GroupRolesError } from "../../client/errors";
+import { AuthenticationError, ForbiddenError, NotFoundError } from "../../client/status-errors";
 import type { RoleSummary } from "../../client/types";
 import { clientFromConfig } from "../../config/stack-config";
 import { confirmAbsentRoleGone } from "./absent-role";

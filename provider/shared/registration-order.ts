@@ -4,7 +4,7 @@
  * the engine's guarantees listed in ./deployment-ledger: a decision sees earlier registrations only,
  * and a step may wait for an earlier registration's step, never for a later one's.
  */
-import { ConflictError, NameTakenError } from "../../client/errors";
+import { ConflictError, NameTakenError } from "../../client/status-errors";
 import type { Release } from "./declarations";
 import type { DeploymentLedger } from "./deployment-ledger";
 import type { Registration } from "./registrations";

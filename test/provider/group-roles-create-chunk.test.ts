@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GroupRolesClient, NameTakenError } from "../../client";
-import { HeadersTimeoutError } from "../../client/errors";
+import { HeadersTimeoutError } from "../../client/timeout-errors";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
 import { createChunk, type NewRole } from "../../provider/group-roles/create-chunk";
 import { deploymentLedger, inNewDeployment, resetDeploymentLedger } from "../../provider/shared/deployment-ledger";

@@ -6,7 +6,7 @@
  * built directly from what the provider hands them.
  */
 import { describe, expect, it, vi } from "vitest";
-import { ConflictError } from "../../client/errors";
+import { ConflictError } from "../../client/status-errors";
 import { heldRole, removedInUse } from "../../provider/group-roles/errors";
 import { namesTaken, someLines, someNames, type NameConflict } from "../../provider/group-roles/name-errors";
 import { DeploymentLedger, deploymentLedger, inNewDeployment } from "../../provider/shared/deployment-ledger";

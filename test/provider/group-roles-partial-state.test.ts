@@ -8,7 +8,7 @@
 import { rejection } from "../support/rejection";
 import { describe, expect, it } from "vitest";
 import { GroupRolesClient } from "../../client";
-import { type ConflictError, RoleInUseError, ValidationError } from "../../client/errors";
+import { type ConflictError, RoleInUseError, ValidationError } from "../../client/status-errors";
 import { apply, deleteChunk } from "../../provider/group-roles/apply";
 import { Progress } from "../../provider/group-roles/progress";
 import { NO_OTHERS, planApply, type OtherResources } from "../../provider/group-roles/plan";

@@ -6,16 +6,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GroupRolesClient } from "../../client";
 import type { RoleUpdateInput } from "../../client/types";
-import {
-  ConnectTimeoutError,
-  ConnectionError,
-  ConflictError,
-  HeadersTimeoutError,
-  BodyTimeoutError,
-  ServerError,
-  UnexpectedReplyError,
-  ValidationError,
-} from "../../client/errors";
+import { ConnectionError, UnexpectedReplyError } from "../../client/errors";
+import { ConflictError, ServerError, ValidationError } from "../../client/status-errors";
+import { ConnectTimeoutError, HeadersTimeoutError, BodyTimeoutError } from "../../client/timeout-errors";
 import { deleteApplied, isAmbiguous, updateApplied } from "../../provider/shared/lost-replies";
 import { type EmulatorHarness, startHarness } from "../support/emulator";
 

@@ -13,7 +13,7 @@ import { AUTHORIZATION_KEYS, CREDENTIAL_KEYS } from "../../config/credentials";
 import { ENV_KEYS } from "../../config/stack-config";
 import { checkGroupRolesInputs } from "../../provider/group-roles/check";
 import { PROVIDER_KEYS } from "../../provider/plugin/config";
-import { SERVED_TOKENS } from "../../provider/plugin/server";
+import { SERVED_TOKENS } from "../../provider/plugin/served-tokens";
 import { checkRoleInputs } from "../../provider/role/inputs";
 import { SECRET_KEYS } from "../../sdk/package/provider";
 

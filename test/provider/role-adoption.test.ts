@@ -5,7 +5,7 @@
  * Against the real emulator: what was adopted, made or kept is read back from the service.
  */
 import { describe, expect, it } from "vitest";
-import { HeadersTimeoutError } from "../../client/errors";
+import { HeadersTimeoutError } from "../../client/timeout-errors";
 import { resetDeploymentLedger } from "../../provider/shared/deployment-ledger";
 import { adoptAfterLostReply } from "../../provider/role/adoption";
 import type { RoleInputs } from "../../provider/role/inputs";
