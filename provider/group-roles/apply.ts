@@ -184,7 +184,8 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
 
 /**
  * Sends one array of updates. Every reply lost (retries included): done if each role reads back as
- * sent (state must say what the service holds; found by the simulation, history 3209), else the error.
+ * sent, else the error. State must say what the service holds: found by the simulation, an update
+ * removing settings whose every reply had the wrong shape (applied) left the old settings in state.
  */
 async function updateChunk(client: GroupRolesClient, groupId: number, roles: RoleUpdateInput[]): Promise<void> {
   try {

@@ -2,9 +2,9 @@
  * A GroupRoles step that fails before it writes anything (its list fails, a refusal at apply) leaves
  * its old state, which still records the entries it lets go. When another resource of the deployment
  * has already taken one of them over (a move: the receiver registered first, `adoptExisting`), both
- * states would record that role (found by the simulation, history 3233). So such a failure becomes a
- * partial update (Pulumi's init error) holding the old state without those entries; every other
- * failure keeps its own error.
+ * states would record that role (found by the simulation: the giver's own list failed, and its plain
+ * error kept the moved entry in its state). So such a failure becomes a partial update (Pulumi's init
+ * error) holding the old state without those entries; every other failure keeps its own error.
  *
  * The receiver is in this resource's `dependsOn` (a handover needs it: ../shared/registration-order),
  * so its step ended before this one registered: its outcome is known, nothing is waited for.

@@ -35,8 +35,8 @@ export async function createConfirmed(
 ): Promise<CreatedRole[]> {
   const created = await client.roles.create(groupId, roles);
   // The create was answered: a list that then fails leaves it applied but unconfirmed, which callers
-  // settle as a lost reply, never as "nothing created" (found by the simulation, history 3603: lists
-  // answering 429 every time orphaned the roles made).
+  // settle as a lost reply, never as "nothing created" (found by the simulation: a create answered
+  // while every list answered 429 was a plain error, and the roles it made were orphaned).
   const confirming = await client.roles.list(groupId).catch((error: unknown) => {
     throw badReply(groupId, `the list confirming it failed: ${(error as Error).message}`);
   });
@@ -45,8 +45,8 @@ export async function createConfirmed(
     const holds = listed.get(c.roleId);
     if (holds === c.name) continue;
     // A list can be short (a truncated page, a bad reply): a role it leaves out is the one made when its
-    // own details hold the name sent (found by the simulation, history 3288: "nothing was created" was
-    // said of a role that existed, and it was orphaned).
+    // own details hold the name sent (found by the simulation: with every list short of its last item,
+    // "nothing was created" was said of a role that existed, and it was orphaned).
     if (holds === undefined && (await detailsName(client, groupId, c.roleId)) === c.name) continue;
     throw badReply(
       groupId,

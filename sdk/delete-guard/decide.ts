@@ -34,9 +34,10 @@ export function leftAlone(held: Held): boolean {
  * The roles `held` would delete that users hold: none when the resource is retained, and none for a
  * role that is gone or that another resource of the program takes over. A resource the program still
  * declares is deleted by its replacement (`--replace`, `replaceOnChanges`, a replacing change) or by
- * `pulumi destroy --run-program`: its roles count as for a removed one (simulation history 52277: a forced
- * replacement sends the provider no Diff, so nothing else refuses it in the preview), except a create
- * its state never confirmed, which its replacement's create adopts (provider/role/delete.ts `deleteUnconfirmed`).
+ * `pulumi destroy --run-program`: its roles count as for a removed one (found by the simulation: a
+ * forced replacement sends the provider no Diff, so nothing else refused it in the preview, and the `up`
+ * made the new role, then refused the in-use old one's delete), except a create its state never
+ * confirmed, which its replacement's create adopts (provider/role/delete.ts `deleteUnconfirmed`).
  */
 export function losses(held: Held, claims: Claims, listing: readonly RoleSummary[]): Loss[] {
   if (leftAlone(held)) return [];

@@ -143,8 +143,8 @@ describe.each(SDK_KINDS)("with the %s SDK", (sdk) => {
   });
 
   both("a forced replacement (--replace) of a Role whose role users hold, renamed, fails the preview", async () => {
-    // Simulation history 52277: a forced replacement sends the provider no Diff (step_generator.go `diff`,
-    // `isTargetedReplace`), so only the hook of the old Role's delete sees it.
+    // Found by the simulation (docs/simulation.md): a forced replacement sends the provider no Diff
+    // (step_generator.go `diff`, `isTargetedReplace`), so only the hook of the old Role's delete sees it.
     await up([], [roleSpec("r1", "Ops"), roleSpec("x", "X")]);
     const id = await idOf("Ops");
     await s.h.setUsers(42, id, 1);

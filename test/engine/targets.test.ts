@@ -106,8 +106,9 @@ describe("engine stand-in engine flags", () => {
   });
 
   it("--target of a resource renamed with aliases while an untargeted one depends on it: fails as the engine does", async () => {
-    // History 52943: the real CLI v3.274.1 fails such a preview with a snapshot integrity error; the
-    // stand-in used to keep both the old and the new record, and the next up deleted the renamed one's role.
+    // Found by the simulator's differential run (docs/simulation.md): the real CLI v3.274.1 fails such a
+    // preview with a snapshot integrity error; the stand-in used to keep both the old and the new record,
+    // and the next up deleted the renamed one's role.
     const s = fixtureStack();
     expect((await s.run("up", [item("a", "1"), item("b", "1", { dependsOn: ["a"] })])).ok).toBe(true);
     const renamed = [item("a2", "1", { aliases: [{ name: "a" }] }), item("b", "1", { dependsOn: ["a2"] })];

@@ -97,7 +97,7 @@ describe("diff: roles it keeps and roles it lets go", () => {
   });
 
   it("a refresh's Diffs refuse nothing: an exclusive catalogue's, then one of a catalogue that keeps a role", async () => {
-    // Found by the simulation (docs/simulation.md, history 5033): in a refresh (no Check), the exclusive
+    // Found by the simulation (docs/simulation.md, a plain refresh): in a refresh (no Check), the exclusive
     // catalogue's Diff came first and let go the other catalogue's role as undeclared; that one's Diff
     // then refused to keep it, and the refresh failed. The program's order is the up's to check.
     const exclusive = await created({}, { exclusive: true });
@@ -171,8 +171,9 @@ describe("diff: roles it keeps and roles it lets go", () => {
   });
 
   it("the giver's update failing before any write: the entry taken over leaves its state all the same", async () => {
-    // Found by the simulation (docs/simulation.md, history 3233): the giver's list failed, its plain
-    // error kept the old state, and the role was recorded by both catalogues (provider/group-roles/handed-over.ts).
+    // Found by the simulation (docs/simulation.md, an entry moved to another catalogue): the giver's list
+    // failed, its plain error kept the old state, and the role was recorded by both catalogues
+    // (provider/group-roles/handed-over.ts).
     const giver = await created({ m: { name: "Mover" }, k: { name: "Keep" } });
     const receiver = await created({ c: { name: "C" } });
     const mover = giver.roles.m!.roleId;

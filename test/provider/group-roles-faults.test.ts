@@ -74,7 +74,7 @@ describe("partial applies", () => {
 
 describe("short lists", () => {
   it("destroy whose list leaves out a role fails and deletes nothing; the next one deletes every role", async () => {
-    // Found by the simulation (docs/simulation.md, history 1059): a list reply that lost its last item
+    // Found by the simulation (docs/simulation.md, a destroy): a list reply that lost its last item
     // made destroy forget that role without deleting it (an orphan in the service).
     const { id, outs } = await groupRoles.create(inputs(catalogue(3)));
     await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape" });

@@ -298,8 +298,9 @@ describe("a failed step after a rename to a temporary name", () => {
 describe("a write whose reply was lost: the state is settled by a fresh list", () => {
   // Applied with planned()'s client, which does not retry: the garbage reply is the apply's last word.
   it("a PUT applied but answered with garbage: each role's read settles it, and the state is the service's, settings too", async () => {
-    // Before the simulation's history 3209 this failed, the state taking names and descriptions from a
-    // list and keeping the old settings, which the service had replaced (lost-replies.ts updateApplied).
+    // Until the simulation found it (docs/simulation.md, an update removing settings whose every reply had
+    // the wrong shape) this failed, the state taking names and descriptions from a list and keeping the
+    // old settings, which the service had replaced (lost-replies.ts updateApplied).
     // viewVideo changes; inviteGuest, declared before and no longer, is unset (sent as null).
     const { outs: before } = await createdIn(h, {
       a: { name: "A", description: "old", settings: { viewVideo: true, inviteGuest: true } },

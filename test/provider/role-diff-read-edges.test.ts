@@ -21,7 +21,8 @@ describe("diff", () => {
   });
 
   it("an update of a role deleted by hand since the last refresh fails the preview (the up would meet a 404)", async () => {
-    // Found by the simulation (docs/simulation.md, history 3072): the preview was green, the up failed.
+    // Found by the simulation (docs/simulation.md, a Role deleted by hand, then renamed in the program
+    // without a refresh): the preview was green, the up met a 404.
     const { id, outs } = await provider.create({ groupId: 42, name: "Gone" });
     await h.api("POST", "/groups/42/delete-roles", [outs.roleId]);
     const err = await rejection(provider.diff(id, outs, { groupId: 42, name: "Renamed" }));

@@ -30,8 +30,8 @@ const slow = process.env["MUTATION_RUN"] ? it.skip : it;
 
 describe("faults the simulation found", () => {
   it("an update applied whose read-back fails is a partial update recording what was sent", async () => {
-    // docs/simulation.md, history 2091: the rename was applied, the read-back's lists failed, and the
-    // plain error left the old name in state while the service held the new one.
+    // Found by the simulation (docs/simulation.md): the rename was applied, the read-back's lists failed,
+    // and the plain error left the old name in state while the service held the new one.
     const { id, outs } = await provider.create({ ...role });
     await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "drop-before", times: 0 });
     await h.fault({ method: "GET", path: "/api/v0/groups/42/roles/*", action: "drop-before", times: 0 });

@@ -38,7 +38,7 @@ describe("a lost create reply never makes a duplicate", () => {
   });
 
   it("a create whose confirming list is short (it leaves the new role out) is confirmed by the role's details", async () => {
-    // Found by the simulation (docs/simulation.md, history 3288): every list lost its last item, the
+    // Found by the simulation (docs/simulation.md, a Role create): every list lost its last item, the
     // create was said to have made nothing, and the role it had made was orphaned.
     await h.fault({ method: "GET", path: createPath, action: "wrong-shape", times: 0 });
     const { id, outs } = await provider.create({ ...role });
@@ -50,7 +50,8 @@ describe("a lost create reply never makes a duplicate", () => {
   });
 
   it("a create answered but whose confirming lists all fail is kept as unconfirmed, never said to have made nothing", async () => {
-    // Found by the simulation (docs/simulation.md, history 3603): lists answering 429 every time.
+    // Found by the simulation (docs/simulation.md, a Role create): lists answering 429 every time left
+    // the role made orphaned, and the next up refused its name.
     await h.fault({ method: "GET", path: createPath, action: "status", status: 429, times: 0 });
     const err = (await provider.create({ ...role }).catch((e: unknown) => e)) as { id?: string; message: string };
     await h.admin("DELETE", "/faults");

@@ -47,8 +47,8 @@ const keepsR3: Program = { roles: [{ res: "r3", group: 0, name: "Sales 4" }], ca
 
 describe("the simulator's delete check", () => {
   it("lets an up end a replacement an earlier, failed up began (its old record pending deletion)", () => {
-    // History 52322: `up --replace r3` made the new role 9 and failed before deleting role 3; the next
-    // `up`, with no `--replace`, deletes it.
+    // Found by the simulation (docs/simulation.md): `up --replace r3` made the new role 9 and failed before
+    // deleting role 3; the next `up`, with no `--replace`, deletes it.
     const op = upDeleting3([roleState("r3", 9, "Sales 4"), roleState("r3", 3, "Billing 20", true)]);
     expect(deletes(op, keepsR3, new Set(), new Set())).toEqual([]);
   });
@@ -86,7 +86,8 @@ describe("the simulator's state check", () => {
   ];
 
   it("lets a removed catalogue a --target up left out record a role an exclusive catalogue removed", () => {
-    // History 52348: `up --target c16` of a new exclusive catalogue, c11 removed from the program.
+    // Found by the simulation (docs/simulation.md): `up --target c16` of a new exclusive catalogue, c11
+    // removed from the program.
     const [op, program] = upTargeting(true);
     expect(stateMatchesService(op, new Set(), program)).toEqual([]);
   });
@@ -116,8 +117,9 @@ describe("the simulator's state check", () => {
   ];
 
   it("lets a Role an --exclude up left out record a role an exclusive catalogue removed, once its program moved it", () => {
-    // History 52606: `up --exclude r1` while the program moves r1 to group 102: Pulumi keeps r1's old
-    // record; the exclusive c8 removes the role of group 101 that nothing declares any more.
+    // Found by the simulation (docs/simulation.md): `up --exclude r1` while the program moves r1 to group
+    // 102: Pulumi keeps r1's old record; the exclusive c8 removes the role of group 101 that nothing
+    // declares any more.
     const [op, program] = excludedR1({ group: 1, name: "Leads 2" });
     expect(stateMatchesService(op, new Set(), program, new Set(), new Set(["r1"]))).toEqual([]);
   });

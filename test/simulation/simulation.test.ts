@@ -69,7 +69,8 @@ const C20_ROLES: CatalogueDecl["roles"] = {
  * Histories the simulation failed on, shrunk, kept as they were printed. 113: a Role created beside an
  * exclusive catalogue that registers first. Its preview was green, the up made both, and the next
  * preview refused (the catalogue, blind to the Role, would remove its role); with a failed up between,
- * the re-run deleted the role (104). Now the Role's Check refuses it, naming the dependsOn.
+ * the re-run deleted the role (another history of the same run). Now the Role's Check refuses it,
+ * naming the dependsOn.
  */
 const REGRESSIONS: Array<{ name: string; history: History }> = [
   {

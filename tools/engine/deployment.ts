@@ -642,7 +642,8 @@ export class Deployment implements Journal {
       // The old dependency a resource of this deployment took over by an alias (a rename under
       // `--target`): the engine copies it too (`getDependencySteps` checks steps by URN, not aliases) and
       // then fails on its snapshot: "snapshot integrity error", in the preview too (seen through the real
-      // CLI v3.274.1 by the simulator's differential run of history 52943). Refused the same way.
+      // CLI v3.274.1 by the simulator's differential run: `up --target` of a Role renamed with `aliases`
+      // while an untargeted Role depends on it). Refused the same way.
       if (this.aliased.has(dep))
         throw new StepError(
           "The Pulumi CLI encountered a snapshot integrity error. This is a bug! " +

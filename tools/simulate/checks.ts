@@ -119,8 +119,9 @@ export function stateMatchesService(
   const declared = new Set([...(program?.roles ?? []), ...(program?.catalogues ?? [])].map((r) => r.res));
   // Under `--target`/`--exclude` the engine keeps a removed resource it does not run, deletes included
   // (step_generator.go: untargeted deletes are not generated), so its record outlives the change, until
-  // the next full `up` drops it without deleting the role another resource took over (history 526):
-  // `lingering` holds those resources.
+  // the next full `up` drops it without deleting the role another resource took over (found by the
+  // simulation: `up --target` of a catalogue adopting a removed Role's role): `lingering` holds those
+  // resources.
   const leftByFailure = (res: string) =>
     program !== undefined && !declared.has(res) && (!op.result.ok || op.partial || lingering.has(res));
   // A GroupRoles delete that fails part-way (arrays of maxBatchSize) leaves the resource in state with
@@ -131,11 +132,13 @@ export function stateMatchesService(
   // A `Role` or `GroupRoles` the program removed whose record outlives the operation (a failure skips
   // its delete or its forgetting with retainOnDelete: performPostSteps; `--target`/`--exclude` leaves it
   // out) may record a role that an exclusive catalogue of its group removed as undeclared, which is what
-  // the program asks; the next full run drops the record (histories 6384, 10005, and 52348 for a
-  // catalogue). Whether the removal was wanted is the `deletes` check's to say.
+  // the program asks; the next full run drops the record (histories 6384 and 10005, kept in
+  // test/simulation/simulation.test.ts; for a removed catalogue left out by `--target`,
+  // test/simulation/checks.test.ts). Whether the removal was wanted is the `deletes` check's to say.
   // So may a resource that a `--target`/`--exclude` up left out while its program no longer declares that
   // role (its group or name changed: the step that would apply the change did not run, and Pulumi keeps
-  // its old state), which the next full run replaces or renames (history 52606).
+  // its old state), which the next full run replaces or renames (found by the simulation: `up --exclude`
+  // of a Role moved to another group beside a new exclusive catalogue of its old group).
   const declaresIt = (s: StateRole) =>
     program?.roles.some((r) => r.res === s.res && r.group === s.group && r.name === s.name) ||
     program?.catalogues.some(
@@ -253,8 +256,9 @@ export function deletes(
     }
     if (replaced.has(owner.res) || owner.pendingDelete) {
       // Its replacement holds the role now (checked by desiredState), unless it was a move (below). A record
-      // pending deletion is the old half of a replacement an earlier, failed `up` made (history 52322:
-      // `up --replace` failed on a fault after its create; the next `up`, with no `--replace`, ends it).
+      // pending deletion is the old half of a replacement an earlier, failed `up` made (found by the
+      // simulation: `up --replace` failed on a fault after its create; the next `up`, with no `--replace`,
+      // ends it).
     } else if (owner.key === undefined) {
       const kept = program.roles.find(
         (x) => (x.res === owner.res || x.aliases?.includes(owner.res)) && x.group === owner.group,
