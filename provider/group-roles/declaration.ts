@@ -1,29 +1,20 @@
 /**
- * What a GroupRoles tells the deployment's ledger (../shared/deployment-ledger) in its Check or Diff: the
- * roles it keeps (with the name it plans), lets go, and wants before it holds them, and for an exclusive
- * catalogue the roles no resource declares, which it removes. Each declaration first meets the refusals
- * of ../shared/registration-order (what only another order of registrations could settle), returned for
- * the caller to throw (a Diff) or report on a property (a Check).
+ * What a GroupRoles declares in its Check or Diff, as intents (../shared/intent) built from its inputs
+ * and its state: the roles it keeps (with the name it plans), lets go, and wants before it holds them,
+ * and for an exclusive catalogue the roles no resource declares, which it removes. ../shared/intent runs
+ * the refusals of ../shared/registration-order over each and records it; the refusals come back for the
+ * caller to throw (a Diff) or report on a property (a Check).
  */
 import type { NameTakenError } from "../../client/status-errors";
 import type { DeploymentLedger } from "../shared/deployment-ledger";
 import { engineLog } from "../shared/engine-log";
+import { type Intent, type Refused, type Wanted, record, refusalsOf } from "../shared/intent";
 import type { Props } from "../shared/props";
-import {
-  absentTaker,
-  lateDeclare,
-  lateFreeing,
-  lateKeep,
-  lateTakeover,
-  unorderedTakeover,
-} from "../shared/registration-order";
 import type { Registration } from "../shared/registrations";
 import { unmanagedReport } from "./errors";
 import type { Plan } from "./plan";
 import { noteHeldBack } from "./plan-notes";
 import { catalogueOwner, type GroupRolesInputs, type GroupRolesState } from "./types";
-
-type Refusals = Array<NameTakenError | undefined>;
 
 /** What the step of a create finds its registration by (the ledger's `registrations.stepOf`). */
 export const newCatalogueStep = (inputs: GroupRolesInputs) =>
@@ -31,31 +22,41 @@ export const newCatalogueStep = (inputs: GroupRolesInputs) =>
 /** What the step of an update finds its registration by: the catalogue's roles (./types `catalogueOwner`). */
 export const existingCatalogueStep = (state: GroupRolesState) => `catalogue:${catalogueOwner(state)}`;
 
+const entryAt = (groupId: number, key: string) => ({ at: `group ${groupId}: roles.${key}`, property: `roles.${key}` });
+
+/** The entries of a new catalogue (`[key, name]`), wanted: created, or with `adopts` taken over by name. */
+const wanted = (groupId: number, entries: ReadonlyArray<readonly [string, string]>, adopts: boolean, seen: boolean) =>
+  entries.map(
+    ([key, name]): Wanted => ({ kind: "want", ...entryAt(groupId, key), name, adopts, seenByExclusive: seen }),
+  );
+
 /**
- * Entries `reg` declares for roles it does not hold yet (`[key, name]`): created, or with `adopts`
- * (adoptExisting) taken over by name. The first registration to declare a name keeps it; one that takes
- * over a role an earlier one deletes in its own update is refused (`lateTakeover`). One refusal (or
- * undefined) per entry, in order.
+ * A create's Check: its entries, wanted in its group. Unless it is the group's exclusive catalogue
+ * (`exclusive`), one registered before it cannot see them: refused. Recorded even when refused (the
+ * Check fails the deployment), so that this catalogue's own plan counts its names as its own.
  */
-export function declareWanted(
+export function declareNewCatalogue(
   ledger: DeploymentLedger,
-  groupId: number,
-  entries: ReadonlyArray<readonly [string, string]>,
-  adopts: boolean,
+  inputs: GroupRolesInputs,
+  exclusive: boolean,
   reg: Registration,
-): Refusals {
-  return entries.map(([key, name]) => {
-    const late = adopts ? lateTakeover(ledger, groupId, { name }, reg, `group ${groupId}: roles.${key}`) : undefined;
-    ledger.wants.addName(groupId, name, reg, adopts);
-    return late;
-  });
+): Refused[] {
+  const entries = Object.entries(inputs.roles).map(([key, entry]) => [key, entry.name] as const);
+  const intent: Intent = {
+    groupId: inputs.groupId,
+    by: "catalogue",
+    declares: wanted(inputs.groupId, entries, inputs.adoptExisting, !exclusive),
+  };
+  const refused = refusalsOf(ledger, reg, intent);
+  record(ledger, reg, intent);
+  return refused;
 }
 
 /**
  * A catalogue's Diff, its group unchanged: keeps the entries still declared (`moved`: new key to old key,
- * ../group-roles/renamed-keys), lets go the removed ones (deleted in its update unless an earlier
- * registration takes them over), and wants the added ones. Returns the refusals and the removed keys
- * another resource takes over, with how that resource is named.
+ * ./renamed-keys), lets go the removed ones (deleted in its update unless an earlier registration takes
+ * them over; an entry removed with `retain` is only forgotten), and wants the added ones. Returns the
+ * refusals and the removed keys another resource takes over, with how that resource is named.
  */
 export function declareCatalogue(
   ledger: DeploymentLedger,
@@ -65,72 +66,72 @@ export function declareCatalogue(
   moved: ReadonlyMap<string, string>,
   adopts: boolean,
   reg: Registration,
-): { refusals: Refusals; handovers: Map<string, string> } {
-  // Once per diff: it sorts every role ID of the catalogue.
-  const owner = catalogueOwner(state);
+): { refusals: NameTakenError[]; handovers: Map<string, string> } {
   const kept = new Set<string>();
-  const refusals: Refusals = [];
+  const declares: Intent["declares"][number][] = [];
   for (const [key, entry] of Object.entries(roles)) {
-    const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
+    const oldKey = state.roles[key] ? key : moved.get(key);
+    const old = oldKey === undefined ? undefined : state.roles[oldKey];
     const name = entry && typeof entry === "object" ? (entry as Props).name : undefined;
-    const what = `group ${groupId}: roles.${key}`;
     if (old) {
-      kept.add(state.roles[key] ? key : moved.get(key)!);
-      refusals.push(lateKeep(ledger, groupId, old, reg, what));
-      if (typeof name !== "string") continue;
-      if (name !== old.name)
-        refusals.push(
-          lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId, plannedName: name }, reg, what),
-        );
-      ledger.declarations.declare(groupId, old.roleId, {
-        currentName: old.name,
-        plannedName: name,
-        by: "catalogue",
-        owner,
-        reg,
-      });
-    } else if (typeof name === "string") {
-      refusals.push(
-        lateDeclare(ledger, groupId, name, reg, what),
-        ...declareWanted(ledger, groupId, [[key, name]], adopts, reg),
-      );
-    }
+      kept.add(oldKey!);
+      const plannedName = typeof name === "string" ? name : undefined;
+      declares.push({ kind: "keep", ...entryAt(groupId, key), roleId: old.roleId, name: old.name, plannedName });
+    } else if (typeof name === "string") declares.push(...wanted(groupId, [[key, name]], adopts, true));
   }
-  const handovers = new Map<string, string>();
-  for (const [key, old] of Object.entries(state.roles)) {
-    if (kept.has(key) || old.retain) continue; // kept, or forgotten (never deleted)
-    ledger.declarations.undeclare(groupId, old.roleId, owner, reg);
-    const release = ledger.names.release(groupId, old.roleId, old.name, reg, false);
-    if (release.handedTo) handovers.set(key, release.handedTo.described);
-    else {
-      const what = `group ${groupId}: roles.${key}`;
-      const unordered = unorderedTakeover(ledger, groupId, release, reg, what);
-      refusals.push(unordered);
-      refusals.push(absentTaker(ledger, groupId, release, reg, what));
-      // A role another resource takes over is not its name taken "for another role": one refusal, one advice.
-      if (!unordered) refusals.push(lateFreeing(ledger, groupId, { name: old.name, roleId: old.roleId }, reg, what));
-    }
-  }
-  return { refusals, handovers };
+  const releases = Object.entries(state.roles)
+    .filter(([key, old]) => !kept.has(key) && !old.retain)
+    .map(([key, old]) => ({
+      ...entryAt(groupId, key),
+      key,
+      roleId: old.roleId,
+      name: old.name,
+      deferred: false,
+      checks: "all" as const,
+    }));
+  // Once per diff: it sorts every role ID of the catalogue.
+  const intent: Intent = { groupId, by: "catalogue", owner: catalogueOwner(state), declares, releases };
+  const refused = refusalsOf(ledger, reg, intent);
+  const recorded = record(ledger, reg, intent);
+  return { refusals: [...refused, ...recorded.refused].map((r) => r.error), handovers: recorded.handovers };
 }
 
 /**
  * A catalogue replaced (its group changes): its roles go with the old resource, deleted after every
  * other step, or first with `deleteBeforeReplace`; they may move meanwhile to a resource registered
- * before or after this one, unless nothing orders a takeover (`unorderedTakeover`).
+ * before or after this one, unless nothing orders a takeover. Returns the refusals.
  */
 export function releaseReplaced(
   ledger: DeploymentLedger,
   groupId: number,
   state: GroupRolesState,
   reg: Registration,
-): Refusals {
-  return Object.entries(state.roles)
+): NameTakenError[] {
+  const releases = Object.entries(state.roles)
     .filter(([, old]) => !old.retain)
-    .map(([key, old]) => {
-      const release = ledger.names.release(groupId, old.roleId, old.name, reg, !reg.deleteBeforeReplace);
-      return unorderedTakeover(ledger, groupId, release, reg, `group ${groupId}: roles.${key}`);
-    });
+    .map(([key, old]) => ({
+      ...entryAt(groupId, key),
+      key,
+      roleId: old.roleId,
+      name: old.name,
+      deferred: !reg.deleteBeforeReplace,
+      checks: "ordered" as const,
+    }));
+  return record(ledger, reg, { groupId, by: "catalogue", declares: [], releases }).refused.map((r) => r.error);
+}
+
+/** A replaced catalogue's entries (`[key, name]`), wanted in its new group. Returns the refusals. */
+export function wantInNewGroup(
+  ledger: DeploymentLedger,
+  groupId: number,
+  entries: ReadonlyArray<readonly [string, string]>,
+  adopts: boolean,
+  reg: Registration,
+): NameTakenError[] {
+  const intent: Intent = { groupId, by: "catalogue", declares: wanted(groupId, entries, adopts, false) };
+  const refused = refusalsOf(ledger, reg, intent);
+  record(ledger, reg, intent);
+  return refused.map((r) => r.error);
 }
 
 /**
@@ -146,7 +147,15 @@ export async function decideRemovals(
   reg: Registration,
 ): Promise<void> {
   await noteHeldBack(groupId, reg, ledger);
-  for (const r of plan.unmanaged) ledger.names.release(groupId, r.roleId, r.name, reg, false);
+  const releases = plan.unmanaged.map((r) => ({
+    at: `group ${groupId}: role "${r.name}"`,
+    key: r.name,
+    roleId: r.roleId,
+    name: r.name,
+    deferred: false,
+    checks: "none" as const,
+  }));
+  record(ledger, reg, { groupId, by: "catalogue", declares: [], releases });
   ledger.exclusives.decideRemovals(reg);
   if (plan.unmanaged.length)
     await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false), reg.structure.urn);

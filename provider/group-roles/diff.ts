@@ -13,7 +13,13 @@ import { deploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";
 import { allRefusals } from "../shared/registration-order";
 import { diffRegistration } from "../shared/resource-protocol";
-import { declareCatalogue, declareWanted, decideRemovals, existingCatalogueStep, releaseReplaced } from "./declaration";
+import {
+  declareCatalogue,
+  decideRemovals,
+  existingCatalogueStep,
+  releaseReplaced,
+  wantInNewGroup,
+} from "./declaration";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
@@ -106,7 +112,7 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
     const name = (entry as Props | undefined)?.name;
     return typeof name === "string" ? [[key, name] as const] : [];
   });
-  late.push(...declareWanted(ledger, newGroup, entries, news.adoptExisting === true, reg));
+  late.push(...wantInNewGroup(ledger, newGroup, entries, news.adoptExisting === true, reg));
   const lateRefusal = allRefusals(late);
   if (lateRefusal) throw lateRefusal;
   const listed = await listedForPreview(newGroup, `moving the roles to group ${newGroup}: listing it`, true);

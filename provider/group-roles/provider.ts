@@ -12,7 +12,7 @@ import { previewListing } from "../shared/preview-listing";
 import { dynamicConfigSource } from "../shared/config-check";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";
-import { allRefusals, lateDeclare } from "../shared/registration-order";
+import { allRefusals } from "../shared/registration-order";
 import { checkRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { type CheckFailure, isUnknown } from "../shared/fields";
 import { programName } from "../shared/structure";
@@ -30,7 +30,7 @@ import { removedInUse, retainedOutOfExclusive, twoExclusive, unmanagedInUse, unm
 import { forcedReplacementHint, namesTaken } from "./name-errors";
 import { engineLog } from "../shared/engine-log";
 import { apply } from "./apply";
-import { decideRemovals, declareWanted, existingCatalogueStep, newCatalogueStep } from "./declaration";
+import { decideRemovals, declareNewCatalogue, existingCatalogueStep, newCatalogueStep } from "./declaration";
 import { checkGroupRolesInputs } from "./check";
 import { deleteGroupRoles } from "./delete";
 import { diff } from "./diff";
@@ -76,11 +76,11 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   if (hasUnknowns(news.roles) || isUnknown(news.adoptExisting)) return [];
   const inputs = toInputs(news);
   ledger.registrations.bind(newCatalogueStep(inputs), reg);
-  const entries = Object.entries(inputs.roles).map(([key, entry]) => [key, entry.name] as const);
-  const lateOnes = declareWanted(ledger, groupId, entries, inputs.adoptExisting, reg);
-  const late = allRefusals(lateOnes);
-  if (late)
-    return [{ property: `roles.${Object.keys(inputs.roles)[lateOnes.findIndex(Boolean)]}`, reason: late.message }];
+  // Not the group's exclusive catalogue: one registered before it cannot see these entries.
+  const refused = declareNewCatalogue(ledger, inputs, inputs.exclusive, reg);
+  // The first entry's path, not `roles`: the engine prints a failure's property value, here the whole map.
+  if (refused.length)
+    return [{ property: refused[0]!.property!, reason: allRefusals(refused.map((r) => r.error))!.message }];
   const { roles } = await previewListing(groupId);
   if (!roles) return []; // not listed: the create meets it, with its retries and messages
   const plan = planApply({ groupId, roles: {} }, inputs, roles, otherResources(ledger, groupId, reg, "diff"));
@@ -95,12 +95,7 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
           forcedReplacementHint(taken, inputs.adoptExisting),
       },
     ];
-  if (!inputs.exclusive || isUnknown(news.exclusive)) {
-    // Not the group's exclusive catalogue: one registered before it cannot see these entries.
-    for (const [key, entry] of Object.entries(inputs.roles)) {
-      const unseen = lateDeclare(ledger, groupId, entry.name, reg, `group ${groupId}: roles.${key}`);
-      if (unseen) return [{ property: "roles", reason: unseen.message }];
-    }
+  if (!inputs.exclusive) {
     await notePlan(plan, { groupId, roles: {} }, roles, { urn: reg.structure.urn });
     return [];
   }

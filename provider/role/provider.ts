@@ -15,7 +15,7 @@ import type { Registration } from "../shared/registrations";
 import { programName } from "../shared/structure";
 import { checkRegistration, diffRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { create } from "./create";
-import { declareKeptRole, declareNewRole, existingRoleStep, newRoleStep } from "./declaration";
+import { declareKeptRole, declareNewRole, existingRoleStep, newRoleStep, releaseReplacedRole } from "./declaration";
 import { RoleNotAppliedError } from "../shared/errors";
 import { deleteRole, findInList } from "./delete";
 import { inUseReplaceMessage } from "./errors";
@@ -112,9 +112,7 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
   const deleteFirst = news.groupId === olds.groupId && news.name === olds.name;
   reg.askDeleteBeforeReplace(deleteFirst);
   if (replaces.length && typeof olds.name === "string") {
-    // The replaced role is deleted after every other step (a resource may take it over meanwhile), or
-    // first with `deleteBeforeReplace`.
-    ledger.names.release(groupId, roleId, olds.name, reg, !reg.deleteBeforeReplace);
+    releaseReplacedRole(ledger, { groupId, roleId, name: olds.name }, reg);
   } else if (!replaces.length && typeof olds.name === "string" && typeof news.name === "string") {
     await declareKeptRole(ledger, { id, groupId, roleId, name: olds.name }, { ...news, name: news.name }, reg);
   }

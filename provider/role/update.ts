@@ -16,6 +16,7 @@ import { isAmbiguous, updateApplied } from "../shared/lost-replies";
 import { services } from "./services";
 import { heldSettings, sameSettings, settingsForUpdate } from "../shared/settings";
 import type { Props } from "../shared/props";
+import { record } from "../shared/intent";
 
 /**
  * Sends one update of a role to `inputs`. The settings map is sent only when the declared settings
@@ -41,14 +42,20 @@ export async function sendUpdate(
   }
   const ledger = deploymentLedger();
   const from = currentName ?? inputs.name;
+  const what = `updating role "${inputs.name}" (id ${formatRoleId(groupId, roleId)})`;
+  // An update no Diff announced (a provider called directly) declares the role as its Diff would.
   if (!ledger.declarations.of(groupId, roleId))
-    ledger.declarations.declare(groupId, roleId, { currentName: from, plannedName: inputs.name, by: "role", reg });
+    record(ledger, reg, {
+      groupId,
+      by: "role",
+      declares: [{ kind: "keep", at: what, roleId, name: from, plannedName: inputs.name }],
+    });
   let nameNow = from;
   try {
     await writeWithName({
       groupId,
       wanted: inputs.name,
-      what: `updating role "${inputs.name}" (id ${formatRoleId(groupId, roleId)})`,
+      what,
       list: () => writer.list(groupId),
       write: () =>
         writer.update(groupId, body).catch(async (error: unknown) => {

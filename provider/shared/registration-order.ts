@@ -133,6 +133,33 @@ export function absentTaker(
   );
 }
 
+/**
+ * `reg` creates a role named `name` (a Role: it takes a role over only with `import`) that another
+ * registration lets go in this change: a move needs `import`, a new role two steps. Its own old role,
+ * which the engine replaces, is not another's (../role/held-names says whether the name is free in time).
+ */
+export function releasedName(
+  ledger: DeploymentLedger,
+  groupId: number,
+  name: string,
+  reg: Registration,
+  what: string,
+): NameTakenError | undefined {
+  const release = ledger.releases.named(groupId, name);
+  const own = release?.reg.replaced === true && release.reg.structure.urn === reg.structure.urn;
+  if (!release || release.reg === reg || own) return undefined;
+  const when = release.deferred
+    ? "deletes it only after every other change"
+    : "registers before this Role and deletes it in its own update";
+  return new NameTakenError(
+    `${what}: the group's role "${release.name}" (roleId ${release.roleId}) is removed from ${release.reg.described} in this change, which ` +
+      `${when}; a Role takes over an existing role only with the resource option \`import\`. To move that role here ` +
+      `(keeping its ID and users), add \`import: "${groupId}/${release.roleId}"\`` +
+      (release.deferred ? "" : ` and give ${release.reg.described} \`dependsOn\` on this Role`) +
+      "; to replace it with a new role, remove it in one `pulumi up` and create this one in the next.",
+  );
+}
+
 /** `reg` keeps a role that an earlier registration deletes in its own update (an exclusive catalogue's removal). */
 export function lateKeep(
   ledger: DeploymentLedger,
