@@ -17,7 +17,8 @@ export const PARTS = {
     "client/retry.ts",
   ],
   // The coordination code of cross-resource decisions (issue 41): the ledger's parts, the rules over
-  // them, the program's structure, the provider protocol both resources share, and the held-name rule.
+  // them, the program's structure, the provider protocol both resources share, the held-name rule, and
+  // the intents each resource declares (issue 55).
   // Overlaps provider-shared and provider-role; not in the full set.
   coordination: [
     "provider/shared/deployment-ledger.ts",
@@ -30,7 +31,10 @@ export const PARTS = {
     "provider/shared/resource-protocol.ts",
     "provider/shared/structure.ts",
     "provider/shared/registration-order.ts",
+    "provider/shared/intent.ts",
     "provider/role/held-names.ts",
+    "provider/role/declaration.ts",
+    "provider/group-roles/declaration.ts",
   ],
   config: ["config/**/*.ts"],
   // The resource plugin's property values on the wire (its handlers run only under an engine: e2e suites).

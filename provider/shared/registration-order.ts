@@ -22,11 +22,11 @@ import { dependencyDeclaring, urnName } from "./structure";
  * follows decides (it refuses there if it must).
  */
 export async function refusingOnlyInProgram<T extends { changes: boolean }>(
-  ledger: DeploymentLedger,
+  refreshing: boolean,
   diff: () => Promise<T>,
   changed: T,
 ): Promise<T> {
-  if (!ledger.run.refreshing) return diff();
+  if (!refreshing) return diff();
   try {
     return await diff();
   } catch (error) {

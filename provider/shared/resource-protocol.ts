@@ -66,7 +66,9 @@ export async function diffRegistration<T extends { changes: boolean; replaces: r
   const reg = ledger.registrations.current();
   reg.described = described;
   if (bindAs !== undefined) ledger.registrations.bind(bindAs, reg);
-  const result = await ledger.run.observe(what, reg, () => refusingOnlyInProgram(ledger, () => diff(reg), changed));
+  // A Diff before the program's first Check is a refresh's (./run-state `refreshing`): it refuses nothing.
+  const refreshing = ledger.run.refreshing;
+  const result = await ledger.run.observe(what, reg, () => refusingOnlyInProgram(refreshing, () => diff(reg), changed));
   // No step follows (no change), or the step is the replacement's create, which the engine checks anew.
   if (!result.changes || result.replaces.length) reg.settle(true);
   return result;
