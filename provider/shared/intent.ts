@@ -8,15 +8,7 @@
  */
 import type { NameTakenError } from "../../client/status-errors";
 import type { DeploymentLedger } from "./deployment-ledger";
-import {
-  absentTaker,
-  lateDeclare,
-  lateFreeing,
-  lateKeep,
-  lateTakeover,
-  releasedName,
-  unorderedTakeover,
-} from "./registration-order";
+import { lateDeclare, lateFreeing, lateKeep, lateTakeover, releaseRefusals, releasedName } from "./registration-order";
 import type { Registration } from "./registrations";
 
 /** Where a refusal points: its words (`group 42: roles.billing`) and the input it names, if any. */
@@ -84,22 +76,17 @@ const refused = (place: Place, error: NameTakenError | undefined): Refused[] =>
 export function refusalsOf(ledger: DeploymentLedger, reg: Registration, intent: Intent): Refused[] {
   const { groupId } = intent;
   return intent.declares.flatMap((d) => {
+    const at = { ledger, groupId, reg, what: d.at };
     if (d.kind === "keep") {
       const renamed = d.plannedName !== undefined && d.plannedName !== d.name;
-      return [
-        ...refused(d, lateKeep(ledger, groupId, d, reg, d.at)),
-        ...(renamed ? refused(d, lateFreeing(ledger, groupId, d, reg, d.at)) : []),
-      ];
+      return [...refused(d, lateKeep(at, d)), ...(renamed ? refused(d, lateFreeing(at, d)) : [])];
     }
     return [
-      ...(d.seenByExclusive ? refused(d, lateDeclare(ledger, groupId, d.name, reg, d.at)) : []),
+      ...(d.seenByExclusive ? refused(d, lateDeclare(at, d.name)) : []),
       ...(d.adopts
-        ? refused(
-            { ...d, property: d.roleId !== undefined ? "importId" : d.property },
-            lateTakeover(ledger, groupId, d, reg, d.at),
-          )
+        ? refused({ ...d, property: d.roleId !== undefined ? "importId" : d.property }, lateTakeover(at, d))
         : []),
-      ...(d.notReleased ? refused(d, releasedName(ledger, groupId, d.name, reg, d.at)) : []),
+      ...(d.notReleased ? refused(d, releasedName(at, d.name)) : []),
     ];
   });
 }
@@ -132,13 +119,8 @@ export function record(
     const release = ledger.names.release(groupId, r.roleId, r.name, reg, r.deferred);
     if (release.handedTo) handovers.set(r.key, release.handedTo.described);
     if (r.checks === "none") continue;
-    const unordered = unorderedTakeover(ledger, groupId, release, reg, r.at);
-    found.push(...refused(r, unordered));
-    if (r.checks === "ordered" || release.handedTo) continue;
-    found.push(...refused(r, absentTaker(ledger, groupId, release, reg, r.at)));
-    // A role another resource takes over is not its name taken "for another role": one refusal, one advice.
-    if (!unordered)
-      found.push(...refused(r, lateFreeing(ledger, groupId, { name: r.name, roleId: r.roleId }, reg, r.at)));
+    const refusals = releaseRefusals({ ledger, groupId, release, reg, what: r.at }, r.checks);
+    found.push(...refusals.flatMap((error) => refused(r, error)));
   }
   return { refused: found, handovers };
 }

@@ -64,13 +64,7 @@ const TWO_STEPS_MOVE =
  * where this one is checked first is refused in the giver's registration ({@link unorderedTakeover}):
  * refused in every order.
  */
-export function lateTakeover(
-  ledger: DeploymentLedger,
-  groupId: number,
-  role: NamedRole,
-  reg: Registration,
-  what: string,
-): NameTakenError | undefined {
+export function lateTakeover({ ledger, groupId, reg, what }: At, role: NamedRole): NameTakenError | undefined {
   const release =
     role.roleId !== undefined ? ledger.releases.of(groupId, role.roleId) : ledger.releases.named(groupId, role.name);
   if (!release || release.reg === reg || release.deferred || release.handedTo === reg) return undefined;
@@ -83,20 +77,43 @@ export function lateTakeover(
   );
 }
 
+/** What a rule weighs: the ledger, the group, the registration that declares, and the words a refusal starts with. */
+export interface At {
+  ledger: DeploymentLedger;
+  groupId: number;
+  reg: Registration;
+  what: string;
+}
+
+/** A role `reg` lets go in its own update. */
+interface LetGo extends At {
+  release: Release;
+}
+
+/**
+ * The refusals a role that `reg` lets go meets (see ./intent `Released`): with `checks: "ordered"`, a
+ * takeover nothing orders ({@link unorderedTakeover}); with `"all"`, also a taker the program declares that
+ * does not run ({@link absentTaker}) and its name taken for another role before this step frees it
+ * ({@link lateFreeing}). A role deleted only after every other step, or handed to an earlier
+ * registration, meets none.
+ */
+export function releaseRefusals(letGo: LetGo, checks: "all" | "ordered"): NameTakenError[] {
+  const { release } = letGo;
+  if (release.deferred || release.handedTo) return [];
+  const unordered = unorderedTakeover(letGo);
+  if (checks === "ordered") return unordered ? [unordered] : [];
+  // A role another resource takes over is not its name taken "for another role": one refusal, one advice.
+  const freeing = unordered ? undefined : lateFreeing(letGo, release);
+  return [unordered, absentTaker(letGo), freeing].filter((r): r is NameTakenError => r !== undefined);
+}
+
 /**
  * `reg` deletes in its own update a role (`release`) that another registration, checked before it,
  * takes over although this one does not have it in its `dependsOn`: either step may run first. The
  * mirror of {@link lateTakeover}, so that the case is refused whichever of the two the engine checks
  * first (the preview and the `up` may check them in different orders).
  */
-export function unorderedTakeover(
-  ledger: DeploymentLedger,
-  groupId: number,
-  release: Release,
-  reg: Registration,
-  what: string,
-): NameTakenError | undefined {
-  if (release.deferred || release.handedTo) return undefined;
+function unorderedTakeover({ ledger, groupId, release, reg, what }: LetGo): NameTakenError | undefined {
   const taker = ledger.names.unorderedTaker(groupId, release.roleId, release.name, reg);
   if (!taker) return undefined;
   return new NameTakenError(
@@ -114,14 +131,7 @@ export function unorderedTakeover(
  * leaves out or `--exclude` names, which get no Check and no step (`NewUntargetedSameStep`). So nothing
  * takes the role over in this run and the update would delete it: refused, in the preview as in the `up`.
  */
-export function absentTaker(
-  ledger: DeploymentLedger,
-  groupId: number,
-  release: Release,
-  reg: Registration,
-  what: string,
-): NameTakenError | undefined {
-  if (release.deferred || release.handedTo) return undefined;
+function absentTaker({ ledger, groupId, release, reg, what }: LetGo): NameTakenError | undefined {
   const taker = dependencyDeclaring(reg.structure, groupId, { roleId: release.roleId, name: release.name });
   if (taker === undefined || ledger.registrations.has(taker)) return undefined;
   const name = urnName(taker);
@@ -138,13 +148,7 @@ export function absentTaker(
  * registration lets go in this change: a move needs `import`, a new role two steps. Its own old role,
  * which the engine replaces, is not another's (../role/held-names says whether the name is free in time).
  */
-export function releasedName(
-  ledger: DeploymentLedger,
-  groupId: number,
-  name: string,
-  reg: Registration,
-  what: string,
-): NameTakenError | undefined {
+export function releasedName({ ledger, groupId, reg, what }: At, name: string): NameTakenError | undefined {
   const release = ledger.releases.named(groupId, name);
   const own = release?.reg.replaced === true && release.reg.structure.urn === reg.structure.urn;
   if (!release || release.reg === reg || own) return undefined;
@@ -162,11 +166,8 @@ export function releasedName(
 
 /** `reg` keeps a role that an earlier registration deletes in its own update (an exclusive catalogue's removal). */
 export function lateKeep(
-  ledger: DeploymentLedger,
-  groupId: number,
+  { ledger, groupId, reg, what }: At,
   role: NamedRole & { roleId: number },
-  reg: Registration,
-  what: string,
 ): NameTakenError | undefined {
   const release = ledger.releases.of(groupId, role.roleId);
   if (!release || release.reg === reg || release.deferred || release.handedTo) return undefined;
@@ -184,13 +185,7 @@ export function lateKeep(
  * declaration, and it never will: from the next run on it would remove the role as undeclared (and
  * every preview would refuse, see {@link lateKeep}). Refused now, so in the preview that adds it.
  */
-export function lateDeclare(
-  ledger: DeploymentLedger,
-  groupId: number,
-  name: string,
-  reg: Registration,
-  what: string,
-): NameTakenError | undefined {
+export function lateDeclare({ ledger, groupId, reg, what }: At, name: string): NameTakenError | undefined {
   const catalogue = ledger.exclusives.before(groupId, reg);
   if (!catalogue) return undefined;
   return new NameTakenError(
@@ -208,11 +203,8 @@ export function lateDeclare(
  * swap names (no order works) or one follows the other (`dependsOn` on the taker).
  */
 export function lateFreeing(
-  ledger: DeploymentLedger,
-  groupId: number,
+  { ledger, groupId, reg, what }: At,
   role: NamedRole & { roleId: number; plannedName?: string },
-  reg: Registration,
-  what: string,
 ): NameTakenError | undefined {
   const taker = ledger.names.takerOf(groupId, role.name, role.roleId, reg);
   if (!taker) return undefined;

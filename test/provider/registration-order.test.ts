@@ -11,7 +11,7 @@ import {
   lateFreeing,
   lateKeep,
   lateTakeover,
-  unorderedTakeover,
+  releaseRefusals,
 } from "../../provider/shared/registration-order";
 import type { Structure } from "../../provider/shared/structure";
 
@@ -29,7 +29,7 @@ describe("lateTakeover and unorderedTakeover: a role one resource deletes in its
     const giver = l.registrations.register(GIVER, structure("u:giver"));
     l.names.release(42, 7, "Mover", giver, false);
     const receiver = l.registrations.register("receiver", structure("u:receiver"));
-    const err = lateTakeover(l, 42, { name: "Mover" }, receiver, "group 42: roles.m");
+    const err = lateTakeover({ ledger: l, groupId: 42, reg: receiver, what: "group 42: roles.m" }, { name: "Mover" });
     expect(err?.code).toBe("ERR_NAME_TAKEN");
     expect(err?.message).toBe(
       `group 42: roles.m: role "Mover" (roleId 7) of group 42 is removed from ${GIVER}, which deletes it in its own ` +
@@ -39,7 +39,9 @@ describe("lateTakeover and unorderedTakeover: a role one resource deletes in its
         "steps: mark its entry `retain: true` and run `pulumi up`, then move it (the role is then adopted by name or `import`).",
     );
     // By ID (an import) the same.
-    expect(lateTakeover(l, 42, { name: "Other", roleId: 7 }, receiver, "x")).toBeDefined();
+    expect(
+      lateTakeover({ ledger: l, groupId: 42, reg: receiver, what: "x" }, { name: "Other", roleId: 7 }),
+    ).toBeDefined();
   });
 
   it("refused in the giver when the receiver was checked first but is not in the giver's dependsOn", () => {
@@ -48,11 +50,14 @@ describe("lateTakeover and unorderedTakeover: a role one resource deletes in its
     l.wants.addName(42, "Mover", receiver, true);
     const giver = l.registrations.register(GIVER, structure("u:giver"));
     const release = l.names.release(42, 7, "Mover", giver, false);
-    const err = unorderedTakeover(l, 42, release, giver, "group 42: roles.m");
+    const err = releaseRefusals(
+      { ledger: l, groupId: 42, release: release, reg: giver, what: "group 42: roles.m" },
+      "ordered",
+    )[0];
     expect(err?.code).toBe("ERR_NAME_TAKEN");
     expect(err?.message).toContain("give this resource the resource option `dependsOn` on the receiver");
     // Checked in this order or the other, the move is refused: the preview and the `up` agree.
-    expect(lateTakeover(l, 42, { name: "Mover" }, receiver, "x")).toBeDefined();
+    expect(lateTakeover({ ledger: l, groupId: 42, reg: receiver, what: "x" }, { name: "Mover" })).toBeDefined();
   });
 
   it("passes when the receiver is in the giver's dependsOn (handed over), the delete comes after every step, or nobody lets it go", () => {
@@ -62,13 +67,21 @@ describe("lateTakeover and unorderedTakeover: a role one resource deletes in its
     const giver = l.registrations.register(GIVER, structure("u:giver", ["u:receiver"]));
     const release = l.names.release(42, 7, "Mover", giver, false);
     expect(release.handedTo).toBe(receiver);
-    expect(unorderedTakeover(l, 42, release, giver, "x")).toBeUndefined();
-    expect(lateTakeover(l, 42, { name: "Mover" }, receiver, "x")).toBeUndefined();
+    expect(
+      releaseRefusals({ ledger: l, groupId: 42, release: release, reg: giver, what: "x" }, "ordered")[0],
+    ).toBeUndefined();
+    expect(lateTakeover({ ledger: l, groupId: 42, reg: receiver, what: "x" }, { name: "Mover" })).toBeUndefined();
     const replaced = l.registrations.register("replaced");
     const deferred = l.names.release(42, 8, "Moved", replaced, true);
-    expect(lateTakeover(l, 42, { name: "Moved" }, l.registrations.register("later"), "x")).toBeUndefined();
-    expect(unorderedTakeover(l, 42, deferred, replaced, "x")).toBeUndefined();
-    expect(lateTakeover(l, 42, { name: "Free" }, l.registrations.register("any"), "x")).toBeUndefined();
+    expect(
+      lateTakeover({ ledger: l, groupId: 42, reg: l.registrations.register("later"), what: "x" }, { name: "Moved" }),
+    ).toBeUndefined();
+    expect(
+      releaseRefusals({ ledger: l, groupId: 42, release: deferred, reg: replaced, what: "x" }, "ordered")[0],
+    ).toBeUndefined();
+    expect(
+      lateTakeover({ ledger: l, groupId: 42, reg: l.registrations.register("any"), what: "x" }, { name: "Free" }),
+    ).toBeUndefined();
   });
 });
 
@@ -80,15 +93,17 @@ describe("lateDeclare: declaring a role an exclusive catalogue registered before
     const exclusive = l.registrations.register('the GroupRoles of group 42 declaring "C"');
     expect(l.exclusives.claim(42, "c", 'the one declaring "C"', exclusive)).toBeUndefined();
     const role = l.registrations.register("role");
-    expect(lateDeclare(l, 42, "New", role, 'creating role "New" in group 42')?.message).toBe(
+    expect(
+      lateDeclare({ ledger: l, groupId: 42, reg: role, what: 'creating role "New" in group 42' }, "New")?.message,
+    ).toBe(
       'creating role "New" in group 42: the GroupRoles of group 42 declaring "C" has `exclusive: true` and ' +
         'registers before this resource, so it cannot see that this resource declares role "New": the next ' +
         "`pulumi up` would remove that role as one the program does not declare. Give the GroupRoles of group 42 " +
         'declaring "C" the resource option `dependsOn` on this resource, so that it registers after it and sees the ' +
         "role declared; or declare the role in that catalogue.",
     );
-    expect(lateDeclare(l, 42, "New", exclusive, "x")).toBeUndefined(); // its own entries
-    expect(lateDeclare(l, 43, "New", role, "x")).toBeUndefined(); // another group
+    expect(lateDeclare({ ledger: l, groupId: 42, reg: exclusive, what: "x" }, "New")).toBeUndefined(); // its own entries
+    expect(lateDeclare({ ledger: l, groupId: 43, reg: role, what: "x" }, "New")).toBeUndefined(); // another group
   });
 
   it("passes when the catalogue registers after the resource (it then sees the declaration)", () => {
@@ -96,7 +111,7 @@ describe("lateDeclare: declaring a role an exclusive catalogue registered before
     const role = l.registrations.register("role");
     const exclusive = l.registrations.register("catalogue");
     l.exclusives.claim(42, "c", "catalogue", exclusive);
-    expect(lateDeclare(l, 42, "New", role, "x")).toBeUndefined();
+    expect(lateDeclare({ ledger: l, groupId: 42, reg: role, what: "x" }, "New")).toBeUndefined();
   });
 });
 
@@ -106,7 +121,12 @@ describe("lateKeep: keeping a role an earlier registration deletes (an exclusive
     const exclusive = l.registrations.register('the GroupRoles of group 42 declaring "C"');
     l.names.release(42, 5, "Hand", exclusive, false);
     const role = l.registrations.register("role");
-    expect(lateKeep(l, 42, { name: "Hand", roleId: 5 }, role, 'updating role "Hand" (id 42/5)')?.message).toBe(
+    expect(
+      lateKeep(
+        { ledger: l, groupId: 42, reg: role, what: 'updating role "Hand" (id 42/5)' },
+        { name: "Hand", roleId: 5 },
+      )?.message,
+    ).toBe(
       'updating role "Hand" (id 42/5): this resource keeps role "Hand" (roleId 5), which the GroupRoles of group 42 ' +
         'declaring "C" removes in this change (it registers before this resource, sees no resource declaring the ' +
         'role, and deletes it in its own update). Give the GroupRoles of group 42 declaring "C" the resource option ' +
@@ -114,8 +134,10 @@ describe("lateKeep: keeping a role an earlier registration deletes (an exclusive
         "of the code does not decide), so that it registers after it and leaves the role alone; or declare the " +
         "role in one resource only.",
     );
-    expect(lateKeep(l, 42, { name: "Hand", roleId: 5 }, exclusive, "x")).toBeUndefined(); // its own
-    expect(lateKeep(l, 42, { name: "Other", roleId: 6 }, role, "x")).toBeUndefined();
+    expect(
+      lateKeep({ ledger: l, groupId: 42, reg: exclusive, what: "x" }, { name: "Hand", roleId: 5 }),
+    ).toBeUndefined(); // its own
+    expect(lateKeep({ ledger: l, groupId: 42, reg: role, what: "x" }, { name: "Other", roleId: 6 })).toBeUndefined();
   });
 });
 
@@ -125,7 +147,10 @@ describe("lateFreeing: freeing a name an earlier registration gives to another r
     const taker = l.registrations.register('the Role "A" (id 42/1)');
     l.declarations.declare(42, 1, { currentName: "A", plannedName: "B", reg: taker });
     const freer = l.registrations.register("freer");
-    const err = lateFreeing(l, 42, { name: "B", roleId: 2, plannedName: "C" }, freer, 'updating role "B" (id 42/2)');
+    const err = lateFreeing(
+      { ledger: l, groupId: 42, reg: freer, what: 'updating role "B" (id 42/2)' },
+      { name: "B", roleId: 2, plannedName: "C" },
+    );
     expect(err?.message).toBe(
       'updating role "B" (id 42/2): this resource renames role "B" (roleId 2) to "C", and the Role "A" (id 42/1) ' +
         'takes the name "B" for another role in this change; Pulumi registers it before this resource, so its ' +
@@ -140,7 +165,7 @@ describe("lateFreeing: freeing a name an earlier registration gives to another r
     const a = l.registrations.register("A");
     l.declarations.declare(42, 1, { currentName: "X", plannedName: "Y", reg: a });
     const b = l.registrations.register("B");
-    const err = lateFreeing(l, 42, { name: "Y", roleId: 2, plannedName: "X" }, b, "w");
+    const err = lateFreeing({ ledger: l, groupId: 42, reg: b, what: "w" }, { name: "Y", roleId: 2, plannedName: "X" });
     expect(err?.message).toContain("The two swap names, which no order of two resources can apply in one `pulumi up`");
     expect(err?.message).toContain("declare both roles in one GroupRoles");
   });
@@ -150,15 +175,17 @@ describe("lateFreeing: freeing a name an earlier registration gives to another r
     const creator = l.registrations.register('the Role "N" of group 42');
     l.wants.addName(42, "N", creator, false);
     const giver = l.registrations.register("giver");
-    expect(lateFreeing(l, 42, { name: "N", roleId: 3 }, giver, "roles.n")?.message).toContain(
+    expect(
+      lateFreeing({ ledger: l, groupId: 42, reg: giver, what: "roles.n" }, { name: "N", roleId: 3 })?.message,
+    ).toContain(
       'this resource deletes role "N" (roleId 3), and the Role "N" of group 42 takes the name "N" for a new role',
     );
     const l2 = new DeploymentLedger();
     const first = l2.registrations.register("first");
-    expect(lateFreeing(l2, 42, { name: "N", roleId: 3 }, first, "x")).toBeUndefined();
+    expect(lateFreeing({ ledger: l2, groupId: 42, reg: first, what: "x" }, { name: "N", roleId: 3 })).toBeUndefined();
     l2.wants.addName(42, "N", l2.registrations.register("later"), false);
     // A later taker waits for this step, or is refused in its own Check: not this resource's refusal.
-    expect(lateFreeing(l2, 42, { name: "N", roleId: 3 }, first, "x")).toBeUndefined();
+    expect(lateFreeing({ ledger: l2, groupId: 42, reg: first, what: "x" }, { name: "N", roleId: 3 })).toBeUndefined();
   });
 });
 
@@ -170,8 +197,8 @@ describe("allRefusals: a registration refused for several roles names every one"
     const g2 = l.registrations.register('the GroupRoles of group 42 declaring "Y"');
     l.names.release(42, 2, "B", g2, false);
     const receiver = l.registrations.register("receiver");
-    const a = lateTakeover(l, 42, { name: "A" }, receiver, "roles.a");
-    const b = lateTakeover(l, 42, { name: "B" }, receiver, "roles.b");
+    const a = lateTakeover({ ledger: l, groupId: 42, reg: receiver, what: "roles.a" }, { name: "A" });
+    const b = lateTakeover({ ledger: l, groupId: 42, reg: receiver, what: "roles.b" }, { name: "B" });
     const all = allRefusals([a, undefined, b])!.message;
     expect(all.split("\n")[0]).toBe("2 roles cannot be applied in this registration order:");
     expect(all).toContain(
