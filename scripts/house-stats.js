@@ -47,8 +47,23 @@ const COORDINATION = [
   "provider/shared/registration-order.ts",
   "provider/shared/structure.ts",
   "provider/shared/resource-protocol.ts",
-  ...["intent", "group-roles/declaration"].map((p) => `provider/${p.includes("/") ? p : `shared/${p}`}.ts`),
+  "provider/shared/intent.ts",
+  "provider/role/declaration.ts",
+  "provider/group-roles/declaration.ts",
 ].filter((f) => product.includes(f));
+/** The resources' Check, Diff and step entry points, which the coordination serves. */
+const RESOURCE_ENTRIES = [
+  "provider/role/provider.ts",
+  "provider/group-roles/provider.ts",
+  "provider/group-roles/diff.ts",
+];
+/** Calls into the ledger's parts and the order rules, written in a file. */
+const coordinationCalls = (f) =>
+  (
+    read(f).match(
+      /ledger\.[a-zA-Z.]+\(|\b(lateKeep|lateFreeing|lateDeclare|lateTakeover|unorderedTakeover|absentTaker|releasedName)\(/g,
+    ) ?? []
+  ).length;
 
 function exportsOf(file) {
   const sf = source(file);
@@ -109,6 +124,9 @@ console.log(
 console.log(
   `ledger: ${ops.parts} parts, ${ops.count} public operations; deploymentLedger() called at ${calls.reduce((n, [, c]) => n + c, 0)} sites in ${calls.length} files\n`,
 );
+console.log("| resource entry file | lines | ledger and order-rule calls |\n| --- | ---: | ---: |");
+for (const f of RESOURCE_ENTRIES) console.log(`| ${f} | ${lines(f)} | ${coordinationCalls(f)} |`);
+console.log();
 console.log("| longest provider functions | lines |\n| --- | ---: |");
 for (const fn of longestFunctions(8)) console.log(`| ${fn.name} (${fn.where}) | ${fn.lines} |`);
 const big = product.map((f) => [f, lines(f)]).filter(([, l]) => l > 300);
