@@ -102,6 +102,30 @@ describe("the simulator's state check", () => {
     ]);
   });
 
+  /**
+   * Role r3 replaced: its new record holds role 9 "Sales 4", its old one (pending deletion when `old` says
+   * so) the same role as it was before the replacement renamed it, "Sales 3"; the operation failed or not.
+   */
+  const replacedR3 = (ok: boolean, old: { pendingDelete: boolean }): OpRecord => ({
+    ...upDeleting3([]),
+    result: { ok, plan: [] } as unknown as EngineResult,
+    pre: [[role(9, "Sales 3")], []],
+    post: [[role(9, "Sales 4")], []],
+    postState: [roleState("r3", 9, "Sales 4"), roleState("r3", 9, "Sales 3", old.pendingDelete)],
+  });
+
+  it("lets the old half of a replacement whose delete failed record the role as it was", () => {
+    // Found by the simulation (docs/simulation.md): `up --replace` of a catalogue adopting its roles, the
+    // old half's delete refused by its hook (its list of the group dropped): the engine keeps it pending
+    // deletion until the next `up`.
+    expect(stateMatchesService(replacedR3(false, { pendingDelete: true }), new Set(), keepsR3)).toEqual([]);
+  });
+
+  it("refuses that record after an up that succeeded, or one not pending deletion", () => {
+    for (const op of [replacedR3(true, { pendingDelete: true }), replacedR3(false, { pendingDelete: false })])
+      expect(stateMatchesService(op, new Set(), keepsR3).map((x) => x.kind)).toEqual(["recorded-twice", "state-lies"]);
+  });
+
   /** Role r1's record of role 683 "Leads 2" in group 101, which an exclusive catalogue c8 removed. */
   const excludedR1 = (declared: { group: 0 | 1; name: string }): [OpRecord, Program] => [
     {

@@ -147,17 +147,22 @@ export function stateMatchesService(
   const removedByExclusive = (s: StateRole) =>
     (leftByFailure(s.res) || (leftOut.has(s.res) && !declaresIt(s))) &&
     (program?.catalogues.some((c) => c.group === s.group && c.exclusive) ?? false);
-  const seen = new Map<number, { holder: string; res: string }>();
+  // The old half of a replacement whose delete failed (a fault, or its before-delete hook could not read
+  // the group): after the failed `up` the engine keeps it pending deletion (`delete: true`) with the roles
+  // it recorded before the replacement's create took them over and changed them, until the next `up`
+  // deletes it (found by the simulation: `up --replace` of an adopting catalogue, the hook's list dropped).
+  const staleHalf = (s: StateRole) => s.pendingDelete && !op.result.ok;
+  const seen = new Map<number, { holder: string; res: string; stale: boolean }>();
   for (const s of stateRoles(op.postState)) {
     if (s.roleId === undefined) continue;
     const other = seen.get(s.roleId);
     // A resource a `--target`/`--exclude` up left out keeps its record of a role another resource of that
     // up took over (a move whose giver did not run) until it runs again (history 10670).
     const lagging = (res: string) => leftByFailure(res) || leftOut.has(res);
-    if (other && !lagging(other.res) && !lagging(s.res))
+    if (other && !lagging(other.res) && !lagging(s.res) && !other.stale && !staleHalf(s))
       out.push(v("recorded-twice", `role ${s.roleId} is recorded by ${other.holder} and by ${s.holder}`));
-    seen.set(s.roleId, { holder: s.holder, res: s.res });
-    if (drifted.has(s.roleId)) continue;
+    seen.set(s.roleId, { holder: s.holder, res: s.res, stale: staleHalf(s) });
+    if (drifted.has(s.roleId) || staleHalf(s)) continue;
     const r = service.get(s.roleId);
     if (!r || r.group !== s.group) {
       if (!r && (deletedPartWay(s) || removedByExclusive(s))) continue;
