@@ -85,6 +85,9 @@ export default {
   incrementalFile: `reports/stryker-incremental-${part}.json`,
   timeoutMS: 10000,
   tempDirName: ".tmp/stryker",
+  // Not copied into the sandbox: caches the tests never read there (the CLI build, the Python venv, whose
+  // lib64 symlink stops the copy) and outputs of other runs.
+  ignorePatterns: [".cache", "dist-plugin", "test-results", "reports"],
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: `reports/mutation/${part}.html` },
   jsonReporter: { fileName: `reports/mutation/${part}.json` },

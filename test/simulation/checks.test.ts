@@ -53,6 +53,22 @@ describe("the simulator's delete check", () => {
     expect(deletes(op, keepsR3, new Set(), new Set())).toEqual([]);
   });
 
+  it("lets the delete of an unconfirmed create's record, first under deleteBeforeReplace, delete the role it made", () => {
+    // Found by the simulation (docs/simulation.md): a create whose confirming lists all failed left
+    // `101/unconfirmed`; the next `up`, with `deleteBeforeReplace`, deletes that record (and role 3) first.
+    const unconfirmed = { ...roleState("r3", 0, "Billing 20"), id: "101/unconfirmed" } as StateResource;
+    const dbr: Program = {
+      roles: [{ res: "r3", group: 0, name: "Billing 20", deleteBeforeReplace: true }],
+      catalogues: [],
+    };
+    expect(deletes(upDeleting3([unconfirmed]), dbr, new Set(), new Set())).toEqual([]);
+    // Without it the replacement's create adopts the role first: a delete of it is unwanted.
+    const adopting: Program = { roles: [{ res: "r3", group: 0, name: "Billing 20" }], catalogues: [] };
+    expect(deletes(upDeleting3([unconfirmed]), adopting, new Set(), new Set()).map((x) => x.kind)).toEqual([
+      "unwanted-delete",
+    ]);
+  });
+
   it("refuses an up that deletes the role of a Role the program keeps and nothing replaced", () => {
     const op = upDeleting3([roleState("r3", 3, "Billing 20")]);
     expect(deletes(op, keepsR3, new Set(), new Set())).toEqual([

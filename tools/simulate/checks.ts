@@ -254,6 +254,13 @@ export function deletes(
       continue;
     }
     if (!owner) {
+      // A Role's unconfirmed create (its reply lost) under `deleteBeforeReplace`: the engine deletes its
+      // record first, and that delete deletes the role the lost create made; the replacement makes it again
+      // (docs/role.md; found by the simulation, a create whose confirming lists all answered 503).
+      const unconfirmed = stateRoles(op.preState).find(
+        (s) => s.roleId === undefined && s.key === undefined && s.group === r.group && s.name === r.name,
+      );
+      if (unconfirmed && program.roles.some((x) => x.res === unconfirmed.res && x.deleteBeforeReplace)) continue;
       const exclusive = program.catalogues.some((c) => c.group === r.group && c.exclusive);
       if (!unmanaged.has(id) || !exclusive)
         out.push(v("unwanted-delete", `${what}, which no resource recorded, was deleted by up`));
