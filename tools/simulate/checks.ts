@@ -152,6 +152,16 @@ export function stateMatchesService(
   // it recorded before the replacement's create took them over and changed them, until the next `up`
   // deletes it (found by the simulation: `up --replace` of an adopting catalogue, the hook's list dropped).
   const staleHalf = (s: StateRole) => s.pendingDelete && !op.result.ok;
+  // An entry the program moved out of a catalogue it keeps, to a resource that took the role over, while the
+  // operation failed before the giver's update ran: like a removed resource's, the giver's record outlives
+  // the failure, and the next `up` drops it without deleting the role (found by the simulation: an entry
+  // moved to an adopting catalogue registered first, another catalogue's list failing in that `up`).
+  const entryLeftByFailure = (s: StateRole) => {
+    if (op.result.ok || s.key === undefined || program === undefined) return false;
+    const c = program.catalogues.find((x) => x.res === s.res);
+    return c !== undefined && !(s.key in c.roles) && !Object.values(c.roles).some((e) => e.name === s.name);
+  };
+  const stale = (s: StateRole) => staleHalf(s) || entryLeftByFailure(s);
   const seen = new Map<number, { holder: string; res: string; stale: boolean }>();
   for (const s of stateRoles(op.postState)) {
     if (s.roleId === undefined) continue;
@@ -159,9 +169,9 @@ export function stateMatchesService(
     // A resource a `--target`/`--exclude` up left out keeps its record of a role another resource of that
     // up took over (a move whose giver did not run) until it runs again (history 10670).
     const lagging = (res: string) => leftByFailure(res) || leftOut.has(res);
-    if (other && !lagging(other.res) && !lagging(s.res) && !other.stale && !staleHalf(s))
+    if (other && !lagging(other.res) && !lagging(s.res) && !other.stale && !stale(s))
       out.push(v("recorded-twice", `role ${s.roleId} is recorded by ${other.holder} and by ${s.holder}`));
-    seen.set(s.roleId, { holder: s.holder, res: s.res, stale: staleHalf(s) });
+    seen.set(s.roleId, { holder: s.holder, res: s.res, stale: stale(s) });
     if (drifted.has(s.roleId) || staleHalf(s)) continue;
     const r = service.get(s.roleId);
     if (!r || r.group !== s.group) {
