@@ -8,7 +8,7 @@
 import type { NameTakenError } from "../../client/status-errors";
 import type { DeploymentLedger } from "../shared/deployment-ledger";
 import { engineLog } from "../shared/engine-log";
-import { type Intent, type Refused, type Wanted, record, refusalsOf } from "../shared/intent";
+import { type Intent, type Refused, type Released, type Wanted, record, refusalsOf } from "../shared/intent";
 import type { Props } from "../shared/props";
 import type { Registration } from "../shared/registrations";
 import { unmanagedReport } from "./errors";
@@ -30,6 +30,29 @@ const wanted = (groupId: number, entries: ReadonlyArray<readonly [string, string
     ([key, name]): Wanted => ({ kind: "want", ...entryAt(groupId, key), name, adopts, seenByExclusive: seen }),
   );
 
+/** Wants these entries in `groupId` (see {@link wanted}): the refusals, and recorded even when refused. */
+function declareWanted(
+  ledger: DeploymentLedger,
+  groupId: number,
+  entries: ReadonlyArray<readonly [string, string]>,
+  adopts: boolean,
+  seen: boolean,
+  reg: Registration,
+): Refused[] {
+  const intent: Intent = { groupId, by: "catalogue", declares: wanted(groupId, entries, adopts, seen) };
+  const refused = refusalsOf(ledger, reg, intent);
+  record(ledger, reg, intent);
+  return refused;
+}
+
+/** A role of the catalogue's state (under `key`) that it lets go: see ../shared/intent `Released`. */
+const released = (
+  groupId: number,
+  [key, old]: [string, GroupRolesState["roles"][string]],
+  deferred: boolean,
+  checks: Released["checks"],
+): Released => ({ ...entryAt(groupId, key), key, roleId: old.roleId, name: old.name, deferred, checks });
+
 /**
  * A create's Check: its entries, wanted in its group. Unless it is the group's exclusive catalogue
  * (`exclusive`), one registered before it cannot see them: refused. Recorded even when refused (the
@@ -42,14 +65,7 @@ export function declareNewCatalogue(
   reg: Registration,
 ): Refused[] {
   const entries = Object.entries(inputs.roles).map(([key, entry]) => [key, entry.name] as const);
-  const intent: Intent = {
-    groupId: inputs.groupId,
-    by: "catalogue",
-    declares: wanted(inputs.groupId, entries, inputs.adoptExisting, !exclusive),
-  };
-  const refused = refusalsOf(ledger, reg, intent);
-  record(ledger, reg, intent);
-  return refused;
+  return declareWanted(ledger, inputs.groupId, entries, inputs.adoptExisting, !exclusive, reg);
 }
 
 /**
@@ -81,14 +97,7 @@ export function declareCatalogue(
   }
   const releases = Object.entries(state.roles)
     .filter(([key, old]) => !kept.has(key) && !old.retain)
-    .map(([key, old]) => ({
-      ...entryAt(groupId, key),
-      key,
-      roleId: old.roleId,
-      name: old.name,
-      deferred: false,
-      checks: "all" as const,
-    }));
+    .map((entry) => released(groupId, entry, false, "all"));
   // Once per diff: it sorts every role ID of the catalogue.
   const intent: Intent = { groupId, by: "catalogue", owner: catalogueOwner(state), declares, releases };
   const refused = refusalsOf(ledger, reg, intent);
@@ -109,14 +118,7 @@ export function releaseReplaced(
 ): NameTakenError[] {
   const releases = Object.entries(state.roles)
     .filter(([, old]) => !old.retain)
-    .map(([key, old]) => ({
-      ...entryAt(groupId, key),
-      key,
-      roleId: old.roleId,
-      name: old.name,
-      deferred: !reg.deleteBeforeReplace,
-      checks: "ordered" as const,
-    }));
+    .map((entry) => released(groupId, entry, !reg.deleteBeforeReplace, "ordered"));
   return record(ledger, reg, { groupId, by: "catalogue", declares: [], releases }).refused.map((r) => r.error);
 }
 
@@ -128,10 +130,7 @@ export function wantInNewGroup(
   adopts: boolean,
   reg: Registration,
 ): NameTakenError[] {
-  const intent: Intent = { groupId, by: "catalogue", declares: wanted(groupId, entries, adopts, false) };
-  const refused = refusalsOf(ledger, reg, intent);
-  record(ledger, reg, intent);
-  return refused.map((r) => r.error);
+  return declareWanted(ledger, groupId, entries, adopts, false, reg).map((r) => r.error);
 }
 
 /**
