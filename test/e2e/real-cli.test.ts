@@ -5,7 +5,7 @@
  * `preview --refresh --expect-no-changes` after an `up`, for both kinds of resource. Outcomes are read
  * from the service.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -59,6 +59,10 @@ describe.runIf(engineKind() === "cli")("the real Pulumi CLI", () => {
           },
         },
       );
+      // The example's stack settings, as the repository keeps them: setAllConfig rewrites the file and
+      // removeStack deletes it, so it is put back after the run.
+      const settingsFile = path.join(exampleDir("quickstart"), "Pulumi.dev.yaml");
+      const settings = existsSync(settingsFile) ? readFileSync(settingsFile, "utf8") : undefined;
       try {
         await stack.setAllConfig({
           "quickstart:groupId": { value: "42" },
@@ -78,6 +82,7 @@ describe.runIf(engineKind() === "cli")("the real Pulumi CLI", () => {
         expect(await h.listRoles(42)).toEqual([]);
       } finally {
         await stack.workspace.removeStack("dev").catch(() => undefined);
+        if (settings !== undefined) writeFileSync(settingsFile, settings);
       }
     });
   });
