@@ -32,6 +32,7 @@ export const PARTS = {
     "provider/shared/structure.ts",
     "provider/shared/registration-order.ts",
     "provider/shared/intent.ts",
+    "provider/shared/group-view.ts",
     "provider/role/held-names.ts",
     "provider/role/declaration.ts",
     "provider/group-roles/declaration.ts",

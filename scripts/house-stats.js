@@ -95,6 +95,79 @@ function ledgerOperations() {
   return { parts: parts.size, count };
 }
 
+/** The ledger's own files: the ledger, its parts, the rules over them, the view and the intent that writes them. */
+const LEDGER_FILES = new Set(
+  ["deployment-ledger", "declarations", "role-creates", "exclusives", "name-rules", "group-view", "intent"].map(
+    (f) => `provider/shared/${f}.ts`,
+  ),
+);
+/** The classes of the ledger's surface: the ledger, its parts and its views. */
+const LEDGER_CLASSES = new Set([
+  "DeploymentLedger",
+  "Declarations",
+  "Releases",
+  "Wants",
+  "Creates",
+  "Exclusives",
+  "NameRules",
+  "Registrations",
+  "RunState",
+  "GroupView",
+  "RegistrationView",
+]);
+
+/**
+ * What product code outside the ledger's files uses of it, found by the type checker (a ledger under any
+ * name): the distinct operations (`Class.member`, a method or getter) and the sites that call them.
+ */
+function ledgerReach() {
+  const options = { strict: true, noEmit: true, esModuleInterop: true, skipLibCheck: true };
+  const host = ts.createCompilerHost(options);
+  if (at) {
+    const inTree = (f) => !path.relative(root, f).startsWith("..") && !f.includes("node_modules");
+    const exists = (f) => product.includes(path.relative(root, f)) || files.includes(path.relative(root, f));
+    const { fileExists, readFile, getSourceFile } = host;
+    host.fileExists = (f) => (inTree(f) ? exists(f) : fileExists(f));
+    host.readFile = (f) => (inTree(f) ? (exists(f) ? read(path.relative(root, f)) : undefined) : readFile(f));
+    host.getSourceFile = (f, lang, ...rest) =>
+      inTree(f)
+        ? exists(f)
+          ? ts.createSourceFile(f, read(path.relative(root, f)), lang)
+          : undefined
+        : getSourceFile(f, lang, ...rest);
+  }
+  const entries = ["provider/index.ts", "provider/group-roles/index.ts", "provider/plugin/main.ts", "sdk/index.ts"];
+  const program = ts.createProgram(
+    entries.map((f) => path.join(root, f)),
+    options,
+    host,
+  );
+  const checker = program.getTypeChecker();
+  const operations = new Set();
+  let sites = 0;
+  for (const sf of program.getSourceFiles()) {
+    const file = path.relative(root, sf.fileName);
+    if (file.startsWith("..") || file.includes("node_modules") || LEDGER_FILES.has(file)) continue;
+    sf.forEachChild(function visit(node) {
+      if (ts.isPropertyAccessExpression(node)) {
+        // The class that declares the member: a view's inherited read counts once.
+        const declaration = checker
+          .getSymbolAtLocation(node.name)
+          ?.declarations?.find((d) => ts.isMethodDeclaration(d) || ts.isGetAccessor(d));
+        const owner =
+          declaration && ts.isClassDeclaration(declaration.parent) ? declaration.parent.name?.text : undefined;
+        if (owner && LEDGER_CLASSES.has(owner)) {
+          operations.add(`${owner}.${node.name.text}`);
+          sites++;
+        }
+      }
+      node.forEachChild(visit);
+    });
+  }
+  if (process.argv.includes("--list")) console.error([...operations].sort().join("\n"));
+  return { operations: operations.size, sites };
+}
+
 function longestFunctions(n) {
   const found = [];
   for (const f of product.filter((x) => x.startsWith("provider/"))) {
@@ -115,6 +188,7 @@ const calls = product
   .map((f) => [f, (read(f).match(/deploymentLedger\(\)/g) ?? []).length])
   .filter(([f, c]) => c > 0 && f !== "provider/shared/deployment-ledger.ts");
 const ops = ledgerOperations();
+const reach = ledgerReach();
 console.log(`house figures${at ? ` at ${at}` : " of the working tree"}\n`);
 console.log("| coordination file | lines | exports |\n| --- | ---: | ---: |");
 for (const f of COORDINATION) console.log(`| ${f} | ${lines(f)} | ${exportsOf(f)} |`);
@@ -122,7 +196,10 @@ console.log(
   `| total | ${COORDINATION.reduce((n, f) => n + lines(f), 0)} | ${COORDINATION.reduce((n, f) => n + exportsOf(f), 0)} |\n`,
 );
 console.log(
-  `ledger: ${ops.parts} parts, ${ops.count} public operations; deploymentLedger() called at ${calls.reduce((n, [, c]) => n + c, 0)} sites in ${calls.length} files\n`,
+  `ledger: ${ops.parts} parts, ${ops.count} public operations of its parts; deploymentLedger() called at ${calls.reduce((n, [, c]) => n + c, 0)} sites in ${calls.length} files`,
+);
+console.log(
+  `outside the ledger's files (${[...LEDGER_FILES].map((f) => path.basename(f, ".ts")).join(", ")}), product code uses ${reach.operations} of its operations (parts, views and the ledger's own) at ${reach.sites} call sites\n`,
 );
 console.log("| resource entry file | lines | ledger and order-rule calls |\n| --- | ---: | ---: |");
 for (const f of RESOURCE_ENTRIES) console.log(`| ${f} | ${lines(f)} | ${coordinationCalls(f)} |`);

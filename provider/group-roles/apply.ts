@@ -105,7 +105,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       // Checked again right before sending, in the same turn: a role another resource has taken over
       // since the plan (an import reads and claims it in its own step) is let go, not deleted.
       const chunk = planned.filter((d) => {
-        if (!ledger.creates.isClaimed(groupId, d.roleId)) return true;
+        if (!ledger.view(groupId).claimed(d.roleId)) return true;
         if (d.key !== undefined) letGo.push(d.key);
         return false;
       });
@@ -130,7 +130,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       );
       for (const p of chunk) {
         progress.steppedAside(p.key, temporaryName(p.roleId));
-        ledger.declarations.renamed(groupId, p.roleId, temporaryName(p.roleId));
+        ledger.noteName(groupId, p.roleId, temporaryName(p.roleId));
       }
     }
     for (const chunk of order.chunks) {
@@ -139,7 +139,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       for (const p of chunk) {
         unconverged.delete(p.key);
         progress.updated(p.key, p.finalName, heldTextFields(p.entry), p.after);
-        ledger.declarations.renamed(groupId, p.roleId, p.finalName, true);
+        ledger.noteName(groupId, p.roleId, p.finalName, true);
       }
     }
     const known = new Set(ctx.listed.map((r) => r.roleId));
@@ -151,7 +151,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       for (const m of outcome.made) {
         const entry = byKey.get(m.key)!;
         known.add(m.roleId);
-        ledger.creates.noteMade(groupId, m.roleId);
+        ledger.noteMade(groupId, m.roleId);
         // A reply that says "not in use" settles userCount (0); any other answer needs a list.
         unsettled ||= m.inUse !== false && m.userCount === undefined;
         progress.created(m.key, entry, m.roleId, m.inUse ?? false, m.userCount ?? 0);
@@ -176,8 +176,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     throw await failed(ctx, progress, step, error, plan.takeovers.length > 0 || plan.letGo.length > 0);
   } finally {
     // Every role this apply touched has the name it will keep in this deployment (see the ledger).
-    for (const role of Object.values(progress.snapshot().roles))
-      ledger.declarations.renamed(groupId, role.roleId, role.name, true);
+    for (const role of Object.values(progress.snapshot().roles)) ledger.noteName(groupId, role.roleId, role.name, true);
   }
   return progress.snapshot();
 }

@@ -103,12 +103,11 @@ async function nameRace(
 ): Promise<Error> {
   const listed = await client.roles.list(groupId).catch(() => undefined);
   const byName = new Map((listed ?? []).map((r) => [r.name, r]));
-  const ledger = deploymentLedger();
+  const view = deploymentLedger().view(groupId);
   const conflicts: NameConflict[] = chunk.flatMap(({ key, entry }) => {
     const holder = byName.get(entry.name);
     if (!holder) return [];
-    const ours =
-      ledger.creates.isOfThisDeployment(groupId, holder.roleId) || !!ledger.declarations.of(groupId, holder.roleId);
+    const ours = view.ofThisDeployment(holder.roleId) || !!view.declared(holder.roleId);
     return [{ key, name: entry.name, holderId: holder.roleId, added: true, kind: ours ? "program" : "outside" }];
   });
   if (!conflicts.length) return conflict;

@@ -154,8 +154,7 @@ export async function decideRemovals(
     deferred: false,
     checks: "none" as const,
   }));
-  record(ledger, reg, { groupId, by: "catalogue", declares: [], releases });
-  ledger.exclusives.decideRemovals(reg);
+  record(ledger, reg, { groupId, by: "catalogue", declares: [], releases, decidesRemovals: true });
   if (plan.unmanaged.length)
     await engineLog("info", unmanagedReport(groupId, plan.unmanaged, false), reg.structure.urn);
 }

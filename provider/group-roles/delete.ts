@@ -31,10 +31,11 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
     if (!role.retain && !byId.has(role.roleId))
       await confirmAbsentRoleGone(client, groupId, role.roleId, `${what}: roles.${key}`);
   const ledger = deploymentLedger();
+  const view = ledger.view(groupId);
   const own = catalogueOwner(state);
   /** Declared by a Role, or by another catalogue (a refresh of this one declares it too, as its own). */
   const keptElsewhere = (roleId: number) => {
-    const declared = ledger.declarations.of(groupId, roleId);
+    const declared = view.declared(roleId);
     return declared?.by === "role" || (declared?.by === "catalogue" && declared.owner !== own);
   };
   // A role another resource of this deployment took over, or a Role of the program keeps, is theirs:
@@ -42,13 +43,12 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
   const targets = Object.entries(state.roles)
     .filter(([, role]) => !role.retain && byId.has(role.roleId))
     .map(([key, role]) => ({ key, role: byId.get(role.roleId)! }))
-    .filter(({ role }) => !ledger.creates.isClaimed(groupId, role.roleId) && !keptElsewhere(role.roleId));
+    .filter(({ role }) => !view.claimed(role.roleId) && !keptElsewhere(role.roleId));
   // A create never confirmed: the role holding the name it sent is the one it made.
   const managed = new Set(targets.map((t) => t.role.roleId));
   for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {
     const made = byName.get(sent);
-    if (made && !managed.has(made.roleId) && !ledger.creates.isClaimed(groupId, made.roleId))
-      targets.push({ key, role: made });
+    if (made && !managed.has(made.roleId) && !view.claimed(made.roleId)) targets.push({ key, role: made });
   }
   const held = targets.filter((t) => t.role.inUse);
   if (held.length)

@@ -172,7 +172,7 @@ async function diffOf(
   const ledger = deploymentLedger();
   if (news.exclusive === true) {
     // First: a second exclusive catalogue's roles are all "removed" by the first, which says less.
-    const other = ledger.exclusives.claim(groupId, catalogueOwner(state), describeEntries(declared), reg);
+    const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared), reg);
     if (other) throw twoExclusive(groupId, other);
   }
   // A removed entry another resource takes over shows in the plan as a removal: its plan says it is a move.

@@ -22,12 +22,12 @@ export async function withoutHandedOver(
   providerRef: unknown,
 ): Promise<unknown> {
   if (error instanceof GroupRolesInitError) return error;
-  const ledger = deploymentLedger();
   const { groupId } = state;
+  const view = deploymentLedger().view(groupId);
   const gone: string[] = [];
   for (const [key, role] of Object.entries(state.roles)) {
-    const release = ledger.releases.of(groupId, role.roleId);
-    if (!release?.handedTo || release.reg !== reg || !ledger.creates.isClaimed(groupId, role.roleId)) continue;
+    const release = view.released(role.roleId);
+    if (!release?.handedTo || release.reg !== reg || !view.claimed(role.roleId)) continue;
     if (release.handedTo.succeeded) gone.push(key);
   }
   if (!gone.length) return error;

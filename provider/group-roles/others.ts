@@ -20,21 +20,21 @@ export function otherResources(
   // record a role of the group under a group or name the program no longer declares (history 10385: a Role
   // moving to another group, left out by `--exclude`, lost its role to an exclusive catalogue).
   const dependencyLeftOut = absentDependencies(self.structure, (urn) => ledger.registrations.has(urn)).length > 0;
+  const view = ledger.view(groupId, self);
   const kept = (roleId: number) => {
-    const declared = ledger.declarations.of(groupId, roleId);
+    const declared = view.declared(roleId);
     return declared && isOther(declared.reg) ? declared : undefined;
   };
   const taken = (roleId: number) => {
-    const release = ledger.releases.of(groupId, roleId);
+    const release = view.released(roleId);
     return (
-      ledger.creates.isClaimed(groupId, roleId) ||
-      (release !== undefined && release.handedTo !== undefined && release.handedTo !== self)
+      view.claimed(roleId) || (release !== undefined && release.handedTo !== undefined && release.handedTo !== self)
     );
   };
   return {
     holder: (roleId) => {
       if (own.has(roleId)) return undefined;
-      const release = ledger.releases.of(groupId, roleId);
+      const release = view.released(roleId);
       if (release && isOther(release.reg) && !release.handedTo && !kept(roleId)) {
         // Deleted after every other step (a replaced catalogue): it may be taken over, but its name stays held.
         if (release.deferred) return { deferred: true };
@@ -43,7 +43,7 @@ export function otherResources(
         return orderedBefore(self, release.reg) ? { frees: release.reg, by: "delete" } : { later: true };
       }
       // Taken over or made by another resource in this deployment: it keeps the name it has.
-      if (ledger.creates.isOfThisDeployment(groupId, roleId) || taken(roleId)) return { keeps: {} };
+      if (view.ofThisDeployment(roleId) || taken(roleId)) return { keeps: {} };
       const declared = kept(roleId);
       if (!declared) return undefined;
       const renamedAway = declared.currentName !== declared.plannedName && !declared.settled;
@@ -55,17 +55,16 @@ export function otherResources(
     },
     takes: (roleId) => !own.has(roleId) && (taken(roleId) || kept(roleId) !== undefined),
     removable: (roleId, name) => {
-      if (own.has(roleId) || taken(roleId) || kept(roleId) || ledger.names.mayBeTakenOver(groupId, roleId, name))
-        return false;
+      if (own.has(roleId) || taken(roleId) || kept(roleId) || view.mayBeTakenOver(roleId, name)) return false;
       // Declared by a resource in this one's `dependsOn`, as the program's structure says: holds under
       // `--target` too, where that resource sends the provider nothing (step_generator.go
       // `NewUntargetedSameStep`).
       if (dependencyDeclaring(self.structure, groupId, { roleId, name })) return false;
       // One of them does not run in this deployment: left until a run that includes it.
       if (dependencyLeftOut) return false;
-      const release = ledger.releases.of(groupId, roleId);
+      const release = view.released(roleId);
       // An exclusive catalogue removes, at apply, only what its Diff (or Check) let go: decided once.
-      const decided = at === "apply" && ledger.exclusives.hasDecidedRemovals(self);
+      const decided = at === "apply" && view.decidedRemovals();
       return decided ? release?.reg === self : release === undefined || release.reg === self;
     },
   };

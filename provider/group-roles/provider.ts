@@ -99,7 +99,7 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
     await notePlan(plan, { groupId, roles: {} }, roles, { urn: reg.structure.urn });
     return [];
   }
-  const other = ledger.exclusives.claim(
+  const other = ledger.claimExclusive(
     groupId,
     `new:${Object.keys(inputs.roles).join(",")}`,
     describeEntries(news.roles as Props),
@@ -158,7 +158,7 @@ async function planAndApply({ what, state, inputs, providerRef, reg }: StepWork)
   if (unmanagedHeld.length) throw unmanagedInUse(groupId, unmanagedHeld);
   // Claimed before any write, in the same turn as the plan: a resource letting them go sees it.
   for (const roleId of plan.takeovers) {
-    ledger.creates.claim(groupId, roleId);
+    ledger.noteClaimed(groupId, roleId);
     own.add(roleId);
   }
   const outs = await apply({ client, maxBatchSize: maxBatchSize(), providerRef, what, listed }, plan);

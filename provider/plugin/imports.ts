@@ -61,5 +61,5 @@ export function claimIfImported(urn: string): void {
   const roles = readsOf(ledger).get(urn);
   if (!roles) return;
   readsOf(ledger).delete(urn);
-  for (const [groupId, roleId] of roles) ledger.creates.claim(groupId, roleId);
+  for (const [groupId, roleId] of roles) ledger.noteClaimed(groupId, roleId);
 }

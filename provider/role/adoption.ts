@@ -68,7 +68,7 @@ export async function adoptAfterLostReply(
  * that state record: the same group, the name that create sent. Undefined when it was not made.
  */
 export async function findUnconfirmed(inputs: RoleInputs): Promise<CreatedRole | undefined> {
-  const evidence = deploymentLedger().creates.takeUnconfirmed(inputs.groupId, inputs.name);
+  const evidence = deploymentLedger().takeUnconfirmed(inputs.groupId, inputs.name);
   if (!evidence || evidence.groupId !== inputs.groupId) return undefined;
   const made = (await services().writer.list(evidence.groupId)).find((r) => r.name === evidence.name);
   return made && { roleId: made.roleId, name: made.name, inUse: made.inUse };
@@ -97,7 +97,7 @@ export async function adoptImported(importId: string, inputs: RoleInputs): Promi
         `the role, import, then change it.`,
     );
   }
-  deploymentLedger().creates.claim(groupId, roleId);
+  deploymentLedger().noteClaimed(groupId, roleId);
   return { id: importId, outs };
 }
 

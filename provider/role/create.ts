@@ -53,8 +53,8 @@ export async function create(props: Props, reg: Registration): Promise<{ id: str
   const made = created;
   // A role taken over rather than made may be another resource's (a renamed resource adopting the role
   // of its old name): that resource's delete, later in this deployment, must leave it alone.
-  if (adopted) deploymentLedger().creates.claim(groupId, made.roleId);
-  else deploymentLedger().creates.noteMade(groupId, made.roleId);
+  if (adopted) deploymentLedger().noteClaimed(groupId, made.roleId);
+  else deploymentLedger().noteMade(groupId, made.roleId);
   const id = formatRoleId(groupId, made.roleId);
   // From here on the role exists: every failure must keep its ID in state (a partial create), never orphan it.
   const partial = (message: string, outs?: RoleOutputs) => {
@@ -99,11 +99,8 @@ const createBody = (inputs: RoleInputs) => ({
 /** A create refused because the name is taken by a role this deployment does not rename away. */
 function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: ConflictError, what: string): Error {
   const id = formatRoleId(inputs.groupId, holder.roleId);
-  const ledger = deploymentLedger();
-  if (
-    ledger.declarations.of(inputs.groupId, holder.roleId) ||
-    ledger.creates.isOfThisDeployment(inputs.groupId, holder.roleId)
-  ) {
+  const view = deploymentLedger().view(inputs.groupId);
+  if (view.declared(holder.roleId) || view.ofThisDeployment(holder.roleId)) {
     // Importing it would put one role under two resources of this program.
     return nameTaken(
       `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}), ` +

@@ -23,7 +23,8 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
   // GroupRoles of the program keeps it: it is theirs, not this resource's to delete. (Deletes run after
   // every create and update.)
   const ledger = deploymentLedger();
-  if (ledger.creates.isClaimed(groupId, roleId) || ledger.declarations.of(groupId, roleId)?.by === "catalogue") return;
+  const view = ledger.view(groupId);
+  if (view.claimed(roleId) || view.declared(roleId)?.by === "catalogue") return;
   const entry = await findInList(
     groupId,
     roleId,
@@ -57,7 +58,7 @@ async function deleteUnconfirmed(groupId: number, props: Props): Promise<void> {
   const ledger = deploymentLedger();
   const made = await services()
     .writer.list(groupId)
-    .then((roles) => roles.find((r) => r.name === props.name && !ledger.creates.isOfThisDeployment(groupId, r.roleId)))
+    .then((roles) => roles.find((r) => r.name === props.name && !ledger.view(groupId).ofThisDeployment(r.roleId)))
     .catch((e) => {
       throw inContext(e, `deleting role "${String(props.name)}" (create unconfirmed)`);
     });

@@ -41,12 +41,13 @@ export async function heldNameFailures(
   // An import takes the holder over; a create that replaces an unconfirmed one adopts the role it made.
   if (typeof groupId !== "number" || typeof name !== "string" || typeof news.importId === "string") return [];
   const ledger = deploymentLedger();
-  if (ledger.creates.hasUnconfirmed(groupId, name)) return [];
+  const view = ledger.view(groupId);
+  if (view.replacesUnconfirmed(name)) return [];
   const { roles } = await previewListing(groupId);
   const holder = roles?.find((r) => r.name === name && r.roleId !== rename?.selfRoleId);
   if (!holder) return []; // free, or not listed (the create meets it, with its retries and messages)
-  const declared = ledger.declarations.of(groupId, holder.roleId);
-  const release = ledger.releases.of(groupId, holder.roleId);
+  const declared = view.declared(holder.roleId);
+  const release = view.released(holder.roleId);
   // Renamed away, or deleted in its update, by a resource in this one's `dependsOn`: its step ended
   // before this one registered.
   if (declared?.reg && declared.plannedName !== name && orderedBefore(reg, declared.reg)) return [];

@@ -50,17 +50,18 @@ export async function writeWithName<T>(w: NameWrite<T>): Promise<T> {
       if (++freed > 1) throw conflict;
       continue;
     }
-    const freer = ledger.names.freer(w.groupId, holder.roleId, w.wanted, w.reg);
+    const view = ledger.view(w.groupId, w.reg);
+    const freer = view.freer(holder.roleId, w.wanted);
     // The freer is in this resource's `dependsOn`: its step ended before this one registered (never
     // waited for). Succeeded, it freed the name since the write was refused: one more try.
     if (freer?.succeeded && !waited.has(freer)) {
       waited.add(freer);
       continue;
     }
-    const plan = ledger.declarations.of(w.groupId, holder.roleId);
+    const plan = view.declared(holder.roleId);
     if (plan?.plannedName === w.wanted) throw keepsName(w, holder, conflict);
     if (freer) throw holderFailed(w, holder, conflict, freer);
-    if (plan || ledger.releases.has(w.groupId, holder.roleId)) throw freedLater(w, holder, conflict);
+    if (plan || view.released(holder.roleId)) throw freedLater(w, holder, conflict);
     throw w.undeclared ? w.undeclared(holder, conflict) : notDeclared(w, holder, conflict);
   }
 }

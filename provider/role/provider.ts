@@ -81,7 +81,7 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
     // A create of an earlier run that was never confirmed: replace the record with a create that
     // adopts the role if that run made it (see findUnconfirmed), and deletes it otherwise.
     if (typeof news.groupId === "number" && typeof news.name === "string") {
-      deploymentLedger().creates.noteUnconfirmed(news.groupId, news.name, {
+      deploymentLedger().noteUnconfirmed(news.groupId, news.name, {
         groupId: unconfirmed,
         name: String(olds.name),
       });

@@ -44,7 +44,7 @@ export async function sendUpdate(
   const from = currentName ?? inputs.name;
   const what = `updating role "${inputs.name}" (id ${formatRoleId(groupId, roleId)})`;
   // An update no Diff announced (a provider called directly) declares the role as its Diff would.
-  if (!ledger.declarations.of(groupId, roleId))
+  if (!ledger.view(groupId).declared(roleId))
     record(ledger, reg, {
       groupId,
       by: "role",
@@ -68,7 +68,7 @@ export async function sendUpdate(
     });
     nameNow = inputs.name;
   } finally {
-    ledger.declarations.renamed(groupId, roleId, nameNow, true);
+    ledger.noteName(groupId, roleId, nameNow, true);
   }
 }
 

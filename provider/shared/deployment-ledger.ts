@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Declarations, Releases, Wants } from "./declarations";
 import { Exclusives } from "./exclusives";
+import { GroupView, RegistrationView } from "./group-view";
 import { NameRules } from "./name-rules";
-import { Registrations } from "./registrations";
-import { Creates } from "./role-creates";
+import { type Registration, Registrations } from "./registrations";
+import { Creates, type UnconfirmedCreate } from "./role-creates";
 import { RunState } from "./run-state";
 
 /**
@@ -35,6 +36,10 @@ import { RunState } from "./run-state";
  * made and adopted), {@link declarations}, {@link releases} and {@link wants} (./declarations: roles
  * kept, let go, wanted), {@link exclusives} (./exclusives) and {@link names}, the rules over them
  * (./name-rules: who frees a name, who takes it).
+ *
+ * A resource reads the parts only through {@link view} (./group-view), declares through ./intent `record`,
+ * and notes what its step did through the `note*` operations below; the parts themselves are the ledger's
+ * (test/architecture/ledger-view.test.ts).
  */
 export class DeploymentLedger {
   readonly creates = new Creates();
@@ -49,6 +54,49 @@ export class DeploymentLedger {
   });
   /** Values computed once per deployment and owner (e.g. a client's list of a group), see {@link once}. */
   private readonly memos = new WeakMap<object, Map<string, unknown>>();
+
+  /** One group's roles as the deployment left them; with `reg`, as that registration weighs them (./group-view). */
+  view(groupId: number): GroupView;
+  view(groupId: number, reg: Registration): RegistrationView;
+  view(groupId: number, reg?: Registration): GroupView {
+    return reg ? new RegistrationView(this, groupId, reg) : new GroupView(this, groupId);
+  }
+
+  /** A create of this deployment made the role. */
+  noteMade(groupId: number, roleId: number): void {
+    this.creates.noteMade(groupId, roleId);
+  }
+
+  /** A create or import of this deployment took the role over (adopted it): it belongs to that resource now. */
+  noteClaimed(groupId: number, roleId: number): void {
+    this.creates.claim(groupId, roleId);
+  }
+
+  /**
+   * A step stepped the role aside to a temporary name, or (`settled`) gave it the name it keeps in this
+   * deployment: names it held may be free (./name-rules `freer`, `takerOf`).
+   */
+  noteName(groupId: number, roleId: number, name: string, settled = false): void {
+    this.declarations.renamed(groupId, roleId, name, settled);
+  }
+
+  /** A Diff saw a resource whose create was never confirmed; its replacement's create takes it ({@link takeUnconfirmed}). */
+  noteUnconfirmed(groupId: number, name: string, evidence: UnconfirmedCreate): void {
+    this.creates.noteUnconfirmed(groupId, name, evidence);
+  }
+
+  /** The unconfirmed create a create of `name` replaces, if any (taken once). */
+  takeUnconfirmed(groupId: number, name: string): UnconfirmedCreate | undefined {
+    return this.creates.takeUnconfirmed(groupId, name);
+  }
+
+  /**
+   * A catalogue with `exclusive: true` claims its group; returns how the other one is described when
+   * another catalogue claimed it first in this deployment (./exclusives `claim`).
+   */
+  claimExclusive(groupId: number, owner: string, described: string, reg?: Registration): string | undefined {
+    return this.exclusives.claim(groupId, owner, described, reg);
+  }
 
   /** `make()` once per deployment, `owner` and `name`: later calls get the first call's value. */
   once<T>(owner: object, name: string, make: () => T): T {

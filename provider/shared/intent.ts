@@ -61,6 +61,8 @@ export interface Intent {
   /** The roles it keeps and the names it wants, in the order the program declares them. */
   declares: ReadonlyArray<Kept | Wanted>;
   releases?: readonly Released[];
+  /** An exclusive catalogue's removals (its `releases`), decided once: its apply removes no other (./group-view `decidedRemovals`). */
+  decidesRemovals?: boolean;
 }
 
 /** A refusal, and the input it names. */
@@ -122,5 +124,6 @@ export function record(
     const refusals = releaseRefusals({ ledger, groupId, release, reg, what: r.at }, r.checks);
     found.push(...refusals.flatMap((error) => refused(r, error)));
   }
+  if (intent.decidesRemovals) ledger.exclusives.decideRemovals(reg);
   return { refused: found, handovers };
 }

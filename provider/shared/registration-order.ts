@@ -65,8 +65,8 @@ const TWO_STEPS_MOVE =
  * refused in every order.
  */
 export function lateTakeover({ ledger, groupId, reg, what }: At, role: NamedRole): NameTakenError | undefined {
-  const release =
-    role.roleId !== undefined ? ledger.releases.of(groupId, role.roleId) : ledger.releases.named(groupId, role.name);
+  const view = ledger.view(groupId);
+  const release = role.roleId !== undefined ? view.released(role.roleId) : view.releasedNamed(role.name);
   if (!release || release.reg === reg || release.deferred || release.handedTo === reg) return undefined;
   return new NameTakenError(
     `${what}: role ${roleText(release)} of group ${groupId} is removed from ` +
@@ -114,7 +114,7 @@ export function releaseRefusals(letGo: LetGo, checks: "all" | "ordered"): NameTa
  * first (the preview and the `up` may check them in different orders).
  */
 function unorderedTakeover({ ledger, groupId, release, reg, what }: LetGo): NameTakenError | undefined {
-  const taker = ledger.names.unorderedTaker(groupId, release.roleId, release.name, reg);
+  const taker = ledger.view(groupId, reg).unorderedTaker(release.roleId, release.name);
   if (!taker) return undefined;
   return new NameTakenError(
     `${what}: role ${roleText(release)} of group ${groupId} leaves this resource, which deletes it in its own ` +
@@ -149,7 +149,7 @@ function absentTaker({ ledger, groupId, release, reg, what }: LetGo): NameTakenE
  * which the engine replaces, is not another's (../role/held-names says whether the name is free in time).
  */
 export function releasedName({ ledger, groupId, reg, what }: At, name: string): NameTakenError | undefined {
-  const release = ledger.releases.named(groupId, name);
+  const release = ledger.view(groupId).releasedNamed(name);
   const own = release?.reg.replaced === true && release.reg.structure.urn === reg.structure.urn;
   if (!release || release.reg === reg || own) return undefined;
   const when = release.deferred
@@ -169,7 +169,7 @@ export function lateKeep(
   { ledger, groupId, reg, what }: At,
   role: NamedRole & { roleId: number },
 ): NameTakenError | undefined {
-  const release = ledger.releases.of(groupId, role.roleId);
+  const release = ledger.view(groupId).released(role.roleId);
   if (!release || release.reg === reg || release.deferred || release.handedTo) return undefined;
   return new NameTakenError(
     `${what}: this resource keeps role ${roleText(role)}, which ${release.reg.described} removes in this change ` +
@@ -186,7 +186,7 @@ export function lateKeep(
  * every preview would refuse, see {@link lateKeep}). Refused now, so in the preview that adds it.
  */
 export function lateDeclare({ ledger, groupId, reg, what }: At, name: string): NameTakenError | undefined {
-  const catalogue = ledger.exclusives.before(groupId, reg);
+  const catalogue = ledger.view(groupId, reg).exclusiveBefore();
   if (!catalogue) return undefined;
   return new NameTakenError(
     `${what}: ${catalogue.described} has \`exclusive: true\` and registers before this resource, so it cannot see ` +
@@ -206,7 +206,7 @@ export function lateFreeing(
   { ledger, groupId, reg, what }: At,
   role: NamedRole & { roleId: number; plannedName?: string },
 ): NameTakenError | undefined {
-  const taker = ledger.names.takerOf(groupId, role.name, role.roleId, reg);
+  const taker = ledger.view(groupId, reg).takerOf(role.name, role.roleId);
   if (!taker) return undefined;
   const gives =
     role.plannedName === undefined
