@@ -186,6 +186,64 @@ describe("declarations and renames", () => {
   });
 });
 
+describe("the records' own bookkeeping", () => {
+  it("a role declared again is found under the name it plans now only; two roles planned under one name are both found", () => {
+    const l = new DeploymentLedger();
+    const reg = l.registrations.register("r");
+    l.declarations.declare(42, 1, { currentName: "A", plannedName: "X", reg });
+    l.declarations.declare(42, 2, { currentName: "B", plannedName: "X", reg });
+    expect(l.declarations.plannedAs(42, "X").map((d) => d.roleId)).toEqual([1, 2]);
+    l.declarations.declare(42, 1, { currentName: "A", plannedName: "Y", reg });
+    expect(l.declarations.plannedAs(42, "X").map((d) => d.roleId)).toEqual([2]);
+    expect(l.declarations.plannedAs(42, "Y").map((d) => d.roleId)).toEqual([1]);
+  });
+
+  it("a rename without `settled` leaves the role unsettled (a role stepped aside to a temporary name)", () => {
+    const l = new DeploymentLedger();
+    l.declarations.declare(42, 1, { currentName: "A", plannedName: "B" });
+    l.declarations.renamed(42, 1, "tmp");
+    expect(l.declarations.of(42, 1)).toEqual({ currentName: "tmp", plannedName: "B", settled: false });
+  });
+
+  it("a replaced registration's declarations are let go, another's stay", () => {
+    const l = new DeploymentLedger();
+    const [a, b] = [l.registrations.register("a"), l.registrations.register("b")];
+    l.declarations.declare(42, 1, { currentName: "A", plannedName: "A", reg: a });
+    l.declarations.declare(42, 2, { currentName: "B", plannedName: "B", reg: b });
+    expect(l.declarations.dropAllOf(a).map((d) => d.roleId)).toEqual([1]);
+    expect(l.declarations.of(42, 1)).toBeUndefined();
+    expect(l.declarations.of(42, 2)).toBeDefined();
+    expect(l.declarations.plannedAs(42, "A")).toEqual([]);
+  });
+
+  it("a role wanted by ID is the first declarer's, taken over", () => {
+    const l = new DeploymentLedger();
+    const [a, b] = [l.registrations.register("a"), l.registrations.register("b")];
+    l.wants.addRole(42, 7, a);
+    l.wants.addRole(42, 7, b);
+    expect(l.wants.byRole(42, 7)).toEqual({ reg: a, adopts: true });
+  });
+
+  it("forget: what a refresh's Diffs declared, let go and wanted is gone", () => {
+    const l = new DeploymentLedger();
+    const reg = l.registrations.register("r");
+    l.declarations.declare(42, 1, { currentName: "A", plannedName: "B", reg });
+    l.releases.add(42, { roleId: 2, name: "C", reg, deferred: false });
+    l.wants.addName(42, "D", reg, false);
+    l.wants.addRole(42, 3, reg);
+    l.declarations.forget();
+    l.releases.forget();
+    l.wants.forget();
+    expect([l.declarations.of(42, 1), l.declarations.plannedAs(42, "B")]).toEqual([undefined, []]);
+    expect([l.releases.of(42, 2), l.releases.named(42, "C"), l.releases.has(42, 2)]).toEqual([
+      undefined,
+      undefined,
+      false,
+    ]);
+    expect([l.wants.byName(42, "D"), l.wants.byRole(42, 3)]).toEqual([undefined, undefined]);
+  });
+});
+
 describe("releases: decided once, when the role is let go", () => {
   it("handed to a registration in the giver's dependsOn that takes it over by ID or by name (adopting); never to another", () => {
     const l = new DeploymentLedger();
