@@ -9,17 +9,10 @@ import { keptNotes } from "../../provider/group-roles/plan-notes";
 import { planApply } from "../../provider/group-roles/plan";
 import { planReport } from "../../provider/group-roles/plan-report";
 import { renamedKeys } from "../../provider/group-roles/renamed-keys";
-import type { EntryState, GroupRolesState } from "../../provider/group-roles/types";
+import type { GroupRolesState } from "../../provider/group-roles/types";
+import { heldEntry } from "../support/entry-state";
 
-const held = (roleId: number, name: string, retain?: true): EntryState => ({
-  roleId,
-  name,
-  description: "",
-  settings: {},
-  inUse: false,
-  userCount: 0,
-  ...(retain ? { retain } : {}),
-});
+const held = heldEntry;
 const listed = (roleId: number, name: string): RoleSummary => ({ roleId, name, inUse: false, userCount: 0 });
 
 describe("planReport", () => {

@@ -29,6 +29,7 @@ import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
 import { UNKNOWN } from "../../provider/shared/fields";
 import { type Intent, record, refusalsOf } from "../../provider/shared/intent";
 import type { Structure } from "../../provider/shared/structure";
+import { heldEntry } from "../support/entry-state";
 
 const structure = (urn: string, dependsOn: string[] = [], deleteBeforeReplace?: boolean): Structure => ({
   urn,
@@ -270,15 +271,7 @@ describe("the Role's declarations", () => {
 });
 
 const state = (roles: GroupRolesState["roles"]): GroupRolesState => ({ groupId: 42, roles });
-const entry = (roleId: number, name: string, retain?: true) => ({
-  roleId,
-  name,
-  description: "",
-  settings: {},
-  inUse: false,
-  userCount: 0,
-  ...(retain ? { retain } : {}),
-});
+const entry = heldEntry;
 
 describe("the GroupRoles' declarations", () => {
   const inputs = (roles: Record<string, string>): GroupRolesInputs => ({
