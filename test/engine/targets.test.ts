@@ -43,6 +43,25 @@ describe("engine stand-in engine flags", () => {
     expect(up.providerHost.calls).toMatchObject({ Check: 1, Diff: 1 });
   });
 
+  it("--exclude keeps what an excluded resource's old state depends on, though the program removed it", async () => {
+    // Found by the simulator's differential run (history 56432, docs/simulation.md): the real CLI v3.274.1
+    // keeps `a` (GenerateDeletes forbids deleting the excluded resources and their dependencies); the
+    // stand-in deleted it, and the next preview failed on `b`'s old dependency without old state.
+    const s = fixtureStack();
+    const all = [item("a", "1"), item("c", "1"), item("b", "1", { dependsOn: ["a"] })];
+    expect((await s.run("up", all)).ok).toBe(true);
+    const removed = [item("b", "1")]; // `a` and `c` left the program; `b`, excluded, keeps its old dependsOn on `a`
+    for (const operation of ["preview", "up"] as const) {
+      const r = await s.run(operation, removed, { excludes: [urn("b")] });
+      expect(r.ok, r.errors.join("\n")).toBe(true);
+      expect(r.planText).toBe(`- delete  ${ITEM} c`);
+    }
+    expect(s.names().sort()).toEqual(["a", "b"]);
+    const again = await s.run("preview", removed, { excludes: [urn("b")] });
+    expect(again.ok, again.errors.join("\n")).toBe(true);
+    expect(again.planText).toBe("");
+  });
+
   it("a target that depends on an untargeted create: the preview reports it, the up fails before it", async () => {
     const s = fixtureStack();
     const program = [item("a", "1"), item("b", "1", { dependsOn: ["a"] })];

@@ -105,6 +105,8 @@ export class Deployment implements Journal {
   private readonly seen = new Set<string>();
   /** URNs whose registration's event the main loop handled, or that a same step claimed (`hasGeneratedStep`). */
   private readonly stepGenerated = new Set<string>();
+  /** With `--exclude`: what a delete may not touch (see `isTargetedForDelete`), computed once. */
+  private keptByExcludes?: Set<string>;
   /** Old dependencies an untargeted resource's same step claimed before they registered. */
   private readonly claimedBySame = new Set<string>();
   /** Untargeted resources without state: not created (step_generator.go `skippedCreates`). */
@@ -580,9 +582,43 @@ export class Deployment implements Journal {
         (r) =>
           r.delete ||
           this.executor.previewReplaced.has(r) ||
-          (!this.seen.has(r.urn) && !this.aliased.has(r.urn) && this.isTargeted(r.urn)),
+          (!this.seen.has(r.urn) && !this.aliased.has(r.urn) && this.isTargetedForDelete(r.urn)),
       ),
     );
+  }
+
+  /**
+   * Whether a resource the program no longer declares may be deleted: with `--target`, the targets; with
+   * `--exclude`, every resource but the excluded ones and, transitively, what they depend on in the old
+   * snapshot (parent, dependencies, property dependencies, provider), which their old state needs
+   * (step_generator.go v3.274.1 `GenerateDeletes`, `determineForbiddenResourcesToDeleteFromExcludes`,
+   * `getExcludeDependencies`; graph/dependency_graph.go `DependenciesOf`). Seen through the real CLI by the
+   * simulator's differential run: `up --exclude` of a GroupRoles whose old `dependsOn` named a Role the
+   * program removed kept that Role. `--exclude-dependents` is not modelled.
+   */
+  private isTargetedForDelete(urn: string): boolean {
+    if (this.o.targets?.length || !this.o.excludes?.length) return this.isTargeted(urn);
+    this.keptByExcludes ??= this.excludedWithDependencies(this.o.excludes);
+    return !this.keptByExcludes.has(urn);
+  }
+
+  /** The excluded URNs and, transitively, what their old states depend on (see {@link isTargetedForDelete}). */
+  private excludedWithDependencies(excludes: readonly string[]): Set<string> {
+    const kept = new Set<string>();
+    const frontier = [...excludes];
+    for (let urn = frontier.shift(); urn !== undefined; urn = frontier.shift()) {
+      if (kept.has(urn)) continue;
+      kept.add(urn);
+      const old = this.olds.get(urn);
+      if (!old) continue;
+      frontier.push(
+        ...(old.parent ? [old.parent] : []),
+        ...old.dependencies,
+        ...Object.values(old.propertyDependencies ?? {}).flat(),
+        ...(old.provider ? [parseReference(old.provider).urn] : []),
+      );
+    }
+    return kept;
   }
 
   /**
