@@ -23,7 +23,7 @@ import {
   providerType,
 } from "./providers";
 import type { Checkpoint, StateResource, StateWriter } from "./state";
-import { type Journal, type PreviewPlanner, StepExecutor, type StepResult } from "./step-executor";
+import { type Journal, type PreviewPlanner, StepExecutor, type StepResult, dependenciesOf } from "./step-executor";
 import {
   type Goal,
   ShutDown,
@@ -611,12 +611,7 @@ export class Deployment implements Journal {
       kept.add(urn);
       const old = this.olds.get(urn);
       if (!old) continue;
-      frontier.push(
-        ...(old.parent ? [old.parent] : []),
-        ...old.dependencies,
-        ...Object.values(old.propertyDependencies ?? {}).flat(),
-        ...(old.provider ? [parseReference(old.provider).urn] : []),
-      );
+      frontier.push(...dependenciesOf(old));
     }
     return kept;
   }
@@ -708,13 +703,7 @@ export class Deployment implements Journal {
   ): Promise<StepResult> {
     const worker = await this.nextEvent(() => this.executor.workers.acquire(), urn);
     return this.executor.workers.runOn(worker, async () => {
-      const deps = [
-        ...(goal.parent ? [goal.parent] : []),
-        ...goal.dependencies,
-        ...Object.values(goal.propertyDependencies).flat(),
-        ...(goal.provider ? [parseReference(goal.provider).urn] : []),
-      ];
-      if (!old || deps.some((dep) => this.skippedCreates.has(dep))) {
+      if (!old || dependenciesOf(goal).some((dep) => this.skippedCreates.has(dep))) {
         this.skippedCreates.add(urn);
         return { urn, id: "", outputs: old?.outputs ?? {} };
       }

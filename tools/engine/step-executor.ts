@@ -486,13 +486,27 @@ function target(r: StateResource): Target {
   return { urn: r.urn, ...parseUrn(r.urn) };
 }
 
+/**
+ * What a resource (its old state, or the program's goal) depends on as the engine's dependency graph reads
+ * it: its parent, its dependencies, its property dependencies and its provider (pkg/resource/graph
+ * dependency_graph.go v3.274.1 `DependenciesOf`, through `State.GetAllDependencies`).
+ */
+export function dependenciesOf(r: {
+  parent?: string;
+  dependencies: readonly string[];
+  propertyDependencies?: Record<string, readonly string[]>;
+  provider?: string;
+}): string[] {
+  return [
+    ...(r.parent ? [r.parent] : []),
+    ...r.dependencies,
+    ...Object.values(r.propertyDependencies ?? {}).flat(),
+    ...(r.provider ? [parseReference(r.provider).urn] : []),
+  ];
+}
+
 function dependsOn(r: StateResource, urn: string): boolean {
-  return (
-    r.parent === urn ||
-    r.dependencies.includes(urn) ||
-    (r.provider !== undefined && parseReference(r.provider).urn === urn) ||
-    Object.values(r.propertyDependencies ?? {}).some((urns) => urns.includes(urn))
-  );
+  return dependenciesOf(r).includes(urn);
 }
 
 function secretKeysOf(p: Props): string[] {
