@@ -88,6 +88,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
   const progress = new Progress(groupId, plan.start, plan.order, plan.exclusive);
   let step = "reading the settings of the roles whose settings change";
   const ledger = deploymentLedger();
+  const view = ledger.view(groupId);
   const letGo = plan.letGo.map((l) => l.key);
   // Roles taken over (adoptExisting) that still differ from the program: theirs until their PUT is
   // confirmed, see the catch below.
@@ -105,7 +106,7 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
       // Checked again right before sending, in the same turn: a role another resource has taken over
       // since the plan (an import reads and claims it in its own step) is let go, not deleted.
       const chunk = planned.filter((d) => {
-        if (!ledger.view(groupId).claimed(d.roleId)) return true;
+        if (!view.claimed(d.roleId)) return true;
         if (d.key !== undefined) letGo.push(d.key);
         return false;
       });

@@ -107,7 +107,7 @@ async function nameRace(
   const conflicts: NameConflict[] = chunk.flatMap(({ key, entry }) => {
     const holder = byName.get(entry.name);
     if (!holder) return [];
-    const ours = view.ofThisDeployment(holder.roleId) || !!view.declared(holder.roleId);
+    const ours = view.ofThisProgram(holder.roleId);
     return [{ key, name: entry.name, holderId: holder.roleId, added: true, kind: ours ? "program" : "outside" }];
   });
   if (!conflicts.length) return conflict;

@@ -100,7 +100,7 @@ const createBody = (inputs: RoleInputs) => ({
 function nameTakenError(inputs: RoleInputs, holder: RoleSummary, error: ConflictError, what: string): Error {
   const id = formatRoleId(inputs.groupId, holder.roleId);
   const view = deploymentLedger().view(inputs.groupId);
-  if (view.declared(holder.roleId) || view.ofThisDeployment(holder.roleId)) {
+  if (view.ofThisProgram(holder.roleId)) {
     // Importing it would put one role under two resources of this program.
     return nameTaken(
       `${what}: ${error.message}. Group ${inputs.groupId} already has a role named "${inputs.name}" (id ${id}), ` +

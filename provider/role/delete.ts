@@ -55,10 +55,10 @@ export async function deleteRole(id: string, props: Props): Promise<void> {
  * name, so a role a create of this deployment made or adopted (its replacement's) is never taken.
  */
 async function deleteUnconfirmed(groupId: number, props: Props): Promise<void> {
-  const ledger = deploymentLedger();
+  const view = deploymentLedger().view(groupId);
   const made = await services()
     .writer.list(groupId)
-    .then((roles) => roles.find((r) => r.name === props.name && !ledger.view(groupId).ofThisDeployment(r.roleId)))
+    .then((roles) => roles.find((r) => r.name === props.name && !view.ofThisDeployment(r.roleId)))
     .catch((e) => {
       throw inContext(e, `deleting role "${String(props.name)}" (create unconfirmed)`);
     });

@@ -55,6 +55,11 @@ export class GroupView {
     return this.parts.creates.isOfThisDeployment(this.groupId, roleId);
   }
 
+  /** A resource of this program holds the role: a registration declares it, or a create of this deployment made or took it over. */
+  ofThisProgram(roleId: number): boolean {
+    return this.declared(roleId) !== undefined || this.ofThisDeployment(roleId);
+  }
+
   /** A create of `name` replaces a create of an earlier run whose outcome is unknown. */
   replacesUnconfirmed(name: string): boolean {
     return this.parts.creates.hasUnconfirmed(this.groupId, name);
