@@ -87,10 +87,29 @@ export async function read(
     }),
   );
   const roles = Object.fromEntries(read.filter((r): r is [string, EntryState] => r !== undefined));
+  const appliedNames = renamedOutside(state, roles);
   // What the service cannot tell (the program's `exclusive`) stays as the state had it: dropped, a refresh
   // of an unchanged exclusive catalogue read as drift, and `preview --refresh --expect-no-changes` failed.
   return {
     id: formatGroupId(groupId),
-    props: { groupId, roles, ...(state.exclusive ? { exclusive: true as const } : {}) },
+    props: {
+      groupId,
+      roles,
+      ...(Object.keys(appliedNames).length ? { appliedNames } : {}),
+      ...(state.exclusive ? { exclusive: true as const } : {}),
+    },
   };
+}
+
+/**
+ * The entries whose role the service now names otherwise than this resource last named it (a rename
+ * outside the program): key to that last name, which the state would otherwise lose (./renamed-keys).
+ */
+function renamedOutside(state: GroupRolesState, read: Record<string, EntryState>): Record<string, string> {
+  const applied: Record<string, string> = {};
+  for (const [key, role] of Object.entries(read)) {
+    const last = state.appliedNames?.[key] ?? state.roles[key]?.name;
+    if (last !== undefined && last !== role.name) applied[key] = last;
+  }
+  return applied;
 }

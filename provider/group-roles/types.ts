@@ -53,6 +53,12 @@ export type GroupRolesState = {
    * a second one. Absent when empty.
    */
   unconfirmed?: Record<string, string>;
+  /**
+   * Entries whose role a refresh found renamed outside the program: entry key to the name this resource
+   * last gave it (the entry's `name` is then the service's). Keeps the entry's identity when the program
+   * moves it to a new key with that name kept (./renamed-keys). Absent when empty; an update drops it.
+   */
+  appliedNames?: Record<string, string>;
   /** Present (true) when the catalogue owns its group (`exclusive: true`). */
   exclusive?: true;
 };
@@ -83,10 +89,12 @@ export function toInputs(props: Props): GroupRolesInputs {
 export function toState(props: Props): GroupRolesState {
   const roles = (props.roles && typeof props.roles === "object" ? props.roles : {}) as Record<string, EntryState>;
   const unconfirmed = props.unconfirmed as Record<string, string> | undefined;
+  const appliedNames = props.appliedNames as Record<string, string> | undefined;
   return {
     groupId: props.groupId as number,
     roles,
     ...(unconfirmed && Object.keys(unconfirmed).length ? { unconfirmed } : {}),
+    ...(appliedNames && typeof appliedNames === "object" && Object.keys(appliedNames).length ? { appliedNames } : {}),
     ...(props.exclusive === true ? { exclusive: true as const } : {}),
   };
 }

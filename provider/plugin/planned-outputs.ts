@@ -45,16 +45,20 @@ export function plannedCatalogue(inputs: Props, old: Props | undefined): Props |
   return {
     groupId,
     ...(exclusive === true || exclusive === UNKNOWN ? { exclusive } : {}),
-    roles: plannedEntries(roles, old?.["roles"]),
+    roles: plannedEntries(roles, old?.["roles"], old?.["appliedNames"]),
   };
 }
 
 /** Each declared entry as state will hold it: its role kept (same key, or moved with its name) or new. */
-function plannedEntries(declared: unknown, held: unknown): unknown {
+function plannedEntries(declared: unknown, held: unknown, applied: unknown): unknown {
   if (!isObject(declared)) return declared === undefined ? {} : UNKNOWN;
   const before = Object.fromEntries(Object.entries(isObject(held) ? held : {}).filter(([, e]) => isObject(e)));
   // A new key declaring the name a removed key held keeps that role (../group-roles/renamed-keys.ts).
-  const moved = renamedKeys({ roles: before as GroupRolesState["roles"] }, declared);
+  const appliedNames = isObject(applied) ? (applied as Record<string, string>) : undefined;
+  const moved = renamedKeys(
+    { roles: before as GroupRolesState["roles"], ...(appliedNames && { appliedNames }) },
+    declared,
+  );
   const out: Props = {};
   for (const [key, entry] of Object.entries(declared)) {
     if (!isObject(entry)) {

@@ -12,6 +12,7 @@ import {
   createdIn,
   emulatorPerFile,
   inputs,
+  ROUTES,
   oneDeploymentGroupRoles as provider,
   stateOf,
   type GroupRolesHarness,
@@ -94,6 +95,41 @@ describe("diff: roles it keeps and roles it lets go", () => {
       expect(Object.keys(after.outs.roles)).toEqual(["b"]);
     });
     expect(await h.held(42)).toEqual({ B: before.B });
+  });
+
+  it("up --refresh after a rename by hand: a key renamed with its name kept is the same role", async () => {
+    // Found by the simulation (docs/simulation.md, history 56827): the refresh wrote the service's name into
+    // the state, so the new key's name no longer matched the removed key's and the role was deleted and made anew.
+    const made = await created({ k7: { name: "Sales 8" }, other: { name: "Other" } });
+    const id = made.roles.k7!.roleId;
+    await h.api("PUT", "/groups/42/roles", [{ roleId: id, name: "Agents 10" }]);
+    const refreshed = (await provider.read("42", stateOf(made))).props!;
+    expect(refreshed.roles.k7!.name).toBe("Agents 10");
+    expect(refreshed.appliedNames).toEqual({ k7: "Sales 8" });
+    await h.clearRequests();
+    await inNewDeployment(async () => {
+      const moved = inputs({ k11: { name: "Sales 8" }, other: { name: "Other" } });
+      const d = await registerCatalogue("42", stateOf(refreshed), moved);
+      expect(d.changes).toBe(true);
+      const after = await provider.update("42", stateOf(refreshed), moved);
+      expect(after.outs.roles.k11!.roleId).toBe(id);
+      expect(after.outs.appliedNames).toBeUndefined();
+    });
+    expect(await h.held(42)).toEqual({ "Sales 8": id, Other: made.roles.other!.roleId });
+    expect((await h.requests()).counts[ROUTES.DELETE]).toBeUndefined();
+  });
+
+  it("a refresh keeps the name last given while the service's differs, and forgets it once they agree", async () => {
+    const made = await created({ a: { name: "A" } });
+    const id = made.roles.a!.roleId;
+    const renameTo = (name: string) => h.api("PUT", "/groups/42/roles", [{ roleId: id, name }]);
+    await renameTo("B");
+    const once = (await provider.read("42", stateOf(made))).props!;
+    await renameTo("C");
+    const twice = (await provider.read("42", stateOf(once))).props!;
+    expect(twice.appliedNames).toEqual({ a: "A" });
+    await renameTo("A");
+    expect((await provider.read("42", stateOf(twice))).props!.appliedNames).toBeUndefined();
   });
 
   it("a refresh's Diffs refuse nothing: an exclusive catalogue's, then one of a catalogue that keeps a role", async () => {

@@ -155,4 +155,19 @@ describe("renamedKeys: an entry under a new key with the name a removed key held
     expect([...renamedKeys(state, { a: { name: "A" }, b: { name: "C" }, c: { name: "B" } })]).toEqual([]);
     expect([...renamedKeys(state, { x: { name: "New" }, y: null, z: "C" })]).toEqual([]);
   });
+
+  it("a role renamed outside the program (a refresh's appliedNames) moves by either name, the held one first", () => {
+    // a was last given "A" and holds "Z" now; b and c were renamed into each other's last names by hand.
+    const drifted: GroupRolesState = {
+      groupId: 42,
+      roles: { a: held(1, "Z"), b: held(2, "C"), c: held(3, "B") },
+      appliedNames: { a: "A", b: "B", c: "C" },
+    };
+    expect([...renamedKeys(drifted, { x: { name: "A" } })]).toEqual([["x", "a"]]);
+    expect([...renamedKeys(drifted, { x: { name: "Z" } })]).toEqual([["x", "a"]]);
+    // One removed key moves once, by whichever of its names comes first.
+    expect([...renamedKeys(drifted, { x: { name: "A" }, y: { name: "Z" } })]).toEqual([["x", "a"]]);
+    // "B" is held by c now, and was b's last name: the holder's.
+    expect([...renamedKeys(drifted, { x: { name: "B" } })]).toEqual([["x", "c"]]);
+  });
 });
