@@ -16,12 +16,6 @@ import type { Plan } from "./plan";
 import { noteHeldBack } from "./plan-notes";
 import { catalogueOwner, type GroupRolesInputs, type GroupRolesState } from "./types";
 
-/** What the step of a create finds its registration by (the ledger's `registrations.stepOf`). */
-export const newCatalogueStep = (inputs: GroupRolesInputs) =>
-  `new catalogue:${inputs.groupId}:${Object.keys(inputs.roles).join(",")}`;
-/** What the step of an update finds its registration by: the catalogue's roles (./types `catalogueOwner`). */
-export const existingCatalogueStep = (state: GroupRolesState) => `catalogue:${catalogueOwner(state)}`;
-
 const entryAt = (groupId: number, key: string) => ({ at: `group ${groupId}: roles.${key}`, property: `roles.${key}` });
 
 /** The entries of a new catalogue (`[key, name]`), wanted: created, or with `adopts` taken over by name. */

@@ -13,13 +13,7 @@ import { deploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";
 import { allRefusals } from "../shared/registration-order";
 import { diffRegistration } from "../shared/resource-protocol";
-import {
-  declareCatalogue,
-  decideRemovals,
-  existingCatalogueStep,
-  releaseReplaced,
-  wantInNewGroup,
-} from "./declaration";
+import { declareCatalogue, decideRemovals, releaseReplaced, wantInNewGroup } from "./declaration";
 import { isGroupGone } from "../shared/gone";
 import { inContext } from "../shared/errors";
 import { isUnknown } from "../shared/fields";
@@ -136,7 +130,6 @@ export async function diff(id: string, olds: Props, news: Props): Promise<GroupR
   const result = await diffRegistration(
     `diff of the GroupRoles of group ${groupId}`,
     describeCatalogue(groupId, news.roles, programName(news)),
-    existingCatalogueStep(state),
     (reg) => diffOf(groupId, state, news, entries, reg),
     CHANGED,
   );

@@ -30,7 +30,7 @@ import { removedInUse, retainedOutOfExclusive, twoExclusive, unmanagedInUse, unm
 import { forcedReplacementHint, namesTaken } from "./name-errors";
 import { engineLog } from "../shared/engine-log";
 import { apply } from "./apply";
-import { decideRemovals, declareNewCatalogue, existingCatalogueStep, newCatalogueStep } from "./declaration";
+import { decideRemovals, declareNewCatalogue } from "./declaration";
 import { checkGroupRolesInputs } from "./check";
 import { deleteGroupRoles } from "./delete";
 import { diff } from "./diff";
@@ -75,7 +75,6 @@ async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFa
   const ledger = deploymentLedger();
   if (hasUnknowns(news.roles) || isUnknown(news.adoptExisting)) return [];
   const inputs = toInputs(news);
-  ledger.registrations.bind(newCatalogueStep(inputs), reg);
   // Not the group's exclusive catalogue: one registered before it cannot see these entries.
   const refused = declareNewCatalogue(ledger, inputs, inputs.exclusive, reg);
   // The first entry's path, not `roles`: the engine prints a failure's property value, here the whole map.
@@ -169,7 +168,7 @@ async function planAndApply({ what, state, inputs, providerRef, reg }: StepWork)
 export async function create(props: Props): Promise<{ id: string; outs: GroupRolesState }> {
   const inputs = toInputs(props);
   const what = `creating the roles of group ${inputs.groupId}`;
-  const outs = await runStep(newCatalogueStep(inputs), describeCatalogue(inputs.groupId, inputs.roles), (reg) =>
+  const outs = await runStep(props, describeCatalogue(inputs.groupId, inputs.roles), (reg) =>
     converge({ what, state: { groupId: inputs.groupId, roles: {} }, inputs, providerRef: props.__provider, reg }),
   );
   return { id: formatGroupId(inputs.groupId), outs };
@@ -180,7 +179,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   const inputs = toInputs({ ...news, groupId });
   const state = toState(olds);
   const what = `updating the roles of group ${groupId}`;
-  const outs = await runStep(existingCatalogueStep(state), describeCatalogue(groupId, inputs.roles), (reg) =>
+  const outs = await runStep(news, describeCatalogue(groupId, inputs.roles), (reg) =>
     converge({ what, state, inputs, providerRef: news.__provider, reg }),
   );
   return { outs };

@@ -35,10 +35,18 @@ type Props = Record<string, unknown>;
 /** A resource call's Struct field `name` (./lean-wire), secrets revealed, without the dynamic providers' shim. */
 const field = (req: object, name: string): Props => withoutShim(reveal(propsOf(req, name)) as Props);
 
+/**
+ * Inputs as the provider's methods take them: with the program's structure (../shared/structure). The
+ * TypeScript SDKs send it; a program in another language sends none, and its resource's URN then comes
+ * from the request: its Check opens the registration under that URN, and its create or update finds it so.
+ */
+const withUrn = (urn: string, inputs: Props): Props =>
+  "__structure" in inputs ? inputs : { ...inputs, __structure: { urn } };
+
 /** A Diff's or Update's old outputs (narrowed to what is declared, ./declared-settings) and new inputs. */
 function changeOf(req: provproto.DiffRequest | provproto.UpdateRequest) {
   const urn = req.getUrn();
-  const news = field(req, "news");
+  const news = withUrn(urn, field(req, "news"));
   const olds = narrowToDeclared(tokenOf(urn), field(req, "olds"), field(req, "oldInputs"), news);
   return { urn, olds, news };
 }
@@ -96,11 +104,10 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
   check: unary(async (req: provproto.CheckRequest) => {
     const urn = req.getUrn();
     const news = field(req, "news");
-    // The TypeScript SDKs send the program's structure (../shared/structure); a program in another
-    // language sends none, and its resource's URN then comes from the request, so that what the provider
-    // says of it (a catalogue's plan) shows under the resource. Not kept in its inputs.
+    // What the provider says of it (a catalogue's plan) shows under the resource (see `withUrn`); the URN
+    // added for a program in another language is not kept in its inputs.
     const told = "__structure" in news;
-    const r = await methodsFor(urn).check(field(req, "olds"), told ? news : { ...news, __structure: { urn } });
+    const r = await methodsFor(urn).check(field(req, "olds"), withUrn(urn, news));
     const failures = [...(r.failures ?? [])];
     if (tokenOf(urn) === "grouproles:index:Role") failures.push(...sameNameFailures(urn, news));
     if (!failures.length) claimIfImported(urn);
@@ -113,7 +120,7 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
   }),
   create: unary(async (req: provproto.CreateRequest) => {
     if (req.getPreview()) return withProps(new provpb.CreateResponse(), "create", { properties: planned(req) });
-    const r = await methodsFor(req.getUrn()).create(field(req, "properties"));
+    const r = await methodsFor(req.getUrn()).create(withUrn(req.getUrn(), field(req, "properties")));
     const res = new provpb.CreateResponse();
     res.setId(r.id);
     return withProps(res, "create", { properties: withoutShim(r.outs as Props) });

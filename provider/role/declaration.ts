@@ -14,11 +14,6 @@ import type { Registration } from "../shared/registrations";
 import { importPreview } from "./adoption";
 import { heldNameFailures } from "./held-names";
 
-/** What the step of a create finds its registration by (the ledger's `registrations.stepOf`). */
-export const newRoleStep = (groupId: unknown, name: unknown) => `new role:${String(groupId)}:${String(name)}`;
-/** What the step of an update finds its registration by. */
-export const existingRoleStep = (id: string) => `role:${id}`;
-
 /**
  * A create's Check: declares the role it makes (by name) or imports (by ID), so that a resource letting
  * that role go later in the deployment leaves it here, and an exclusive catalogue leaves the role it
@@ -33,7 +28,6 @@ export async function declareNewRole(
 ): Promise<CheckFailure[]> {
   const { groupId, name } = news;
   if (typeof groupId !== "number" || typeof name !== "string") return [];
-  ledger.registrations.bind(newRoleStep(groupId, name), reg);
   const imported = typeof news.importId === "string" ? /^\d+\/(\d+)$/.exec(news.importId) : null;
   const roleId = imported ? Number(imported[1]) : undefined;
   const intent: Intent = {

@@ -15,7 +15,7 @@ import type { Registration } from "../shared/registrations";
 import { programName } from "../shared/structure";
 import { checkRegistration, diffRegistration, runDelete, runStep } from "../shared/resource-protocol";
 import { create } from "./create";
-import { declareKeptRole, declareNewRole, existingRoleStep, newRoleStep, releaseReplacedRole } from "./declaration";
+import { declareKeptRole, declareNewRole, releaseReplacedRole } from "./declaration";
 import { RoleNotAppliedError } from "../shared/errors";
 import { deleteRole, findInList } from "./delete";
 import { inUseReplaceMessage } from "./errors";
@@ -69,7 +69,6 @@ export async function diff(id: string, olds: Props, news: Props) {
   return diffRegistration(
     `diff of role ${id}`,
     describeRole(news, olds.name, { id }),
-    undefined, // bound in `diffRole`, unless the create was never confirmed
     (reg) => diffRole(id, olds, news, reg),
     { changes: true, replaces: [] as string[], deleteBeforeReplace: false },
   );
@@ -89,7 +88,6 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
     return { changes: true, replaces: ["roleId"], deleteBeforeReplace: false };
   }
   const ledger = deploymentLedger();
-  ledger.registrations.bind(existingRoleStep(id), reg);
   const changed = changedProperties(olds, news);
   const replaces = changed.filter((p) => p === "groupId");
   // Its credentials must work for its group: before a write is planned, and in a no-op too, so that a
@@ -146,12 +144,9 @@ export const roleProvider = {
   configure,
   check,
   diff,
-  create: (inputs: Props) =>
-    runStep(newRoleStep(inputs.groupId, inputs.name), `the Role "${String(inputs.name)}"`, (reg) =>
-      create(inputs, reg),
-    ),
+  create: (inputs: Props) => runStep(inputs, `the Role "${String(inputs.name)}"`, (reg) => create(inputs, reg)),
   read,
   update: (id: string, olds: Props, news: Props) =>
-    runStep(existingRoleStep(id), `the Role "${String(olds.name)}" (id ${id})`, (reg) => update(id, olds, news, reg)),
+    runStep(news, `the Role "${String(olds.name)}" (id ${id})`, (reg) => update(id, olds, news, reg)),
   delete: (id: string, props: Props, urn?: string) => runDelete(() => deleteRole(id, props), urn),
 } satisfies dynamic.ResourceProvider<Props, Props>;

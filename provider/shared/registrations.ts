@@ -83,8 +83,6 @@ export class Registrations {
   private latest?: Registration;
   /** Registrations a Diff has used (see {@link current}). */
   private readonly diffed = new WeakSet<Registration>();
-  /** Registrations by what their create or update can name them by (see {@link bind}). */
-  private readonly bound = new Map<string, Registration>();
   /** Registrations by URN, the latest for each (see {@link register}). */
   private readonly byUrn = new Map<string, Registration>();
 
@@ -132,27 +130,29 @@ export class Registrations {
     return this.latest!;
   }
 
-  /** Names `reg` by `name` (e.g. `role:42/7`), so that its create or update finds it (see {@link stepOf}). */
-  bind(name: string, reg: Registration): void {
-    this.bound.set(name, reg);
-  }
-
   /**
-   * The registration a create or update runs for, by the name its Check or Diff bound it to. A step
-   * that none announced (a provider called without Check or Diff) is the latest registration.
+   * The registration a create or update runs for: the latest Check of its resource's URN (the step's
+   * inputs carry it: ./structure), whose Check and Diff decided what the step does. The engine steps a
+   * registration only after its Check (and for an update its Diff), and a replacement's create after its
+   * second Check, which {@link register} made the URN's latest. A step without a URN (a provider called
+   * without the package's SDKs) is the latest registration's when that one has no URN either and has not
+   * settled: the engine hands a step over right after its Check and Diff. Otherwise the step is a
+   * registration of its own, which no other resource's decision counted on.
    */
-  stepOf(name: string, described: string): Registration {
-    const found = this.bound.get(name);
+  stepOf(structure: Structure, described: string): Registration {
+    const found =
+      structure.urn === undefined
+        ? this.latest?.structure.urn === undefined
+          ? this.latest
+          : undefined
+        : this.byUrn.get(structure.urn);
     if (found && !found.settled) return found;
-    const reg = this.register(described);
-    this.bind(name, reg);
-    return reg;
+    return this.register(described, structure);
   }
 
   /** Forgets the registrations a refresh's Diffs opened (./run-state `noteProgramCheck`); their count stays. */
   forget(): void {
     this.latest = undefined;
     this.byUrn.clear();
-    this.bound.clear();
   }
 }

@@ -51,13 +51,11 @@ export async function checkRegistration(olds: Props, news: Props, of: CheckOf) {
 
 /**
  * A Diff, of the registration the engine has just checked (see {@link checkRegistration}), described
- * now as `described` and bound to `bindAs` for its update (the ledger's `registrations.stepOf`).
- * `changed` is what a refresh's Diff answers when it would refuse (./registration-order).
+ * now as `described`. `changed` is what a refresh's Diff answers when it would refuse (./registration-order).
  */
 export async function diffRegistration<T extends { changes: boolean; replaces: readonly string[] }>(
   what: string,
   described: string,
-  bindAs: string | undefined,
   diff: (reg: Registration) => Promise<T>,
   changed: T,
 ): Promise<T> {
@@ -65,7 +63,6 @@ export async function diffRegistration<T extends { changes: boolean; replaces: r
   // The engine diffs the registration it has just checked (see `checkRegistration`).
   const reg = ledger.registrations.current();
   reg.described = described;
-  if (bindAs !== undefined) ledger.registrations.bind(bindAs, reg);
   // A Diff before the program's first Check is a refresh's (./run-state `refreshing`): it refuses nothing.
   const refreshing = ledger.run.refreshing;
   const result = await ledger.run.observe(what, reg, () => refusingOnlyInProgram(refreshing, () => diff(reg), changed));
@@ -74,10 +71,13 @@ export async function diffRegistration<T extends { changes: boolean; replaces: r
   return result;
 }
 
-/** A create or update: the step of the registration its Check or Diff bound to `boundAs`. */
-export function runStep<T>(boundAs: string, described: string, step: (reg: Registration) => Promise<T>): Promise<T> {
+/**
+ * A create or update, with the inputs it was given: the step of the registration its resource's Check
+ * and Diff opened, found by the URN the inputs carry (../shared/registrations `stepOf`).
+ */
+export function runStep<T>(inputs: Props, described: string, step: (reg: Registration) => Promise<T>): Promise<T> {
   const ledger = deploymentLedger();
-  const reg = ledger.registrations.stepOf(boundAs, described);
+  const reg = ledger.registrations.stepOf(structureOf(inputs), described);
   return ledger.run.track(reg, () => step(reg));
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
 import { orderedBefore } from "../../provider/shared/registrations";
-import type { Structure } from "../../provider/shared/structure";
+import { NO_STRUCTURE, type Structure } from "../../provider/shared/structure";
 
 /** The structure the SDK hands a resource: its URN, the URNs of its `dependsOn`, its `deleteBeforeReplace`. */
 const structure = (urn: string, dependsOn: string[] = [], deleteBeforeReplace?: boolean): Structure => ({
@@ -48,18 +48,30 @@ describe("registrations: the order the engine checks them in", () => {
     expect(l.registrations.current()).toBe(b);
   });
 
-  it("a create or update finds the registration its Check or Diff bound; an unannounced one is the latest", () => {
+  it("a create or update finds the registration its resource's Check opened, by URN; else it is its own", () => {
     const l = new DeploymentLedger();
-    const a = l.registrations.register("A");
-    l.registrations.bind("role:42/1", a);
-    l.registrations.register("B");
-    expect(l.registrations.stepOf("role:42/1", "x")).toBe(a);
-    const fresh = l.registrations.stepOf("role:42/2", "C");
-    expect(fresh.seq).toBeGreaterThan(a.seq);
-    expect(fresh.described).toBe("C");
+    const a = l.registrations.register("A", structure("u:a"));
+    const b = l.registrations.register("B", structure("u:b"));
+    expect(l.registrations.stepOf(structure("u:a"), "x")).toBe(a);
+    expect(l.registrations.stepOf(structure("u:b"), "x")).toBe(b);
+    // No Check for the URN, or no URN while the latest has one: a registration of its own.
+    for (const unannounced of [structure("u:c"), NO_STRUCTURE]) {
+      const fresh = l.registrations.stepOf(unannounced, "C");
+      expect(fresh.seq).toBeGreaterThan(b.seq);
+      expect(fresh.described).toBe("C");
+    }
+    // No URN (a provider called without the SDKs): the latest registration, when it has none and is open.
+    const anonymous = l.registrations.register("D");
+    expect(l.registrations.stepOf(NO_STRUCTURE, "x")).toBe(anonymous);
+    anonymous.settle(true);
+    expect(l.registrations.stepOf(NO_STRUCTURE, "x")).not.toBe(anonymous);
+    // A replacement's create is its second Check's, the URN's latest.
+    const second = l.registrations.register("A anew", structure("u:a"), true);
+    expect(a.replaced).toBe(true);
+    expect(l.registrations.stepOf(structure("u:a"), "x")).toBe(second);
     // A settled registration is not a step's any more (a second operation of one resource in a deployment).
-    a.settle(true);
-    expect(l.registrations.stepOf("role:42/1", "again")).not.toBe(a);
+    second.settle(true);
+    expect(l.registrations.stepOf(structure("u:a"), "again")).not.toBe(second);
   });
 
   it("orderedBefore: only a resource in the other's dependsOn (by URN), never its own URN or a guess", () => {

@@ -12,19 +12,11 @@ import {
   declareCatalogue,
   declareNewCatalogue,
   decideRemovals,
-  existingCatalogueStep,
-  newCatalogueStep,
   releaseReplaced,
   wantInNewGroup,
 } from "../../provider/group-roles/declaration";
 import type { GroupRolesInputs, GroupRolesState } from "../../provider/group-roles/types";
-import {
-  declareKeptRole,
-  declareNewRole,
-  existingRoleStep,
-  newRoleStep,
-  releaseReplacedRole,
-} from "../../provider/role/declaration";
+import { declareKeptRole, declareNewRole, releaseReplacedRole } from "../../provider/role/declaration";
 import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
 import { UNKNOWN } from "../../provider/shared/fields";
 import { type Intent, record, refusalsOf } from "../../provider/shared/intent";
@@ -201,25 +193,24 @@ describe("record: what the registrations after it read", () => {
 });
 
 describe("the Role's declarations", () => {
-  it("a create binds its step to its own registration, by group and name, even when refused", async () => {
+  it("a create is refused on the name another resource lets go, each create on its own", async () => {
     const l = new DeploymentLedger();
     const other = l.registrations.register("the catalogue");
     l.names.release(42, 5, "A", other, false);
     l.names.release(42, 6, "B", other, false);
     const [a, b] = [l.registrations.register("a"), l.registrations.register("b")];
     const refusedA = await declareNewRole(l, { groupId: 42, name: "A" }, a);
-    await declareNewRole(l, { groupId: 42, name: "B" }, b);
+    const refusedB = await declareNewRole(l, { groupId: 42, name: "B" }, b);
+    expect(refusedB).toEqual([{ property: "name", reason: expect.stringMatching(/^creating role "B" in group 42: /) }]);
     expect(refusedA).toEqual([{ property: "name", reason: expect.stringMatching(/^creating role "A" in group 42: /) }]);
-    expect(l.registrations.stepOf(newRoleStep(42, "A"), "x")).toBe(a);
-    expect(l.registrations.stepOf(newRoleStep(42, "B"), "x")).toBe(b);
   });
 
-  it("a create whose group or name is not known yet declares nothing and binds nothing", async () => {
+  it("a create whose group or name is not known yet declares nothing", async () => {
     const l = new DeploymentLedger();
     const reg = l.registrations.register("r");
     for (const news of [{ groupId: UNKNOWN, name: "A" }, { name: "A" }, { groupId: 42 }]) {
       expect(await declareNewRole(l, news, reg)).toEqual([]);
-      expect(l.registrations.stepOf(newRoleStep(news.groupId, news.name), "x")).not.toBe(reg);
+      expect(l.view(42, l.registrations.register("later")).takerOf("A", 6)).toBeUndefined();
     }
   });
 
@@ -279,21 +270,6 @@ describe("the GroupRoles' declarations", () => {
     roles: Object.fromEntries(Object.entries(roles).map(([k, name]) => [k, { name }])),
     adoptExisting: false,
     exclusive: false,
-  });
-
-  it("each step finds its own registration: a new catalogue's by group and keys, an existing one's by its roles, a Role's by ID", () => {
-    const l = new DeploymentLedger();
-    const bound = [
-      newCatalogueStep(inputs({ x: "X" })),
-      newCatalogueStep(inputs({ y: "Y" })),
-      existingCatalogueStep(state({ a: entry(1, "A") })),
-      existingCatalogueStep(state({ b: entry(2, "B") })),
-      existingRoleStep("42/1"),
-      existingRoleStep("42/2"),
-      newRoleStep(42, "A"),
-    ].map((key) => [key, l.registrations.register(key)] as const);
-    for (const [key, reg] of bound) l.registrations.bind(key, reg);
-    for (const [key, reg] of bound) expect(l.registrations.stepOf(key, "?")).toBe(reg);
   });
 
   it("a new catalogue is refused on each entry an exclusive catalogue registered first cannot see, unless it is that one", () => {
