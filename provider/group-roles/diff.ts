@@ -35,6 +35,8 @@ import {
   toState,
   type GroupRolesState,
   type Props,
+  type GroupRolesProps,
+  type GroupRolesStateProps,
 } from "./types";
 
 export interface GroupRolesDiff {
@@ -79,7 +81,12 @@ function refusalOf(plan: Plan): Error | undefined {
 }
 
 /** A groupId change replaces the resource: roles are created in the new group and deleted from the old. */
-async function diffReplacement(groupId: number, state: GroupRolesState, news: Props, reg: Registration): Promise<void> {
+async function diffReplacement(
+  groupId: number,
+  state: GroupRolesState,
+  news: GroupRolesProps,
+  reg: Registration,
+): Promise<void> {
   const ledger = deploymentLedger();
   // The replaced resource's delete runs after every other step and leaves what another resource took
   // over since: these roles may move to a resource registered before or after this one.
@@ -119,7 +126,7 @@ async function diffReplacement(groupId: number, state: GroupRolesState, news: Pr
 
 const CHANGED: GroupRolesDiff = { changes: true, replaces: [], deleteBeforeReplace: false };
 
-export async function diff(id: string, olds: Props, news: Props): Promise<GroupRolesDiff> {
+export async function diff(id: string, olds: GroupRolesStateProps, news: GroupRolesProps): Promise<GroupRolesDiff> {
   const groupId = parseGroupId(id);
   const state = toState(olds);
   // The entries when the map is known (a preview may not know it, or some entries), and the keys only
@@ -147,7 +154,7 @@ interface Entries {
 async function diffOf(
   groupId: number,
   state: GroupRolesState,
-  news: Props,
+  news: GroupRolesProps,
   entries: Entries | undefined,
   reg: Registration,
 ): Promise<GroupRolesDiff> {

@@ -49,6 +49,8 @@ import {
   type GroupRolesInputs,
   type GroupRolesState,
   type Props,
+  type GroupRolesProps,
+  type GroupRolesStateProps,
 } from "./types";
 
 /** Receives the stack config (`grouproles:*`); nothing is captured or copied into state. */
@@ -56,7 +58,7 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
   setStackConfig(dynamicConfigSource(req.config));
 }
 
-export async function check(olds: Props, news: Props) {
+export async function check(olds: GroupRolesProps, news: GroupRolesProps) {
   return checkRegistration(olds, news, {
     what: "check of a GroupRoles",
     described: describeCatalogue(news.groupId, news.roles, programName(news)),
@@ -69,7 +71,7 @@ export async function check(olds: Props, news: Props) {
  * A create's names, in the preview: the names it declares (in the ledger), and held ones it cannot
  * take, from the preview's list of the group (the credential check's: no extra request).
  */
-async function checkCreateNames(news: Props, reg: Registration): Promise<CheckFailure[]> {
+async function checkCreateNames(news: GroupRolesProps, reg: Registration): Promise<CheckFailure[]> {
   const groupId = news.groupId;
   if (typeof groupId !== "number") return [];
   const ledger = deploymentLedger();
@@ -165,7 +167,7 @@ async function planAndApply({ what, state, inputs, providerRef, reg }: StepWork)
   return outs;
 }
 
-export async function create(props: Props): Promise<{ id: string; outs: GroupRolesState }> {
+export async function create(props: GroupRolesProps): Promise<{ id: string; outs: GroupRolesState }> {
   const inputs = toInputs(props);
   const what = `creating the roles of group ${inputs.groupId}`;
   const outs = await runStep(props, describeCatalogue(inputs.groupId, inputs.roles), (reg) =>
@@ -174,7 +176,11 @@ export async function create(props: Props): Promise<{ id: string; outs: GroupRol
   return { id: formatGroupId(inputs.groupId), outs };
 }
 
-export async function update(id: string, olds: Props, news: Props): Promise<{ outs: GroupRolesState }> {
+export async function update(
+  id: string,
+  olds: GroupRolesStateProps,
+  news: GroupRolesProps,
+): Promise<{ outs: GroupRolesState }> {
   const groupId = parseGroupId(id);
   const inputs = toInputs({ ...news, groupId });
   const state = toState(olds);
@@ -185,7 +191,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<{ ou
   return { outs };
 }
 
-async function deleteRoles(id: string, props: Props, urn?: string): Promise<void> {
+async function deleteRoles(id: string, props: GroupRolesStateProps, urn?: string): Promise<void> {
   await runDelete(() => deleteGroupRoles(id, props, maxBatchSize()), urn);
 }
 
@@ -201,4 +207,4 @@ export const groupRolesProvider = {
   read,
   update,
   delete: deleteRoles,
-} satisfies dynamic.ResourceProvider<Props, Props>;
+} satisfies dynamic.ResourceProvider<GroupRolesProps, GroupRolesStateProps>;

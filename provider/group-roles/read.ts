@@ -22,7 +22,7 @@ import {
   type EntryState,
   type GroupRolesInputs,
   type GroupRolesState,
-  type Props,
+  type GroupRolesStateProps,
 } from "./types";
 
 /** The declared keys of `declared` with the values `details` holds. */
@@ -37,7 +37,7 @@ function declaredValues(details: RoleDetails, declared: Record<string, boolean>)
 
 export async function read(
   id: string,
-  props: Props = {},
+  props: GroupRolesStateProps = {},
 ): Promise<{ id: string; props?: GroupRolesState; inputs?: GroupRolesInputs }> {
   const groupId = parseGroupId(id);
   const client = clientFromConfig();

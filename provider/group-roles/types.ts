@@ -63,9 +63,14 @@ export type GroupRolesState = {
   exclusive?: true;
 };
 
-import type { Props } from "../shared/props";
+import type { Props, Unchecked } from "../shared/props";
 
 export type { Props };
+
+/** A GroupRoles's inputs as its provider receives them (Check, Diff, create, update): the SDK's `GroupRolesArgs`. */
+export type GroupRolesProps = Unchecked<GroupRolesInputs>;
+/** A GroupRoles's state as its provider receives it (Diff, update, read, delete): its old outputs. */
+export type GroupRolesStateProps = Unchecked<GroupRolesState>;
 
 /** Checked, known inputs as the provider uses them. */
 export function toInputs(props: Props): GroupRolesInputs {

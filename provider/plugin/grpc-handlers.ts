@@ -4,11 +4,10 @@
  */
 import { anyproto, grpc } from "../shared/sdk-rpc";
 import { toStruct, withoutShim } from "./values";
+import type { Props } from "../shared/props";
 
 const provpb = require("@pulumi/pulumi/proto/provider_pb") as typeof import("@pulumi/pulumi/proto/provider_pb");
 const statuspb = require("@pulumi/pulumi/proto/status_pb") as typeof import("@pulumi/pulumi/proto/status_pb");
-
-type Props = Record<string, unknown>;
 
 /**
  * An error as the engine reads it: a partial create or update (the providers' init errors carry `id`,

@@ -2,8 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PACKAGE_VERSION } from "../../client/version";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../shared/props";
 
 /** The package schema (schema.json at the package root), with this plugin's version. */
 export function schemaText(): string {

@@ -6,14 +6,15 @@ import { clientFromConfig } from "../../config/stack-config";
 import { groupRolesProvider } from "../group-roles/provider";
 import { roleProvider } from "../role/provider";
 import { locateVisitor, lookupRole, lookupRoles, lookupVisitorPresence } from "../shared/lookups";
+import type { Props } from "../shared/props";
 
-type Props = Record<string, unknown>;
-type Methods = typeof roleProvider;
+/** The methods behind a resource token: a dynamic provider's, typed as it types its inputs and state. */
+type Methods = typeof roleProvider | typeof groupRolesProvider;
 
 /** Resource tokens to the implementation behind them: the dynamic providers' methods. */
 const RESOURCES: Record<string, Methods> = {
   "grouproles:index:Role": roleProvider,
-  "grouproles:index:GroupRoles": groupRolesProvider as unknown as Methods,
+  "grouproles:index:GroupRoles": groupRolesProvider,
 };
 
 /** Invoke tokens to the lookups the SDK's data functions use too. */

@@ -24,13 +24,12 @@ import { plannedCatalogue, plannedRole } from "./planned-outputs";
 import { INVOKES, methodsFor, tokenOf } from "./served-tokens";
 import { leanService, propsOf, withProps } from "./lean-wire";
 import { fromStruct, reveal, toStruct, withoutShim } from "./values";
+import type { Props } from "../shared/props";
 
 const provrpc =
   require("@pulumi/pulumi/proto/provider_grpc_pb") as typeof import("@pulumi/pulumi/proto/provider_grpc_pb");
 const provpb = require("@pulumi/pulumi/proto/provider_pb") as typeof import("@pulumi/pulumi/proto/provider_pb");
 const pluginpb = require("@pulumi/pulumi/proto/plugin_pb") as typeof import("@pulumi/pulumi/proto/plugin_pb");
-
-type Props = Record<string, unknown>;
 
 /** A resource call's Struct field `name` (./lean-wire), secrets revealed, without the dynamic providers' shim. */
 const field = (req: object, name: string): Props => withoutShim(reveal(propsOf(req, name)) as Props);
@@ -128,7 +127,11 @@ export const service: Partial<import("@pulumi/pulumi/proto/provider_grpc_pb").IR
   read: unary(async (req: provproto.ReadRequest) => {
     const state = field(req, "properties");
     const request = { state, inputs: reveal(propsOf(req, "inputs")) as Props };
-    const r = await readNoting(req.getUrn(), request, () => methodsFor(req.getUrn()).read(req.getId(), state));
+    const r = await readNoting(
+      req.getUrn(),
+      request,
+      async () => await methodsFor(req.getUrn()).read(req.getId(), state),
+    );
     const res = new provpb.ReadResponse();
     res.setId(r.id);
     if (!r.id) return res;

@@ -7,6 +7,7 @@ import { ConfigurationError } from "../../client/errors";
 import { ROLE_FIELD_NAMES, inProse, textFieldsOf, type TextFields } from "../../client/role-fields";
 import { describeTyped as describe, idRule } from "../../client/rules";
 import { checkField, checkRoleFields, isUnknown, type CheckFailure } from "../shared/fields";
+import type { Unchecked } from "../shared/props";
 
 export { UNKNOWN, isUnknown, type CheckFailure } from "../shared/fields";
 
@@ -23,6 +24,11 @@ export type RoleOutputs = RoleInputs & {
   inUse: boolean;
   userCount: number;
 };
+
+/** A Role's inputs as its provider receives them (Check, Diff, create, update): the SDK's `RoleArgs`. */
+export type RoleProps = Unchecked<RoleInputs & { importId: string; sameNameAs: string }>;
+/** A Role's state as its provider receives it (Diff, update, read, delete): its old outputs. */
+export type RoleStateProps = Unchecked<RoleOutputs>;
 
 const INPUTS = ["groupId", ...ROLE_FIELD_NAMES];
 const KNOWN_PROPERTIES = new Set([...INPUTS, "importId", "sameNameAs", "__provider", "__structure"]);

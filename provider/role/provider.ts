@@ -19,11 +19,17 @@ import { declareKeptRole, declareNewRole, releaseReplacedRole } from "./declarat
 import { RoleNotAppliedError } from "../shared/errors";
 import { deleteRole, findInList } from "./delete";
 import { inUseReplaceMessage } from "./errors";
-import { checkRoleInputs, isUnknown, parseRoleId, unconfirmedGroup } from "./inputs";
+import {
+  checkRoleInputs,
+  isUnknown,
+  parseRoleId,
+  unconfirmedGroup,
+  type RoleProps,
+  type RoleStateProps,
+} from "./inputs";
 import { read } from "./read";
 import { sameSettings } from "../shared/settings";
 import { update } from "./update";
-import type { Props } from "../shared/props";
 
 // ---- configure / check / diff ----------------------------------------------------------------------
 
@@ -32,7 +38,7 @@ export async function configure(req: { config: ConfigSource }): Promise<void> {
   setStackConfig(dynamicConfigSource(req.config));
 }
 
-export async function check(olds: Props, news: Props) {
+export async function check(olds: RoleProps, news: RoleProps) {
   return checkRegistration(olds, news, {
     what: "check of a Role",
     described: describeRole(news, news.name, { groupId: news.groupId }),
@@ -46,7 +52,7 @@ export async function check(olds: Props, news: Props) {
  * `the Role "role-a" (role "Reports", id 42/7)`, else `the Role "Reports" (id 42/7)` (a provider called
  * without the SDK).
  */
-function describeRole(news: Props, roleName: unknown, at: { groupId: unknown } | { id: string }): string {
+function describeRole(news: RoleProps, roleName: unknown, at: { groupId: unknown } | { id: string }): string {
   const name = programName(news);
   const role = `"${String(roleName)}"`;
   if ("id" in at)
@@ -56,7 +62,7 @@ function describeRole(news: Props, roleName: unknown, at: { groupId: unknown } |
 }
 
 /** Which inputs differ. Cheap: no request, except to refuse replacing an in-use role. */
-export function changedProperties(olds: Props, news: Props): string[] {
+export function changedProperties(olds: RoleStateProps, news: RoleProps): string[] {
   const changed: string[] = [];
   if (isUnknown(news.groupId) || olds.groupId !== news.groupId) changed.push("groupId");
   if (isUnknown(news.name) || olds.name !== news.name) changed.push("name");
@@ -65,7 +71,7 @@ export function changedProperties(olds: Props, news: Props): string[] {
   return changed;
 }
 
-export async function diff(id: string, olds: Props, news: Props) {
+export async function diff(id: string, olds: RoleStateProps, news: RoleProps) {
   return diffRegistration(
     `diff of role ${id}`,
     describeRole(news, olds.name, { id }),
@@ -74,7 +80,7 @@ export async function diff(id: string, olds: Props, news: Props) {
   );
 }
 
-async function diffRole(id: string, olds: Props, news: Props, reg: Registration) {
+async function diffRole(id: string, olds: RoleStateProps, news: RoleProps, reg: Registration) {
   const unconfirmed = unconfirmedGroup(id);
   if (unconfirmed !== undefined) {
     // A create of an earlier run that was never confirmed: replace the record with a create that
@@ -124,7 +130,7 @@ async function diffRole(id: string, olds: Props, news: Props, reg: Registration)
   };
 }
 
-async function refuseReplaceIfInUse(id: string, olds: Props, newGroupId: unknown): Promise<void> {
+async function refuseReplaceIfInUse(id: string, olds: RoleStateProps, newGroupId: unknown): Promise<void> {
   const { groupId, roleId } = parseRoleId(id);
   const entry = await findInList(
     groupId,
@@ -144,9 +150,9 @@ export const roleProvider = {
   configure,
   check,
   diff,
-  create: (inputs: Props) => runStep(inputs, `the Role "${String(inputs.name)}"`, (reg) => create(inputs, reg)),
+  create: (inputs: RoleProps) => runStep(inputs, `the Role "${String(inputs.name)}"`, (reg) => create(inputs, reg)),
   read,
-  update: (id: string, olds: Props, news: Props) =>
+  update: (id: string, olds: RoleStateProps, news: RoleProps) =>
     runStep(news, `the Role "${String(olds.name)}" (id ${id})`, (reg) => update(id, olds, news, reg)),
-  delete: (id: string, props: Props, urn?: string) => runDelete(() => deleteRole(id, props), urn),
-} satisfies dynamic.ResourceProvider<Props, Props>;
+  delete: (id: string, props: RoleStateProps, urn?: string) => runDelete(() => deleteRole(id, props), urn),
+} satisfies dynamic.ResourceProvider<RoleProps, RoleStateProps>;

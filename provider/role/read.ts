@@ -6,14 +6,22 @@ import { NotFoundError } from "../../client/status-errors";
 import { setTextFields } from "../../client/role-fields";
 import { inContext } from "../shared/errors";
 import { confirmRoleGone } from "../shared/gone";
-import { formatRoleId, parseRoleId, toRoleInputs, unconfirmedGroup, type RoleInputs, type RoleOutputs } from "./inputs";
+import {
+  formatRoleId,
+  parseRoleId,
+  toRoleInputs,
+  unconfirmedGroup,
+  type RoleInputs,
+  type RoleOutputs,
+  type RoleStateProps,
+} from "./inputs";
 import { readBack } from "./readback";
 import { services } from "./services";
 import type { Props } from "../shared/props";
 
 export async function read(
   id: string,
-  props: Props = {},
+  props: RoleStateProps = {},
 ): Promise<{ id: string; props?: RoleOutputs; inputs?: RoleInputs }> {
   const unconfirmed = unconfirmedGroup(id);
   if (unconfirmed !== undefined) return readUnconfirmed(unconfirmed, props);

@@ -210,6 +210,36 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
     },
   },
   {
+    // 56827: a catalogue entry's role renamed by hand, then `up --refresh` renaming the entry's key with its
+    // name kept. The refresh wrote the service's name into the state, the new key matched no removed one,
+    // and the role was deleted and made anew. Now the refresh keeps the name last given (`appliedNames`).
+    name: "56827: a key renamed in the up --refresh that finds its role renamed by hand",
+    history: {
+      seed: 56827,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [{ res: "r1", group: 0, name: "Triage 2" }],
+            catalogues: [{ res: "c9", group: 0, roles: { k5: { name: "Leads 6" }, k7: { name: "Sales 8" } } }],
+          },
+        },
+        { op: "hand", action: "rename", group: 0, name: "Sales 8", to: "Agents 10" },
+        {
+          op: "deploy",
+          change: "rename key c9.k7 -> k11",
+          program: {
+            roles: [{ res: "r1", group: 0, name: "Triage 2" }],
+            catalogues: [{ res: "c9", group: 0, roles: { k5: { name: "Leads 6" }, k11: { name: "Sales 8" } } }],
+          },
+          parallel: 2,
+          refresh: true,
+        },
+      ],
+    },
+  },
+  {
     // 3641 (the checker's): a Role's role renamed by hand, then moved into a catalogue by its old name
     // without a refresh. The catalogue finds no role of that name and makes one; the Role's delete
     // removes the renamed one. What the state knew; not a lost move (tools/simulate/checks.ts `deletes`).
