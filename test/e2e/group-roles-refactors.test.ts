@@ -64,6 +64,28 @@ describe("a key renamed is the same role", () => {
   });
 });
 
+describe("a key renamed in the up --refresh that finds its role renamed by hand", () => {
+  it("is the same role: renamed back under the new key, never deleted and made anew (history 56827)", async () => {
+    await up([cat({ k7: { name: "Sales" }, b: { name: "B" } })]);
+    const before = await held();
+    await s.h.api("PUT", "/groups/42/roles", [{ roleId: before.Sales, name: "Agents" }]);
+    await s.h.setUsers(42, before.Sales!, 2);
+    const next = [cat({ k11: { name: "Sales" }, b: { name: "B" } })];
+    s.flags = { refresh: true };
+    try {
+      // In use, and no refusal: the preview reads the key rename as a move, not as a removal.
+      const preview = await runMixed(s, "preview", next);
+      expect(preview.ok, preview.errors.join("\n")).toBe(true);
+      await s.h.clearRequests();
+      await up(next);
+    } finally {
+      s.flags = undefined;
+    }
+    expect(await held()).toEqual(before);
+    expect((await routes()).filter((x) => !x.startsWith("GET"))).toEqual(["PUT /roles"]);
+  });
+});
+
 describe("a rotation that fails after a temporary rename", () => {
   for (const fault of [
     { status: 422, label: "422", recovery: "reverting undoes it" },
