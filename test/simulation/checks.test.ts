@@ -80,6 +80,50 @@ describe("the simulator's delete check", () => {
   });
 });
 
+describe("the simulator's checks of a move whose giver and receiver ran in different ups", () => {
+  const CATALOGUE = "pulumi-nodejs:dynamic/grouproles:GroupRoles";
+  /** Catalogue c11, which took role 4 "Ops 12" over from Role r5 in an `up --target c11`. */
+  const c11: StateResource = {
+    urn: `urn:pulumi:sim::roles-spec::${CATALOGUE}::c11`,
+    type: CATALOGUE,
+    id: "c11",
+    inputs: { groupId: 101 },
+    outputs: { groupId: 101, roles: { k13: { roleId: 4, name: "Ops 12", description: "", settings: {} } } },
+  } as unknown as StateResource;
+  /** The next up: r5's delete ran and deleted role 4; c11 ran or not. */
+  const upDeleting4: OpRecord = {
+    ...upDeleting3([roleState("r5", 4, "Ops 12"), c11]),
+    pre: [[role(4, "Ops 12")], []],
+    post: [[], []],
+    postState: [c11],
+    partial: true,
+  };
+  const program: Program = { roles: [], catalogues: [{ res: "c11", group: 0, roles: { k13: { name: "Ops 12" } } }] };
+
+  it("lets the lingering giver's delete remove the role while the receiver is left out (history 57272)", () => {
+    // Found by the simulation (docs/simulation.md): `up --target c11` moved r5's role into c11, r5 removed
+    // from the program kept its record; the next up, `--exclude c11`, ran r5's delete. Documented as what no
+    // preview can know (docs/design/invariants.md).
+    const [lingering, leftOut] = [new Set(["r5"]), new Set(["c11"])];
+    expect(deletes(upDeleting4, program, new Set(), new Set(), lingering, leftOut)).toEqual([]);
+    expect(stateMatchesService(upDeleting4, new Set(), program, lingering, leftOut)).toEqual([]);
+  });
+
+  it("refuses it when the receiver ran, or when the giver was not left behind by an earlier up", () => {
+    for (const [lingering, leftOut] of [
+      [new Set(["r5"]), new Set<string>()],
+      [new Set<string>(), new Set(["c11"])],
+    ]) {
+      expect(deletes(upDeleting4, program, new Set(), new Set(), lingering, leftOut).map((x) => x.kind)).toEqual([
+        "unwanted-delete",
+      ]);
+      expect(stateMatchesService(upDeleting4, new Set(), program, lingering, leftOut).map((x) => x.kind)).toContain(
+        "state-lies",
+      );
+    }
+  });
+});
+
 describe("the simulator's state check", () => {
   const CATALOGUE = "pulumi-nodejs:dynamic/grouproles:GroupRoles";
   /** Catalogue c11's record of its entry k5 (role 22 "Ops 6"), which the service no longer holds. */

@@ -98,6 +98,24 @@ const byId = (s: Service) =>
   new Map(s.flatMap((roles, g) => roles.map((r) => [r.roleId, { ...r, group: g as GroupIx }])));
 
 /**
+ * A documented limit (docs/design/invariants.md, "What no preview can know"; history 57272): a role an
+ * `up --target`/`--exclude` moved while its giver, removed from the program, was left out stays in the
+ * giver's record (`lingering`, history 10670); an `up` that then runs the giver's delete while leaving the
+ * receiver out (`leftOut`) deletes the role, which no call of that run names the receiver of, and the
+ * receiver records it until a refresh drops it (the next `up` then makes it anew). True when `roleId` is
+ * such a role.
+ */
+export function deletedByLeftOutMove(
+  op: OpRecord,
+  roleId: number,
+  lingering: ReadonlySet<string>,
+  leftOut: ReadonlySet<string>,
+): boolean {
+  const holders = stateRoles(op.preState).filter((s) => s.roleId === roleId);
+  return holders.some((g) => lingering.has(g.res) && holders.some((r) => r.res !== g.res && leftOut.has(r.res)));
+}
+
+/**
  * State says what the service holds: every role a resource records exists with the recorded name,
  * description, declared settings and users (roles edited by hand since the last refresh excepted:
  * drift is the state's to learn at refresh), and no role is recorded twice. One exception to the
@@ -176,6 +194,7 @@ export function stateMatchesService(
     const r = service.get(s.roleId);
     if (!r || r.group !== s.group) {
       if (!r && (deletedPartWay(s) || removedByExclusive(s))) continue;
+      if (!r && s.roleId !== undefined && deletedByLeftOutMove(op, s.roleId, lingering, leftOut)) continue;
       out.push(v("state-lies", `${s.holder} records role ${s.roleId} "${s.name}", which the service does not hold`));
       continue;
     }
@@ -238,6 +257,8 @@ export function deletes(
   program: Program,
   unmanaged: ReadonlySet<number>,
   drifted: ReadonlySet<number>,
+  lingering: ReadonlySet<string> = new Set(),
+  leftOut: ReadonlySet<string> = new Set(),
 ): Violation[] {
   const out: Violation[] = [];
   const after = byId(op.post);
@@ -276,6 +297,7 @@ export function deletes(
         out.push(v("unwanted-delete", `${what}, which no resource recorded, was deleted by up`));
       continue;
     }
+    if (deletedByLeftOutMove(op, id, lingering, leftOut)) continue; // documented (see there)
     if (replaced.has(owner.res) || owner.pendingDelete) {
       // Its replacement holds the role now (checked by desiredState), unless it was a move (below). A record
       // pending deletion is the old half of a replacement an earlier, failed `up` made (found by the

@@ -9,6 +9,7 @@
 import { ENGINE_FAILED_LINE } from "../engine";
 import {
   type Violation,
+  deletedByLeftOutMove,
   deletes,
   desiredState,
   documented,
@@ -20,6 +21,7 @@ import {
   released,
   resName,
   stateMatchesService,
+  stateRoles,
   writes,
 } from "./checks";
 import { GROUPS, type Lane, type OpOptions, type OpRecord } from "./lane";
@@ -104,6 +106,13 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
    * resource of that up took over stays in their records too until they run again (history 10670).
    */
   const leftOut = new Set<string>();
+  /** Roles the last operation's giver deleted under a left-out receiver: drift after it, its refresh included. */
+  const movedAway = new Set<number>();
+  /** A refresh learns the drift before it; what the operation's own deletes left behind comes after. */
+  const refreshed = () => {
+    drifted.clear();
+    for (const id of movedAway) drifted.add(id);
+  };
   /** The program of the last `up` (what refresh and destroy run against). */
   let applied: Program = EMPTY;
   let stepIx = 0;
@@ -159,13 +168,26 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
         }
     }
     fail(stateMatchesService(rec, drifted, operation === "destroy" ? undefined : program, lingering, leftOut));
+    const lingeringBefore = new Set(lingering);
     if (operation === "up" || operation === "destroy") {
       const declared = new Set([...program.roles, ...program.catalogues].map((x) => x.res));
       lingering.clear();
       if (rec.partial) for (const r of rec.postState) if (!declared.has(resName(r.urn))) lingering.add(resName(r.urn));
     }
     fail(noOrphans(rec, unmanaged));
-    fail(deletes(rec, program, unmanaged, drifted));
+    fail(deletes(rec, program, unmanaged, drifted, lingeringBefore, leftOut));
+    // The receiver of a move split across runs records the role its giver's delete removed: drift, until a
+    // refresh (checks.ts `deletedByLeftOutMove`).
+    const held = new Set(rec.post.flatMap((list) => list.map((r) => r.roleId)));
+    movedAway.clear();
+    for (const s of stateRoles(rec.preState))
+      if (
+        s.roleId !== undefined &&
+        !held.has(s.roleId) &&
+        deletedByLeftOutMove(rec, s.roleId, lingeringBefore, leftOut)
+      )
+        movedAway.add(s.roleId);
+    for (const id of movedAway) drifted.add(id);
     if (operation === "preview" || operation === "refresh") fail(readOnly(rec));
     return rec;
   };
@@ -195,7 +217,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
 
   const verifyConverged = async (up: OpRecord, program: Program, o: OpOptions) => {
     fail(desiredState(up, targeted(program, o), drifted));
-    if (o.refresh) drifted.clear();
+    if (o.refresh) refreshed();
     // A preview shows no changes, unless an exclusive catalogue has roles to remove (made by hand or forgotten).
     const pending = program.catalogues.some(
       (c) => c.exclusive && up.post[c.group].some((r) => unmanaged.has(r.roleId)),
@@ -251,7 +273,7 @@ export async function runHistory(lane: Lane, history: History): Promise<HistoryR
           if (step.checkNoChanges || faulted) await verifyConverged(up, step.program, o);
           else {
             fail(desiredState(up, targeted(step.program, o), drifted));
-            if (o.refresh) drifted.clear();
+            if (o.refresh) refreshed();
           }
         } else if (faulted) {
           stats.faultedUps++;
