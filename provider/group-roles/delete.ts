@@ -33,10 +33,16 @@ export async function deleteGroupRoles(id: string, props: Props, max: number): P
   const ledger = deploymentLedger();
   const view = ledger.view(groupId);
   const own = catalogueOwner(state);
-  /** Declared by a Role, or by another catalogue (a refresh of this one declares it too, as its own). */
+  // In a destroy (no Check ran) the only declarations are a refresh's, and a refresh of this catalogue
+  // declares its roles too, as its own. In an up the program's first Check forgot them: a catalogue of the
+  // program that declares these roles keeps them, even when it holds the same ones, as the other half of a
+  // replacement does after its create failed part-way (simulation history 57627: the old half, left pending
+  // deletion, deleted the roles the next `up`'s update of the new half kept).
+  const programRan = ledger.run.operation === "up";
+  /** Declared by a Role, or by a catalogue of the program (in a destroy, by another catalogue's refresh). */
   const keptElsewhere = (roleId: number) => {
     const declared = view.declared(roleId);
-    return declared?.by === "role" || (declared?.by === "catalogue" && declared.owner !== own);
+    return declared?.by === "role" || (declared?.by === "catalogue" && (programRan || declared.owner !== own));
   };
   // A role another resource of this deployment took over, or a Role of the program keeps, is theirs:
   // forgotten here. (Deletes run after every create and update, so every takeover has happened.)

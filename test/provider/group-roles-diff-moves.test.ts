@@ -119,6 +119,26 @@ describe("diff: roles it keeps and roles it lets go", () => {
     expect((await h.requests()).counts[ROUTES.DELETE]).toBeUndefined();
   });
 
+  it("the old half of a replacement whose create failed part-way leaves the roles the new half keeps (history 57627)", async () => {
+    // Found by the simulation (docs/simulation.md): `up --replace` of an adopting catalogue failed after its
+    // create took the roles over; the engine kept the old half pending deletion. The next `up` updated the
+    // new half, which holds the same roles, and the old half's delete read that as its own declaration.
+    const made = await created({ a: { name: "A" }, b: { name: "B" } });
+    const before = await h.held(42);
+    await inNewDeployment(async () => {
+      const kept = inputs({ a: { name: "A" }, b: { name: "B" } }, { adoptExisting: true });
+      await registerCatalogue("42", stateOf(made), kept);
+      await provider.delete("42", stateOf(made));
+    });
+    expect(await h.held(42)).toEqual(before);
+    // With no program (a destroy), a refresh's declaration of the catalogue's own roles keeps nothing.
+    await inNewDeployment(async () => {
+      await provider.diff("42", stateOf(made), inputs({ a: { name: "A" }, b: { name: "B" } }));
+      await provider.delete("42", stateOf(made));
+    });
+    expect(await h.held(42)).toEqual({});
+  });
+
   it("a refresh keeps the name last given while the service's differs, and forgets it once they agree", async () => {
     const made = await created({ a: { name: "A" } });
     const id = made.roles.a!.roleId;

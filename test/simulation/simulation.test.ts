@@ -240,6 +240,51 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
     },
   },
   {
+    // 57627: `up --replace` of an adopting catalogue failed part-way (a details read answered 500) after its
+    // create took the roles over; the old half, left pending deletion, deleted them in the next `up`, whose
+    // update of the new half kept them. Now a catalogue of the program keeps what it declares from the
+    // other half's delete (provider/group-roles/delete.ts).
+    name: "57627: the old half of a replacement whose create failed part-way",
+    history: {
+      seed: 57627,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [],
+            catalogues: [
+              {
+                res: "c7",
+                group: 0,
+                roles: { k3: { name: "Guests 4" }, k5: { name: "Leads 6", settings: { inviteGuest: false } } },
+                adoptExisting: true,
+              },
+            ],
+          },
+        },
+        {
+          op: "deploy",
+          change: "replace c7",
+          program: {
+            roles: [],
+            catalogues: [
+              {
+                res: "c7",
+                group: 0,
+                roles: { k3: { name: "Guests 4" }, k5: { name: "Leads 6", settings: { inviteGuest: false } } },
+                adoptExisting: true,
+              },
+            ],
+          },
+          parallel: 1,
+          faults: [{ kind: "500", group: 0, route: "details", skip: 0 }],
+          replace: ["c7"],
+        },
+      ],
+    },
+  },
+  {
     // 3641 (the checker's): a Role's role renamed by hand, then moved into a catalogue by its old name
     // without a refresh. The catalogue finds no role of that name and makes one; the Role's delete
     // removes the renamed one. What the state knew; not a lost move (tools/simulate/checks.ts `deletes`).
