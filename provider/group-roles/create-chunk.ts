@@ -7,10 +7,9 @@
  */
 import type { GroupRolesClient } from "../../client";
 import { ConflictError, RoleInUseError } from "../../client/status-errors";
-import { TimeoutError } from "../../client/timeout-errors";
 import { textFieldsOf } from "../../client/role-fields";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
-import { isAmbiguous } from "../shared/lost-replies";
+import { isAmbiguous, stillPending } from "../shared/lost-replies";
 import { refuseHeldIds } from "../shared/created-ids";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { userCountOf } from "../shared/user-count";
@@ -60,7 +59,15 @@ export async function createChunk(
     if (error instanceof ConflictError && !(error instanceof RoleInUseError))
       return { made: [], unknown: [], error: await nameRace(client, groupId, chunk, error) };
     if (!isAmbiguous(error)) return { made: [], unknown: [], error: error as Error };
-    const find = async () => madeBy(chunk, await client.roles.list(groupId), known);
+    // A list can be short (a truncated page, a bad reply): one that lacks some of the names is read once
+    // more (a read, safe to repeat) before they are said not to be created (simulation history 57625).
+    const find = async () => {
+      const first = madeBy(chunk, await client.roles.list(groupId), known);
+      if (first.length === chunk.length || stillPending(error)) return first;
+      const again = madeBy(chunk, await client.roles.list(groupId), known);
+      const seen = new Set(again.map((m) => m.key));
+      return [...again, ...first.filter((m) => !seen.has(m.key))];
+    };
     let made: ChunkOutcome["made"];
     try {
       made = await find();
@@ -76,7 +83,7 @@ export async function createChunk(
     const found = new Set(made.map((m) => m.key));
     const missing = chunk.filter((c) => !found.has(c.key));
     const names = someNames(missing.map((c) => c.entry.name));
-    if (error instanceof TimeoutError && error.phase !== "connect") {
+    if (stillPending(error)) {
       // The request may still be in the service's hands and be applied after the list: nobody can know
       // when, so nothing is guessed; the next `pulumi up` settles them from the state's record.
       const message =

@@ -6,7 +6,6 @@
  */
 import type { GroupRolesError } from "../../client/errors";
 import { NotFoundError } from "../../client/status-errors";
-import { TimeoutError } from "../../client/timeout-errors";
 import { ImportMismatchError, inContext } from "../shared/errors";
 import type { CreatedRole, RoleSummary } from "../../client/types";
 import { deploymentLedger } from "../shared/deployment-ledger";
@@ -18,6 +17,7 @@ import { sentence } from "./held-names";
 import { parseRoleId, unconfirmedId, type RoleInputs, type RoleOutputs } from "./inputs";
 import { notApplied, readBack } from "./readback";
 import { services } from "./services";
+import { stillPending } from "../shared/lost-replies";
 
 /**
  * The create request may have been applied but its reply was lost: adopt the role with our name
@@ -33,7 +33,12 @@ export async function adoptAfterLostReply(
 ): Promise<CreatedRole> {
   let roles: RoleSummary[];
   try {
+    // A list can be short (a truncated page, a bad reply): one that lacks the name is read once more (a
+    // read, safe to repeat) before "nothing was created" is said (simulation history 57625: the role made
+    // was orphaned). A request that timed out is kept unconfirmed without it (below).
     roles = await services().writer.list(inputs.groupId);
+    if (!stillPending(original) && !roles.some((r) => r.name === inputs.name))
+      roles = await services().writer.list(inputs.groupId);
   } catch (listError) {
     const message =
       `${what}: no reply (${original.message}), and listing the group to find out whether it was created failed too ` +
@@ -43,7 +48,7 @@ export async function adoptAfterLostReply(
     throw new RoleInitError(message, unconfirmedId(inputs.groupId), properties, [message]);
   }
   const match = roles.find((r) => r.name === inputs.name);
-  if (!match && original instanceof TimeoutError && original.phase !== "connect") {
+  if (!match && stillPending(original)) {
     // A request that timed out may still be in the service's hands and be applied after our list:
     // concluding "nothing was created" would orphan it (and the re-run would meet a name conflict).
     // Nobody can know when it will be applied, so nothing is guessed: the create is kept unconfirmed.

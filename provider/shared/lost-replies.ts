@@ -25,6 +25,12 @@ export function isAmbiguous(error: unknown): error is GroupRolesError {
 }
 
 /**
+ * True when a create that met `error` may still be in the service's hands and be applied after a list
+ * (a request that timed out once sent): what a list does not show is kept unconfirmed, never said not made.
+ */
+export const stillPending = (error: unknown): boolean => error instanceof TimeoutError && error.phase !== "connect";
+
+/**
  * After a delete of `roleIds` that met an ambiguous error (every retry's reply lost): true when the
  * service no longer has any of them, each one's own read answering 404, so the delete was applied and
  * the caller reports it done (state must not keep roles the service deleted). Any other answer (the

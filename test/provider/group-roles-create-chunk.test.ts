@@ -145,6 +145,21 @@ describe("no reply", () => {
     );
   });
 
+  it("a first list that is short (it leaves out a role made) is read again before any is said not created", async () => {
+    // The Role create's case of simulation history 57625 (docs/simulation.md), for a catalogue's POST.
+    await h.fault({ ...POSTS, action: "drop-after" });
+    await h.fault({ method: "GET", path: "/api/v0/groups/42/roles", action: "wrong-shape" });
+    const outcome = await createChunk(client, 42, newRoles("A", "B"), new Set());
+    const sent = await routes();
+    const made = await byName();
+    expect(outcome.made).toEqual([
+      { key: "a", roleId: made.A, inUse: false, userCount: 0 },
+      { key: "b", roleId: made.B, inUse: false, userCount: 0 },
+    ]);
+    expect(outcome.error).toBeUndefined();
+    expect(sent).toEqual([POST, LIST, LIST]);
+  });
+
   it("(5xx): roles the POST did not know that hold its names are its own; the others were not created", async () => {
     const held = await byHand("A", "B");
     await h.fault({ ...POSTS, action: "status", status: 500 });

@@ -49,6 +49,19 @@ describe("a lost create reply never makes a duplicate", () => {
     expect(outs.name).toBe("Support");
   });
 
+  it("a lost reply whose first confirming list is short is settled by a second list (history 57625)", async () => {
+    // Found by the simulation (docs/simulation.md): the create was applied, its reply dropped, and the
+    // list after it lost its last item (the new role): "nothing was created" was said, the role orphaned.
+    await h.api("POST", "/groups/42/roles", [{ name: "Early" }]);
+    await h.fault({ method: "POST", path: createPath, action: "drop-after" });
+    await h.fault({ method: "GET", path: createPath, action: "wrong-shape" });
+    const { id } = await provider.create({ ...role });
+    const roles = await h.listRoles(42);
+    expect(roles.map((r) => r.name)).toEqual(["Early", "Support"]);
+    expect(id).toBe(`42/${roles[1].roleId}`);
+    expect((await h.requests()).counts["POST /api/v0/groups/:groupId/roles"]).toBe(2);
+  });
+
   it("a create answered but whose confirming lists all fail is kept as unconfirmed, never said to have made nothing", async () => {
     // Found by the simulation (docs/simulation.md, a Role create): lists answering 429 every time left
     // the role made orphaned, and the next up refused its name.

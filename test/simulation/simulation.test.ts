@@ -285,6 +285,45 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
     },
   },
   {
+    // 57625: a Role create (the replacement of `up --replace`) applied with its reply dropped, whose
+    // confirming list lost its last item: "nothing was created" was said and the role orphaned. Now a list
+    // lacking the name is read again first (provider/role/adoption.ts, provider/group-roles/create-chunk.ts).
+    name: "57625: a lost create reply whose first confirming list is short",
+    history: {
+      seed: 57625,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [
+              { res: "r1", group: 0, name: "Audit 2" },
+              { res: "r3", group: 0, name: "Audit 4" },
+            ],
+            catalogues: [],
+          },
+        },
+        {
+          op: "deploy",
+          change: 'rename Role r1 "Audit 2" -> "Audit 8"',
+          program: {
+            roles: [
+              { res: "r1", group: 0, name: "Audit 8" },
+              { res: "r3", group: 0, name: "Audit 4" },
+            ],
+            catalogues: [],
+          },
+          parallel: 3,
+          faults: [
+            { kind: "wrong-shape", group: 0, route: "list", skip: 1 },
+            { kind: "drop-after", group: 0, route: "create", skip: 0 },
+          ],
+          replace: ["r1"],
+        },
+      ],
+    },
+  },
+  {
     // 3641 (the checker's): a Role's role renamed by hand, then moved into a catalogue by its old name
     // without a refresh. The catalogue finds no role of that name and makes one; the Role's delete
     // removes the renamed one. What the state knew; not a lost move (tools/simulate/checks.ts `deletes`).
