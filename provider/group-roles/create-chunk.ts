@@ -9,7 +9,7 @@ import type { GroupRolesClient } from "../../client";
 import { ConflictError, RoleInUseError } from "../../client/status-errors";
 import { textFieldsOf } from "../../client/role-fields";
 import type { RoleCreateInput, RoleSummary } from "../../client/types";
-import { isAmbiguous, stillPending } from "../shared/lost-replies";
+import { isAmbiguous, listSettlingCreate, stillPending } from "../shared/lost-replies";
 import { refuseHeldIds } from "../shared/created-ids";
 import { deploymentLedger } from "../shared/deployment-ledger";
 import { userCountOf } from "../shared/user-count";
@@ -59,15 +59,9 @@ export async function createChunk(
     if (error instanceof ConflictError && !(error instanceof RoleInUseError))
       return { made: [], unknown: [], error: await nameRace(client, groupId, chunk, error) };
     if (!isAmbiguous(error)) return { made: [], unknown: [], error: error as Error };
-    // A list can be short (a truncated page, a bad reply): one that lacks some of the names is read once
-    // more (a read, safe to repeat) before they are said not to be created (simulation history 57625).
-    const find = async () => {
-      const first = madeBy(chunk, await client.roles.list(groupId), known);
-      if (first.length === chunk.length || stillPending(error)) return first;
-      const again = madeBy(chunk, await client.roles.list(groupId), known);
-      const seen = new Set(again.map((m) => m.key));
-      return [...again, ...first.filter((m) => !seen.has(m.key))];
-    };
+    const showsAll = (listed: readonly RoleSummary[]) => madeBy(chunk, listed, known).length === chunk.length;
+    const find = async () =>
+      madeBy(chunk, await listSettlingCreate(() => client.roles.list(groupId), showsAll, error), known);
     let made: ChunkOutcome["made"];
     try {
       made = await find();

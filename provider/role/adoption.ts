@@ -17,7 +17,7 @@ import { sentence } from "./held-names";
 import { parseRoleId, unconfirmedId, type RoleInputs, type RoleOutputs } from "./inputs";
 import { notApplied, readBack } from "./readback";
 import { services } from "./services";
-import { stillPending } from "../shared/lost-replies";
+import { listSettlingCreate, stillPending } from "../shared/lost-replies";
 
 /**
  * The create request may have been applied but its reply was lost: adopt the role with our name
@@ -33,12 +33,8 @@ export async function adoptAfterLostReply(
 ): Promise<CreatedRole> {
   let roles: RoleSummary[];
   try {
-    // A list can be short (a truncated page, a bad reply): one that lacks the name is read once more (a
-    // read, safe to repeat) before "nothing was created" is said (simulation history 57625: the role made
-    // was orphaned). A request that timed out is kept unconfirmed without it (below).
-    roles = await services().writer.list(inputs.groupId);
-    if (!stillPending(original) && !roles.some((r) => r.name === inputs.name))
-      roles = await services().writer.list(inputs.groupId);
+    const named = (listed: readonly RoleSummary[]) => listed.some((r) => r.name === inputs.name);
+    roles = await listSettlingCreate(() => services().writer.list(inputs.groupId), named, original);
   } catch (listError) {
     const message =
       `${what}: no reply (${original.message}), and listing the group to find out whether it was created failed too ` +

@@ -7,7 +7,7 @@
  */
 import type { GroupRolesClient } from "../../client";
 import { changedTextFields } from "../../client/role-fields";
-import type { RoleUpdateInput } from "../../client/types";
+import type { RoleSummary, RoleUpdateInput } from "../../client/types";
 import { ConnectionError, type GroupRolesError, ReplyTooLargeError, UnexpectedReplyError } from "../../client/errors";
 import { NotFoundError, ServerError } from "../../client/status-errors";
 import { TimeoutError } from "../../client/timeout-errors";
@@ -29,6 +29,24 @@ export function isAmbiguous(error: unknown): error is GroupRolesError {
  * (a request that timed out once sent): what a list does not show is kept unconfirmed, never said not made.
  */
 export const stillPending = (error: unknown): boolean => error instanceof TimeoutError && error.phase !== "connect";
+
+/**
+ * The group's list that settles a create which met `error`: a list can be short (a truncated page, a bad
+ * reply), so one that does not show all the create made (`showsAll`) is read once more (a read, safe to
+ * repeat) before anything is said not to be made, and a role either list shows counts (simulation history
+ * 57625: the role made was orphaned). A create still pending is kept unconfirmed without it.
+ */
+export async function listSettlingCreate(
+  list: () => Promise<RoleSummary[]>,
+  showsAll: (listed: readonly RoleSummary[]) => boolean,
+  error: unknown,
+): Promise<RoleSummary[]> {
+  const first = await list();
+  if (stillPending(error) || showsAll(first)) return first;
+  const again = await list();
+  const seen = new Set(again.map((r) => r.roleId));
+  return [...first.filter((r) => !seen.has(r.roleId)), ...again];
+}
 
 /**
  * After a delete of `roleIds` that met an ambiguous error (every retry's reply lost): true when the
