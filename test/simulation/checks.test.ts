@@ -27,6 +27,17 @@ const roleState = (res: string, roleId: number, name: string, pendingDelete = fa
     ...(pendingDelete ? { delete: true } : {}),
   }) as unknown as StateResource;
 
+const CATALOGUE = "pulumi-nodejs:dynamic/grouproles:GroupRoles";
+/** Catalogue `res`'s record of its entry `key`, role `roleId` named `name`. */
+const catalogueState = (res: string, key: string, roleId: number, name: string): StateResource =>
+  ({
+    urn: `urn:pulumi:sim::roles-spec::${CATALOGUE}::${res}`,
+    type: CATALOGUE,
+    id: res,
+    inputs: { groupId: 101 },
+    outputs: { groupId: 101, roles: { [key]: { roleId, name, description: "", settings: {} } } },
+  }) as unknown as StateResource;
+
 /** An `up` with no replacement in its plan, which deleted role 3. */
 function upDeleting3(preState: StateResource[]): OpRecord {
   return {
@@ -81,15 +92,8 @@ describe("the simulator's delete check", () => {
 });
 
 describe("the simulator's checks of a move whose giver and receiver ran in different ups", () => {
-  const CATALOGUE = "pulumi-nodejs:dynamic/grouproles:GroupRoles";
   /** Catalogue c11, which took role 4 "Ops 12" over from Role r5 in an `up --target c11`. */
-  const c11: StateResource = {
-    urn: `urn:pulumi:sim::roles-spec::${CATALOGUE}::c11`,
-    type: CATALOGUE,
-    id: "c11",
-    inputs: { groupId: 101 },
-    outputs: { groupId: 101, roles: { k13: { roleId: 4, name: "Ops 12", description: "", settings: {} } } },
-  } as unknown as StateResource;
+  const c11 = catalogueState("c11", "k13", 4, "Ops 12");
   /** The next up: r5's delete ran and deleted role 4; c11 ran or not. */
   const upDeleting4: OpRecord = {
     ...upDeleting3([roleState("r5", 4, "Ops 12"), c11]),
@@ -125,15 +129,8 @@ describe("the simulator's checks of a move whose giver and receiver ran in diffe
 });
 
 describe("the simulator's state check", () => {
-  const CATALOGUE = "pulumi-nodejs:dynamic/grouproles:GroupRoles";
   /** Catalogue c11's record of its entry k5 (role 22 "Ops 6"), which the service no longer holds. */
-  const c11: StateResource = {
-    urn: `urn:pulumi:sim::roles-spec::${CATALOGUE}::c11`,
-    type: CATALOGUE,
-    id: "c11",
-    inputs: { groupId: 101 },
-    outputs: { groupId: 101, roles: { k5: { roleId: 22, name: "Ops 6", description: "", settings: {} } } },
-  } as unknown as StateResource;
+  const c11 = catalogueState("c11", "k5", 22, "Ops 6");
   const upTargeting = (exclusive: boolean): [OpRecord, Program] => [
     {
       ...upDeleting3([c11]),
@@ -188,14 +185,7 @@ describe("the simulator's state check", () => {
 
   /** Catalogues c7 and c19 both recording role 7 "Billing 16" under k15, after an `up` that failed or not. */
   const movedEntry = (ok: boolean, giverKeeps: boolean): [OpRecord, Program] => {
-    const catalogue = (res: string): StateResource =>
-      ({
-        urn: `urn:pulumi:sim::roles-spec::${CATALOGUE}::${res}`,
-        type: CATALOGUE,
-        id: res,
-        inputs: { groupId: 101 },
-        outputs: { groupId: 101, roles: { k15: { roleId: 7, name: "Billing 16", description: "", settings: {} } } },
-      }) as unknown as StateResource;
+    const catalogue = (res: string) => catalogueState(res, "k15", 7, "Billing 16");
     return [
       {
         ...upDeleting3([]),

@@ -65,6 +65,19 @@ const C20_ROLES: CatalogueDecl["roles"] = {
   k18: { name: "Sales 19", description: "about support 71", settings: { viewVideo: false } },
 };
 
+/** History 57627's program: catalogue c7, adopting, one entry with a setting (the create reads its details). */
+const ADOPTING_C7: Program = {
+  roles: [],
+  catalogues: [
+    {
+      res: "c7",
+      group: 0,
+      roles: { k3: { name: "Guests 4" }, k5: { name: "Leads 6", settings: { inviteGuest: false } } },
+      adoptExisting: true,
+    },
+  ],
+};
+
 /**
  * Histories the simulation failed on, shrunk, kept as they were printed. 113: a Role created beside an
  * exclusive catalogue that registers first. Its preview was green, the up made both, and the next
@@ -251,32 +264,12 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
         {
           op: "deploy",
           change: "starting program",
-          program: {
-            roles: [],
-            catalogues: [
-              {
-                res: "c7",
-                group: 0,
-                roles: { k3: { name: "Guests 4" }, k5: { name: "Leads 6", settings: { inviteGuest: false } } },
-                adoptExisting: true,
-              },
-            ],
-          },
+          program: ADOPTING_C7,
         },
         {
           op: "deploy",
           change: "replace c7",
-          program: {
-            roles: [],
-            catalogues: [
-              {
-                res: "c7",
-                group: 0,
-                roles: { k3: { name: "Guests 4" }, k5: { name: "Leads 6", settings: { inviteGuest: false } } },
-                adoptExisting: true,
-              },
-            ],
-          },
+          program: ADOPTING_C7,
           parallel: 1,
           faults: [{ kind: "500", group: 0, route: "details", skip: 0 }],
           replace: ["c7"],
