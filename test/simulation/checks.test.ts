@@ -128,6 +128,40 @@ describe("the simulator's checks of a move whose giver and receiver ran in diffe
   });
 });
 
+describe("the simulator's state check of a left-out giver whose role was taken over", () => {
+  /** Role r3's record of role 1 "Billing 4" with the description it gave it, before c16 took the role over. */
+  const r3 = {
+    ...roleState("r3", 1, "Billing 4"),
+    outputs: { groupId: 101, roleId: 1, name: "Billing 4", description: "about docs 93" },
+  } as StateResource;
+  /** `up --target c16`: c16 adopted "Billing 4" and wrote its own declaration, no description. */
+  const upTakingOver = (postState: StateResource[]): OpRecord => ({
+    ...upDeleting3([r3]),
+    pre: [[{ ...role(1, "Billing 4"), description: "about docs 93" }], []],
+    post: [[role(1, "Billing 4")], []],
+    postState,
+  });
+  const program: Program = { roles: [], catalogues: [{ res: "c16", group: 0, roles: { k19: { name: "Billing 4" } } }] };
+
+  it("lets the giver keep the description it recorded while the taker records the service's (history 58918)", () => {
+    // Found by the simulation (docs/simulation.md): r3, removed from the program, left out by `--target c16`
+    // (history 10670's documented lag), records the role as it gave it.
+    const op = upTakingOver([r3, catalogueState("c16", "k19", 1, "Billing 4")]);
+    expect(stateMatchesService(op, new Set(), program, new Set(["r3"]))).toEqual([]);
+  });
+
+  it("refuses that record when the giver ran, or when no resource took the role over", () => {
+    expect(
+      stateMatchesService(upTakingOver([r3, catalogueState("c16", "k19", 1, "Billing 4")]), new Set(), program).map(
+        (x) => x.kind,
+      ),
+    ).toEqual(["state-lies", "recorded-twice"]);
+    expect(stateMatchesService(upTakingOver([r3]), new Set(), program, new Set(["r3"]))).toEqual([
+      expect.objectContaining({ kind: "state-lies", message: expect.stringContaining('description "about docs 93"') }),
+    ]);
+  });
+});
+
 describe("the simulator's state check", () => {
   /** Catalogue c11's record of its entry k5 (role 22 "Ops 6"), which the service no longer holds. */
   const c11 = catalogueState("c11", "k5", 22, "Ops 6");

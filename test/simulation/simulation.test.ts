@@ -600,6 +600,34 @@ const REGRESSIONS: Array<{ name: string; history: History }> = [
     } as History,
   },
   {
+    // 58918 (the checker's): the same lag with a field: `up --target c16` adopts the role of r3, removed
+    // from the program and left out, and writes c16's declaration (no description); r3 keeps recording the
+    // description it gave the role until it runs again.
+    name: "58918: the left-out giver keeps recording the description the receiver's takeover changed",
+    history: {
+      seed: 58918,
+      steps: [
+        {
+          op: "deploy",
+          change: "starting program",
+          program: {
+            roles: [{ res: "r3", group: 0, name: "Billing 4", description: "about docs 93", retainOnDelete: true }],
+            catalogues: [],
+          },
+        },
+        {
+          op: "deploy",
+          change: 'move Role r3 "Billing 4" to c16.k19 (adoptExisting)',
+          program: {
+            roles: [],
+            catalogues: [{ res: "c16", group: 0, roles: { k19: { name: "Billing 4" } }, adoptExisting: true }],
+          },
+          target: ["c16"],
+        },
+      ],
+    },
+  },
+  {
     // Issue 52: a Role and a whole GroupRoles removed while users hold their roles. Counted as what no
     // preview can know until 2026-12-01 (the up refused); now a refused up after a green preview is a
     // violation, and the before-delete hooks refuse both in the preview (docs/delete-hooks.md).

@@ -180,13 +180,18 @@ export function stateMatchesService(
     return c !== undefined && !(s.key in c.roles) && !Object.values(c.roles).some((e) => e.name === s.name);
   };
   const stale = (s: StateRole) => staleHalf(s) || entryLeftByFailure(s);
+  // A resource a `--target`/`--exclude` up left out keeps its record of a role another resource of that
+  // up took over (a move whose giver did not run) until it runs again (history 10670): the role as it was
+  // before the taker applied its own declaration (a description, settings), so only the taker's record
+  // is held to the service's fields.
+  const lagging = (res: string) => leftByFailure(res) || leftOut.has(res);
+  const recorded = stateRoles(op.postState);
+  const takenOverFrom = (s: StateRole) =>
+    lagging(s.res) && recorded.some((o) => o.roleId === s.roleId && o.res !== s.res && !lagging(o.res));
   const seen = new Map<number, { holder: string; res: string; stale: boolean }>();
-  for (const s of stateRoles(op.postState)) {
+  for (const s of recorded) {
     if (s.roleId === undefined) continue;
     const other = seen.get(s.roleId);
-    // A resource a `--target`/`--exclude` up left out keeps its record of a role another resource of that
-    // up took over (a move whose giver did not run) until it runs again (history 10670).
-    const lagging = (res: string) => leftByFailure(res) || leftOut.has(res);
     if (other && !lagging(other.res) && !lagging(s.res) && !other.stale && !stale(s))
       out.push(v("recorded-twice", `role ${s.roleId} is recorded by ${other.holder} and by ${s.holder}`));
     seen.set(s.roleId, { holder: s.holder, res: s.res, stale: stale(s) });
@@ -198,6 +203,7 @@ export function stateMatchesService(
       out.push(v("state-lies", `${s.holder} records role ${s.roleId} "${s.name}", which the service does not hold`));
       continue;
     }
+    if (takenOverFrom(s)) continue;
     const diffs: string[] = [];
     if (r.name !== s.name) diffs.push(`name "${s.name}" (service "${r.name}")`);
     if (s.description !== undefined && r.description !== s.description)
