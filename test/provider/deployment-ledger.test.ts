@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
-import { orderedBefore } from "../../provider/shared/registrations";
+import { orderedBefore, type Registration } from "../../provider/shared/registrations";
 import { NO_STRUCTURE, type Structure } from "../../provider/shared/structure";
 
 /** The structure the SDK hands a resource: its URN, the URNs of its `dependsOn`, its `deleteBeforeReplace`. */
@@ -55,10 +55,12 @@ describe("registrations: the order the engine checks them in", () => {
     expect(l.registrations.stepOf(structure("u:a"), "x")).toBe(a);
     expect(l.registrations.stepOf(structure("u:b"), "x")).toBe(b);
     // No Check for the URN, or no URN while the latest has one: a registration of its own.
+    let latest = b;
     for (const unannounced of [structure("u:c"), NO_STRUCTURE]) {
       const fresh = l.registrations.stepOf(unannounced, "C");
-      expect(fresh.seq).toBeGreaterThan(b.seq);
+      expect(fresh.seq).toBeGreaterThan(latest.seq);
       expect(fresh.described).toBe("C");
+      latest = fresh;
     }
     // No URN (a provider called without the SDKs): the latest registration, when it has none and is open.
     const anonymous = l.registrations.register("D");
@@ -113,6 +115,8 @@ describe("registrations: the order the engine checks them in", () => {
     const b = l.registrations.register("b");
     await expect(l.run.track(b, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
     expect([b.settled, b.succeeded, l.run.failure]).toEqual([true, false, "boom"]);
+    b.settle(true); // its step's outcome stays: a later word does not change it
+    expect(b.succeeded).toBe(false);
     const c = l.registrations.register("c");
     expect(
       await l.run.observe(
@@ -234,6 +238,43 @@ describe("the records' own bookkeeping", () => {
     l.wants.addRole(42, 7, a);
     l.wants.addRole(42, 7, b);
     expect(l.wants.byRole(42, 7)).toEqual({ reg: a, adopts: true });
+  });
+
+  it("the program's first Check forgets what a refresh's Diffs opened and declared; a later Check forgets nothing", () => {
+    const l = new DeploymentLedger();
+    /** What `reg` declared in group 42: a role, a release, wants, an exclusive claim, an unconfirmed create. */
+    const declareAll = (reg: Registration, owner: string) => {
+      l.declarations.declare(42, 1, { currentName: "A", plannedName: "B", reg });
+      l.releases.add(42, { roleId: 2, name: "C", reg, deferred: false });
+      l.wants.addName(42, "D", reg, false);
+      l.wants.addRole(42, 3, reg);
+      l.exclusives.claim(42, owner, `the catalogue ${owner}`, reg);
+      l.creates.noteUnconfirmed(42, "E", { groupId: 42, name: "E" });
+    };
+    const aLaterRegistration = { seq: Number.MAX_SAFE_INTEGER } as Registration;
+    const recorded = () => [
+      l.declarations.of(42, 1) !== undefined,
+      l.releases.has(42, 2),
+      l.wants.byName(42, "D") !== undefined,
+      l.wants.byRole(42, 3) !== undefined,
+      l.exclusives.before(42, aLaterRegistration) !== undefined,
+      l.creates.hasUnconfirmed(42, "E"),
+      l.registrations.has("u:a"),
+    ];
+    expect(l.run.refreshing).toBe(true);
+    const refreshed = l.registrations.register("refreshed", structure("u:a"));
+    declareAll(refreshed, "refresh's");
+    expect(recorded()).toEqual([true, true, true, true, true, true, true]);
+    l.run.noteProgramCheck();
+    expect(l.run.refreshing).toBe(false);
+    expect(recorded()).toEqual([false, false, false, false, false, false, false]);
+    expect(l.registrations.stepOf(structure("u:a"), "a step")).not.toBe(refreshed);
+    // The program's own registrations stay through its later Checks.
+    const checked = l.registrations.register("checked", structure("u:a"));
+    declareAll(checked, "program's");
+    l.run.noteProgramCheck();
+    expect(recorded()).toEqual([true, true, true, true, true, true, true]);
+    expect(l.registrations.stepOf(structure("u:a"), "a step")).toBe(checked);
   });
 
   it("forget: what a refresh's Diffs declared, let go and wanted is gone", () => {
