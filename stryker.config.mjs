@@ -62,7 +62,7 @@ if (!PARTS[part]) throw new Error(`MUTATION_PART must be one of ${Object.keys(PA
 const BREAK = {
   client: 79,
   "client-core": 88,
-  coordination: 80,
+  coordination: 87,
   config: 79,
   "plugin-wire": 96,
   "provider-role": 78,
