@@ -8,7 +8,7 @@ import type { GroupRolesClient } from "../../client";
 import { ConflictError, NotFoundError, RoleInUseError } from "../../client/status-errors";
 import { changedTextFields, heldTextFields } from "../../client/role-fields";
 import type { RoleSummary, RoleUpdateInput } from "../../client/types";
-import { deploymentLedger } from "../shared/deployment-ledger";
+import { deploymentLedger, type DeploymentLedger } from "../shared/deployment-ledger";
 import { temporaryName } from "../shared/temporary-names";
 import { deleteApplied, isAmbiguous, updateApplied } from "../shared/lost-replies";
 import { inContext } from "../shared/errors";
@@ -16,7 +16,7 @@ import { heldSettings, settingsForUpdate } from "../shared/settings";
 import { createChunk } from "./create-chunk";
 import { GroupRolesInitError, roleCount } from "./errors";
 import { orderPuts } from "./ordering";
-import type { Plan, PlannedUpdate } from "./plan";
+import type { Plan, PlannedUpdate } from "./plan-types";
 import { Progress } from "./progress";
 import { formatGroupId, type GroupRolesState } from "./types";
 
@@ -83,85 +83,26 @@ async function prepare(ctx: ApplyContext, plan: Plan, progress: Progress): Promi
 
 /** Applies `plan`; resolves with the state the service holds afterwards. */
 export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesState> {
-  const { client, maxBatchSize: max } = ctx;
-  const groupId = plan.groupId;
-  const progress = new Progress(groupId, plan.start, plan.order, plan.exclusive);
-  let step = "reading the settings of the roles whose settings change";
   const ledger = deploymentLedger();
-  const view = ledger.view(groupId);
-  const letGo = plan.letGo.map((l) => l.key);
+  const run: Applying = {
+    ctx,
+    plan,
+    ledger,
+    progress: new Progress(plan.groupId, plan.start, plan.order, plan.exclusive),
+    step: "reading the settings of the roles whose settings change",
+    letGo: plan.letGo.map((l) => l.key),
+    unconverged: new Set<string>(),
+  };
+  const { progress, letGo, unconverged } = run;
   // Roles taken over (adoptExisting) that still differ from the program: theirs until their PUT is
   // confirmed, see the catch below.
   const takenOver = new Set(plan.takeovers);
-  const unconverged = new Set<string>();
   try {
     const puts = await prepare(ctx, plan, progress);
     for (const p of puts) if (takenOver.has(p.roleId)) unconverged.add(p.key);
-    // Removed entries, then (exclusive) the roles no resource of the program declares: no state key.
-    const removals: Array<{ key?: string; roleId: number; name: string }> = [
-      ...plan.deletes,
-      ...plan.unmanaged.map((r) => ({ roleId: r.roleId, name: r.name })),
-    ];
-    for (const planned of chunksOf(removals, max)) {
-      // Checked again right before sending, in the same turn: a role another resource has taken over
-      // since the plan (an import reads and claims it in its own step) is let go, not deleted.
-      const chunk = planned.filter((d) => {
-        if (!view.claimed(d.roleId)) return true;
-        if (d.key !== undefined) letGo.push(d.key);
-        return false;
-      });
-      if (!chunk.length) continue;
-      const keyed = chunk.filter((d) => d.key !== undefined).map((d) => d.key!);
-      const others = chunk.length - keyed.length;
-      step = `deleting ${[keyed.length ? entries(keyed) : "", others ? `${roleCount(others)} the program does not declare` : ""].filter(Boolean).join(" and ")}`;
-      await deleteChunk(
-        client,
-        groupId,
-        chunk.map((d) => d.roleId),
-      );
-      for (const d of chunk) progress.deleted(d.key);
-    }
-    const order = orderPuts(puts, max);
-    for (const chunk of chunksOf(order.asides, max)) {
-      step = `renaming ${entries(chunk.map((p) => p.key))} to temporary names (to break a swap of names)`;
-      await updateChunk(
-        client,
-        groupId,
-        chunk.map((p) => ({ roleId: p.roleId, name: temporaryName(p.roleId), ...p.current })),
-      );
-      for (const p of chunk) {
-        progress.steppedAside(p.key, temporaryName(p.roleId));
-        ledger.noteName(groupId, p.roleId, temporaryName(p.roleId));
-      }
-    }
-    for (const chunk of order.chunks) {
-      step = `updating ${entries(chunk.map((p) => p.key))}`;
-      await updateChunk(client, groupId, chunk.map(updateBody));
-      for (const p of chunk) {
-        unconverged.delete(p.key);
-        progress.updated(p.key, p.finalName, heldTextFields(p.entry), p.after);
-        ledger.noteName(groupId, p.roleId, p.finalName, true);
-      }
-    }
-    const known = new Set(ctx.listed.map((r) => r.roleId));
-    let unsettled = false;
-    for (const chunk of chunksOf(plan.creates, max)) {
-      step = `creating ${entries(chunk.map((c) => c.key))}`;
-      const outcome = await createChunk(client, groupId, chunk, known);
-      const byKey = new Map(chunk.map((c) => [c.key, c.entry]));
-      for (const m of outcome.made) {
-        const entry = byKey.get(m.key)!;
-        known.add(m.roleId);
-        ledger.noteMade(groupId, m.roleId);
-        // A reply that says "not in use" settles userCount (0); any other answer needs a list.
-        unsettled ||= m.inUse !== false && m.userCount === undefined;
-        progress.created(m.key, entry, m.roleId, m.inUse ?? false, m.userCount ?? 0);
-      }
-      for (const key of outcome.unknown) progress.unknownOutcome(key, byKey.get(key)!.name);
-      if (outcome.error) throw outcome.error;
-    }
-    step = "listing the group for the use of the roles just created";
-    if (unsettled) progress.usage(await client.roles.list(groupId));
+    await removeRoles(run);
+    await updateRoles(run, puts);
+    await createRoles(run);
     // Done: the roles let go leave this resource's state (another resource takes them over).
     for (const key of letGo) progress.letGo(key);
   } catch (error) {
@@ -174,12 +115,110 @@ export async function apply(ctx: ApplyContext, plan: Plan): Promise<GroupRolesSt
     // renamed to a temporary name was changed: recorded, with that name.
     const aside = new Set(progress.temporarilyNamed().map((a) => a.key));
     for (const key of unconverged) if (!aside.has(key)) progress.letGo(key);
-    throw await failed(ctx, progress, step, error, plan.takeovers.length > 0 || plan.letGo.length > 0);
+    throw await failed(ctx, progress, run.step, error, plan.takeovers.length > 0 || plan.letGo.length > 0);
   } finally {
     // Every role this apply touched has the name it will keep in this deployment (see the ledger).
-    for (const role of Object.values(progress.snapshot().roles)) ledger.noteName(groupId, role.roleId, role.name, true);
+    for (const role of Object.values(progress.snapshot().roles))
+      ledger.noteName(plan.groupId, role.roleId, role.name, true);
   }
   return progress.snapshot();
+}
+
+/** An apply under way: what each phase reads, and what the failure path needs (`step`, `letGo`, `unconverged`). */
+interface Applying {
+  ctx: ApplyContext;
+  plan: Plan;
+  ledger: DeploymentLedger;
+  progress: Progress;
+  /** What is being sent now, for the error. */
+  step: string;
+  /** Keys whose roles another resource takes: they leave the state, done or failed. */
+  letGo: string[];
+  /** Keys of roles taken over whose update is not confirmed yet. */
+  unconverged: Set<string>;
+}
+
+/** Removed entries, then (exclusive) the roles no resource of the program declares: no state key. */
+async function removeRoles(run: Applying): Promise<void> {
+  const { ctx, plan, progress, letGo } = run;
+  const view = run.ledger.view(plan.groupId);
+  const removals: Array<{ key?: string; roleId: number; name: string }> = [
+    ...plan.deletes,
+    ...plan.unmanaged.map((r) => ({ roleId: r.roleId, name: r.name })),
+  ];
+  for (const planned of chunksOf(removals, ctx.maxBatchSize)) {
+    // Checked again right before sending, in the same turn: a role another resource has taken over
+    // since the plan (an import reads and claims it in its own step) is let go, not deleted.
+    const chunk = planned.filter((d) => {
+      if (!view.claimed(d.roleId)) return true;
+      if (d.key !== undefined) letGo.push(d.key);
+      return false;
+    });
+    if (!chunk.length) continue;
+    const keyed = chunk.filter((d) => d.key !== undefined).map((d) => d.key!);
+    const others = chunk.length - keyed.length;
+    run.step = `deleting ${[keyed.length ? entries(keyed) : "", others ? `${roleCount(others)} the program does not declare` : ""].filter(Boolean).join(" and ")}`;
+    await deleteChunk(
+      ctx.client,
+      plan.groupId,
+      chunk.map((d) => d.roleId),
+    );
+    for (const d of chunk) progress.deleted(d.key);
+  }
+}
+
+/** Renames to temporary names where names swap, then the updates, in the order of ./ordering. */
+async function updateRoles(run: Applying, puts: Put[]): Promise<void> {
+  const { ctx, plan, progress, ledger, unconverged } = run;
+  const { client, maxBatchSize: max } = ctx;
+  const groupId = plan.groupId;
+  const order = orderPuts(puts, max);
+  for (const chunk of chunksOf(order.asides, max)) {
+    run.step = `renaming ${entries(chunk.map((p) => p.key))} to temporary names (to break a swap of names)`;
+    await updateChunk(
+      client,
+      groupId,
+      chunk.map((p) => ({ roleId: p.roleId, name: temporaryName(p.roleId), ...p.current })),
+    );
+    for (const p of chunk) {
+      progress.steppedAside(p.key, temporaryName(p.roleId));
+      ledger.noteName(groupId, p.roleId, temporaryName(p.roleId));
+    }
+  }
+  for (const chunk of order.chunks) {
+    run.step = `updating ${entries(chunk.map((p) => p.key))}`;
+    await updateChunk(client, groupId, chunk.map(updateBody));
+    for (const p of chunk) {
+      unconverged.delete(p.key);
+      progress.updated(p.key, p.finalName, heldTextFields(p.entry), p.after);
+      ledger.noteName(groupId, p.roleId, p.finalName, true);
+    }
+  }
+}
+
+/** The creates, last; then one list of the group when a reply did not settle a new role's use. */
+async function createRoles(run: Applying): Promise<void> {
+  const { ctx, plan, progress, ledger } = run;
+  const groupId = plan.groupId;
+  const known = new Set(ctx.listed.map((r) => r.roleId));
+  let unsettled = false;
+  for (const chunk of chunksOf(plan.creates, ctx.maxBatchSize)) {
+    run.step = `creating ${entries(chunk.map((c) => c.key))}`;
+    const outcome = await createChunk(ctx.client, groupId, chunk, known);
+    const byKey = new Map(chunk.map((c) => [c.key, c.entry]));
+    for (const m of outcome.made) {
+      const entry = byKey.get(m.key)!;
+      known.add(m.roleId);
+      ledger.noteMade(groupId, m.roleId);
+      // A reply that says "not in use" settles userCount (0); any other answer needs a list.
+      unsettled ||= m.inUse !== false && m.userCount === undefined;
+      progress.created(m.key, entry, m.roleId, m.inUse ?? false, m.userCount ?? 0);
+    }
+    for (const key of outcome.unknown) progress.unknownOutcome(key, byKey.get(key)!.name);
+    if (outcome.error) throw outcome.error;
+  }
+  run.step = "listing the group for the use of the roles just created";
+  if (unsettled) progress.usage(await ctx.client.roles.list(groupId));
 }
 
 /**

@@ -12,7 +12,7 @@ import { type Intent, type Refused, type Released, type Wanted, record, refusals
 import type { Props } from "../shared/props";
 import type { Registration } from "../shared/registrations";
 import { unmanagedReport } from "./errors";
-import type { Plan } from "./plan";
+import type { Plan } from "./plan-types";
 import { noteHeldBack } from "./plan-notes";
 import { catalogueOwner, type GroupRolesInputs, type GroupRolesState } from "./types";
 

@@ -9,7 +9,7 @@
  */
 import type { RoleSummary } from "../../client/types";
 import { credentialRefusal, previewListing } from "../shared/preview-listing";
-import { deploymentLedger } from "../shared/deployment-ledger";
+import { deploymentLedger, type DeploymentLedger } from "../shared/deployment-ledger";
 import type { Registration } from "../shared/registrations";
 import { allRefusals } from "../shared/registration-order";
 import { diffRegistration } from "../shared/resource-protocol";
@@ -25,7 +25,8 @@ import { noteKept, notePlan } from "./plan-notes";
 import { describeCatalogue, describeEntries } from "./describe";
 import { entryChanged, reportChanges, type EntryChange } from "./changed-keys";
 import { otherResources } from "./others";
-import { planApply, type Plan } from "./plan";
+import { planApply } from "./plan";
+import type { Plan } from "./plan-types";
 import { renamedKeys } from "./renamed-keys";
 import {
   catalogueOwner,
@@ -166,39 +167,13 @@ async function diffOf(
   if (!entries) {
     const refusal = await credentialRefusal(groupId);
     if (refusal) throw refusal;
-    return { changes: true, replaces: [], deleteBeforeReplace: false };
+    return { ...CHANGED };
   }
   const { declared, moved } = entries;
   const ledger = deploymentLedger();
-  if (news.exclusive === true) {
-    // First: a second exclusive catalogue's roles are all "removed" by the first, which says less.
-    const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared), reg);
-    if (other) throw twoExclusive(groupId, other);
-  }
-  // A removed entry another resource takes over shows in the plan as a removal: its plan says it is a move.
-  const { refusals, handovers: handedTo } = declareCatalogue(
-    ledger,
-    groupId,
-    state,
-    declared,
-    moved,
-    news.adoptExisting === true,
-    reg,
-  );
-  const refused = allRefusals(refusals);
-  if (refused) throw refused;
-  const movedFrom = new Set(moved.values());
-  const removed = Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));
-  const retained = removed.filter((key) => state.roles[key]!.retain);
-  const writes =
-    removed.some((key) => !state.roles[key]!.retain) ||
-    Object.keys(state.unconfirmed ?? {}).length > 0 ||
-    hasUnknowns(declared) ||
-    moved.size > 0 ||
-    Object.entries(declared).some(([key, entry]) => {
-      const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
-      return !old || entryChanged(old, entry);
-    });
+  const handedTo = declare(ledger, groupId, state, news, entries, reg);
+  const removed = removedKeys(state, entries);
+  const writes = writesAny(state, entries, removed);
   const exclusive = news.exclusive === true;
   // Turning `exclusive` on or off is an update of the state, never a replacement; off removes nothing.
   const flagChanged = isUnknown(news.exclusive) || exclusive !== (state.exclusive === true);
@@ -217,29 +192,78 @@ async function diffOf(
   }
   const what = `group ${groupId}: checking the change against the group's roles`;
   const listed = await listedForPreview(groupId, what, writes);
-  if (!hasUnknowns(declared)) {
-    const others = otherResources(ledger, groupId, reg, "diff");
-    const plan = planApply(state, toInputs({ ...news, groupId }), listed, others, moved);
-    const refusal = refusalOf(plan);
-    if (refusal) throw refusal;
-    const heldUnmanaged = exclusive ? plan.unmanaged.filter((r) => r.inUse) : [];
-    if (heldUnmanaged.length) throw unmanagedInUse(groupId, heldUnmanaged);
-    await notePlan(plan, state, listed, { moved, retained, handedTo, urn: reg.structure.urn });
-    if (exclusive) {
-      await decideRemovals(ledger, groupId, plan, reg);
-      return {
-        changes: writes || flagChanged || removed.length > 0 || plan.unmanaged.length > 0,
-        replaces: [],
-        deleteBeforeReplace: false,
-      };
-    }
-  } else {
+  if (hasUnknowns(declared)) {
     // Some entries are not known yet: names wait for `up`, but removed roles that users hold fail now.
     const byId = new Map(listed.map((r) => [r.roleId, r]));
-    const held = Object.entries(state.roles)
-      .filter(([key, r]) => !Object.hasOwn(declared, key) && !movedFrom.has(key) && !r.retain)
-      .flatMap(([key, r]) => (byId.get(r.roleId)?.inUse ? [heldRole(key, byId.get(r.roleId)!)] : []));
+    const held = removed.flatMap((key) => {
+      const role = state.roles[key]!.retain ? undefined : byId.get(state.roles[key]!.roleId);
+      return role?.inUse ? [heldRole(key, role)] : [];
+    });
     if (held.length) throw removedInUse(groupId, held, [], exclusive);
+    return { ...CHANGED };
   }
-  return { changes: true, replaces: [], deleteBeforeReplace: false };
+  const plan = planApply(
+    state,
+    toInputs({ ...news, groupId }),
+    listed,
+    otherResources(ledger, groupId, reg, "diff"),
+    moved,
+  );
+  const refusal = refusalOf(plan);
+  if (refusal) throw refusal;
+  const heldUnmanaged = exclusive ? plan.unmanaged.filter((r) => r.inUse) : [];
+  if (heldUnmanaged.length) throw unmanagedInUse(groupId, heldUnmanaged);
+  const retained = removed.filter((key) => state.roles[key]!.retain);
+  await notePlan(plan, state, listed, { moved, retained, handedTo, urn: reg.structure.urn });
+  if (!exclusive) return { ...CHANGED };
+  await decideRemovals(ledger, groupId, plan, reg);
+  return {
+    changes: writes || flagChanged || removed.length > 0 || plan.unmanaged.length > 0,
+    replaces: [],
+    deleteBeforeReplace: false,
+  };
+}
+
+/**
+ * What this catalogue declares, told to the deployment (the intent, ./declaration), or its refusal: a
+ * second exclusive catalogue of the group first (its roles are all "removed" by the first, which says
+ * less). Returns the removed entries another resource takes over (the plan shows them as moves).
+ */
+function declare(
+  ledger: DeploymentLedger,
+  groupId: number,
+  state: GroupRolesState,
+  news: GroupRolesProps,
+  { declared, moved }: Entries,
+  reg: Registration,
+): Map<string, string> {
+  if (news.exclusive === true) {
+    const other = ledger.claimExclusive(groupId, catalogueOwner(state), describeEntries(declared), reg);
+    if (other) throw twoExclusive(groupId, other);
+  }
+  const adopts = news.adoptExisting === true;
+  const { refusals, handovers } = declareCatalogue(ledger, groupId, state, declared, moved, adopts, reg);
+  const refused = allRefusals(refusals);
+  if (refused) throw refused;
+  return handovers;
+}
+
+/** The state's keys the program no longer declares (a key only moved to a new key is declared). */
+function removedKeys(state: GroupRolesState, { declared, moved }: Entries): string[] {
+  const movedFrom = new Set(moved.values());
+  return Object.keys(state.roles).filter((key) => !Object.hasOwn(declared, key) && !movedFrom.has(key));
+}
+
+/** Whether the change writes to the service (a removal with `retain` only leaves the state). */
+function writesAny(state: GroupRolesState, { declared, moved }: Entries, removed: readonly string[]): boolean {
+  return (
+    removed.some((key) => !state.roles[key]!.retain) ||
+    Object.keys(state.unconfirmed ?? {}).length > 0 ||
+    hasUnknowns(declared) ||
+    moved.size > 0 ||
+    Object.entries(declared).some(([key, entry]) => {
+      const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
+      return !old || entryChanged(old, entry);
+    })
+  );
 }

@@ -2,7 +2,7 @@
 import type { DeploymentLedger } from "../shared/deployment-ledger";
 import { orderedBefore, type Registration } from "../shared/registrations";
 import { absentDependencies, dependencyDeclaring } from "../shared/structure";
-import type { OtherResources } from "./plan";
+import type { OtherResources } from "./plan-types";
 
 /**
  * The ledger's view for one GroupRoles Diff (`at: "diff"`) or apply, by registration `self`. `own`

@@ -11,7 +11,7 @@ import type { Registration } from "../shared/registrations";
 import { absentDependencies } from "../shared/structure";
 import { exclusiveHeldBack } from "./errors";
 import { someLines } from "./name-errors";
-import type { Plan } from "./plan";
+import type { Plan } from "./plan-types";
 import { planReport } from "./plan-report";
 import type { GroupRolesState } from "./types";
 

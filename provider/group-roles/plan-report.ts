@@ -12,7 +12,7 @@ import { changedTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { usersOf } from "../shared/user-count";
 import { someLines } from "./name-errors";
-import type { Plan, PlannedUpdate } from "./plan";
+import type { Plan, PlannedUpdate } from "./plan-types";
 import type { GroupRolesState } from "./types";
 
 const count = (n: number) => n.toLocaleString("en-US");

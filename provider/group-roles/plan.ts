@@ -8,92 +8,13 @@
  */
 import { changedTextFields, heldTextFields, textFieldsOf, type HeldTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
-import type { Registration } from "../shared/registrations";
 import { sameSettings } from "../shared/settings";
 import { userCountOf } from "../shared/user-count";
-import { heldRole, type HeldRole } from "./errors";
+import { heldRole } from "./errors";
+import { NO_OTHERS, type Holder, type OtherResources, type Plan, type PlannedUpdate } from "./plan-types";
 import type { NameConflict } from "./name-errors";
-import type { Renamable } from "./ordering";
 import type { EntryInputs, EntryState, GroupRolesInputs, GroupRolesState } from "./types";
 import { renamedKeys } from "./renamed-keys";
-
-/** A role the apply updates (or may update: a role taken over is compared once its settings are read). */
-export interface PlannedUpdate extends Renamable {
-  key: string;
-  /** The role's text fields now: every one goes with a rename to a temporary name, so none is lost. */
-  current: HeldTextFields;
-  entry: EntryInputs;
-  /** The settings keys declared before (null: a role taken over, never written by this resource). */
-  previouslyDeclared: Record<string, boolean> | null;
-  /** The role's settings must be read (and, when they differ, sent in full). */
-  readSettings: boolean;
-}
-
-/** What another resource of this deployment does with a role of the group (./others). */
-export interface Holder {
-  /**
-   * It keeps (or took over) the role: the name it gives it when known, whether its update has run,
-   * and the name the role has since (after that update, or a step aside).
-   */
-  keeps?: { plannedName?: string; settled?: boolean; currentName?: string };
-  /** An earlier registration frees the role's name in its step (`by` renaming it away, or deleting it). */
-  frees?: Registration;
-  by?: "rename" | "delete";
-  /** A later registration frees it: too late for this one's step. */
-  later?: true;
-  /** Let go by a resource deleted only after every step (a replaced catalogue): free to take over. */
-  deferred?: true;
-}
-
-/** What the other resources of this deployment do with the roles of the group (../shared/deployment-ledger). */
-export interface OtherResources {
-  /** Who else has a hand on this role; undefined when nobody does. */
-  holder(roleId: number): Holder | undefined;
-  /** A role this resource lets go goes to another resource (handed over, claimed, or kept): forget it, never delete. */
-  takes(roleId: number): boolean;
-  /** An exclusive catalogue may remove this role that no entry declares: nobody else has a hand on it. */
-  removable(roleId: number, name: string): boolean;
-}
-
-/** A deployment in which no other resource touches the group. */
-export const NO_OTHERS: OtherResources = { holder: () => undefined, takes: () => false, removable: () => true };
-
-export interface Plan {
-  groupId: number;
-  /** The state before the first write: what the service holds for every role the apply touches or keeps. */
-  start: Record<string, EntryState>;
-  deletes: Array<{ key: string; roleId: number; name: string }>;
-  /**
-   * Removed entries whose roles another resource of the deployment takes: forgotten once the apply
-   * succeeds, never deleted.
-   */
-  letGo: Array<{ key: string; roleId: number }>;
-  updates: PlannedUpdate[];
-  creates: Array<{ key: string; entry: EntryInputs }>;
-  /** Roles taken over (adoptExisting, or moved here from another resource): claimed before any write. */
-  takeovers: number[];
-  /** Entry keys in the program's order, for the state. */
-  order: string[];
-  /** Declared names held by roles the apply cannot take: `wait` ones are freed by another resource. */
-  conflicts: NameConflict[];
-  /** Removed roles, to be deleted, that users hold. */
-  held: HeldRole[];
-  /** The catalogue owns its group (`exclusive`): `unmanaged` are removed too. */
-  exclusive: boolean;
-  /** The catalogue takes held names over (`adoptExisting`): its refusals advise something else. */
-  adoptExisting: boolean;
-  /**
-   * With `exclusive`: roles of the group that no entry declares and no other resource of the
-   * deployment keeps, takes over or wants; they are deleted (refused while users hold them).
-   */
-  unmanaged: RoleSummary[];
-  /**
-   * With `exclusive`: entries removed with `retain: true` whose roles no other resource of the
-   * deployment declares. Released, they would be the next run's `unmanaged` (deleted, or refused in every
-   * later preview while users hold them): refused now (./errors `retainedOutOfExclusive`).
-   */
-  retainedOut: Array<{ key: string; role: RoleSummary }>;
-}
 
 /**
  * A role's text fields now: the list's, and where the list shows none (the service's documentation
@@ -129,30 +50,78 @@ export function planApply(
   others: OtherResources = NO_OTHERS,
   moved: ReadonlyMap<string, string> = renamedKeys(state, inputs.roles),
 ): Plan {
-  const { groupId } = inputs;
-  const byId = new Map(listed.map((r) => [r.roleId, r]));
-  const byName = new Map(listed.map((r) => [r.name, r]));
-  const managed = new Set(Object.values(state.roles).map((r) => r.roleId));
-  const movedFrom = new Set(moved.values());
-  const claimed = new Set<number>();
-  const plan: Plan = {
-    groupId,
-    start: {},
-    deletes: [],
-    letGo: [],
-    updates: [],
-    creates: [],
-    takeovers: [],
-    order: Object.keys(inputs.roles),
-    conflicts: [],
-    held: [],
-    exclusive: inputs.exclusive,
-    adoptExisting: inputs.adoptExisting,
-    unmanaged: [],
-    retainedOut: [],
-  };
-  const declared = new Map<number, string>(); // roleId to the key that declares it
+  const p = planning(state, inputs, listed, others, moved);
+  planDeclared(p);
+  planRemoved(p);
+  planUnconfirmed(p);
+  planConflicts(p);
+  const { plan, byId } = p;
+  plan.held = plan.deletes.flatMap((d) => (byId.get(d.roleId)?.inUse ? [heldRole(d.key, byId.get(d.roleId)!)] : []));
+  if (inputs.exclusive) planExclusive(p);
+  return plan;
+}
 
+/** What the steps of a plan read, and the plan they fill in. */
+interface Planning {
+  state: GroupRolesState;
+  inputs: GroupRolesInputs;
+  listed: readonly RoleSummary[];
+  others: OtherResources;
+  moved: ReadonlyMap<string, string>;
+  byId: Map<number, RoleSummary>;
+  byName: Map<string, RoleSummary>;
+  /** Roles the state holds. */
+  managed: Set<number>;
+  /** Old keys of entries only moved to a new key. */
+  movedFrom: Set<string>;
+  /** Roles taken over by this plan. */
+  claimed: Set<number>;
+  /** roleId to the key that declares it. */
+  declared: Map<number, string>;
+  plan: Plan;
+}
+
+function planning(
+  state: GroupRolesState,
+  inputs: GroupRolesInputs,
+  listed: readonly RoleSummary[],
+  others: OtherResources,
+  moved: ReadonlyMap<string, string>,
+): Planning {
+  return {
+    state,
+    inputs,
+    listed,
+    others,
+    moved,
+    byId: new Map(listed.map((r) => [r.roleId, r])),
+    byName: new Map(listed.map((r) => [r.name, r])),
+    managed: new Set(Object.values(state.roles).map((r) => r.roleId)),
+    movedFrom: new Set(moved.values()),
+    claimed: new Set<number>(),
+    declared: new Map<number, string>(),
+    plan: {
+      groupId: inputs.groupId,
+      start: {},
+      deletes: [],
+      letGo: [],
+      updates: [],
+      creates: [],
+      takeovers: [],
+      order: Object.keys(inputs.roles),
+      conflicts: [],
+      held: [],
+      exclusive: inputs.exclusive,
+      adoptExisting: inputs.adoptExisting,
+      unmanaged: [],
+      retainedOut: [],
+    },
+  };
+}
+
+/** The declared entries: a role held is updated when it differs; one not held is taken over or created. */
+function planDeclared(p: Planning): void {
+  const { state, inputs, others, moved, byId, byName, managed, claimed, declared, plan } = p;
   const takeOver = (key: string, entry: EntryInputs, role: RoleSummary) => {
     claimed.add(role.roleId);
     plan.takeovers.push(role.roleId);
@@ -160,7 +129,10 @@ export function planApply(
     plan.start[key] = listedState(role, {}, entry.retain);
     plan.updates.push(update(key, entry, role, null, true));
   };
-
+  const free = (r: RoleSummary) => {
+    const h = others.holder(r.roleId);
+    return !managed.has(r.roleId) && !claimed.has(r.roleId) && (h === undefined || h.deferred === true);
+  };
   for (const [key, entry] of Object.entries(inputs.roles)) {
     const old = state.roles[key] ?? state.roles[moved.get(key) ?? ""];
     const current = old && byId.get(old.roleId);
@@ -179,15 +151,15 @@ export function planApply(
     const sent = state.unconfirmed?.[key];
     const made = sent === undefined ? undefined : byName.get(sent);
     const holder = byName.get(entry.name);
-    const free = (r: RoleSummary) => {
-      const h = others.holder(r.roleId);
-      return !managed.has(r.roleId) && !claimed.has(r.roleId) && (h === undefined || h.deferred === true);
-    };
     if (made && free(made)) takeOver(key, entry, made);
     else if (holder && free(holder) && inputs.adoptExisting) takeOver(key, entry, holder);
     else plan.creates.push({ key, entry });
   }
+}
 
+/** Entries removed from the program: deleted, or let go when another resource takes their role. */
+function planRemoved(p: Planning): void {
+  const { state, inputs, others, byId, movedFrom, declared, plan } = p;
   for (const [key, old] of Object.entries(state.roles)) {
     if (Object.hasOwn(inputs.roles, key) || movedFrom.has(key) || old.retain) continue; // declared, or forgotten
     const current = byId.get(old.roleId);
@@ -197,17 +169,24 @@ export function planApply(
     if (others.takes(current.roleId)) plan.letGo.push({ key, roleId: current.roleId });
     else plan.deletes.push({ key, roleId: current.roleId, name: current.name });
   }
+}
+
+/** A create of an earlier run that was never confirmed, and is no longer declared: its role goes. */
+function planUnconfirmed(p: Planning): void {
+  const { state, inputs, others, byName, managed, claimed, plan } = p;
   for (const [key, sent] of Object.entries(state.unconfirmed ?? {})) {
     if (Object.hasOwn(inputs.roles, key)) continue;
-    // A create of an earlier run that was never confirmed, and is no longer declared: its role goes.
     const made = byName.get(sent);
     if (made && !managed.has(made.roleId) && !claimed.has(made.roleId) && others.removable(made.roleId, made.name)) {
       plan.deletes.push({ key, roleId: made.roleId, name: made.name });
       plan.start[key] = listedState(made, {}, undefined);
     }
   }
+}
 
-  // Names at the end of the apply: a declared name must not be one that a role left alone holds.
+/** Names at the end of the apply: a declared name must not be one that a role left alone holds. */
+function planConflicts(p: Planning): void {
+  const { state, inputs, listed, others, moved, managed, declared, plan } = p;
   const deleted = new Set(plan.deletes.map((d) => d.roleId));
   const untouched = new Map(
     listed.filter((r) => !declared.has(r.roleId) && !deleted.has(r.roleId)).map((r) => [nameNow(r, others), r]),
@@ -227,28 +206,31 @@ export function planApply(
       ...(kind === "wait" && other?.frees ? { freedBy: other.frees } : {}),
     });
   }
+}
 
-  plan.held = plan.deletes.flatMap((d) => (byId.get(d.roleId)?.inUse ? [heldRole(d.key, byId.get(d.roleId)!)] : []));
-  if (inputs.exclusive) {
-    // Whatever else the group holds: not declared here (entries, takeovers), not deleted or let go by
-    // this plan, not an entry removed with `retain` (forgotten in this change), not another resource's.
-    const letGo = new Set(plan.letGo.map((l) => l.roleId));
-    plan.unmanaged = listed.filter(
-      (r) =>
-        !declared.has(r.roleId) &&
-        !deleted.has(r.roleId) &&
-        !letGo.has(r.roleId) &&
-        !managed.has(r.roleId) &&
-        others.removable(r.roleId, r.name),
-    );
-    for (const [key, old] of Object.entries(state.roles)) {
-      if (!old.retain || Object.hasOwn(inputs.roles, key) || movedFrom.has(key)) continue;
-      const role = byId.get(old.roleId);
-      if (role && !declared.has(role.roleId) && others.removable(role.roleId, role.name))
-        plan.retainedOut.push({ key, role });
-    }
+/**
+ * An exclusive catalogue: whatever else the group holds goes (not declared here, not deleted or let go by
+ * this plan, not an entry removed with `retain`, not another resource's); entries removed with `retain`
+ * that nobody else declares are reported.
+ */
+function planExclusive(p: Planning): void {
+  const { state, inputs, listed, others, byId, managed, movedFrom, declared, plan } = p;
+  const deleted = new Set(plan.deletes.map((d) => d.roleId));
+  const letGo = new Set(plan.letGo.map((l) => l.roleId));
+  plan.unmanaged = listed.filter(
+    (r) =>
+      !declared.has(r.roleId) &&
+      !deleted.has(r.roleId) &&
+      !letGo.has(r.roleId) &&
+      !managed.has(r.roleId) &&
+      others.removable(r.roleId, r.name),
+  );
+  for (const [key, old] of Object.entries(state.roles)) {
+    if (!old.retain || Object.hasOwn(inputs.roles, key) || movedFrom.has(key)) continue;
+    const role = byId.get(old.roleId);
+    if (role && !declared.has(role.roleId) && others.removable(role.roleId, role.name))
+      plan.retainedOut.push({ key, role });
   }
-  return plan;
 }
 
 /**

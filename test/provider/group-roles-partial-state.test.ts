@@ -11,7 +11,8 @@ import { GroupRolesClient } from "../../client";
 import { type ConflictError, RoleInUseError, ValidationError } from "../../client/status-errors";
 import { apply, deleteChunk } from "../../provider/group-roles/apply";
 import { Progress } from "../../provider/group-roles/progress";
-import { NO_OTHERS, planApply, type OtherResources } from "../../provider/group-roles/plan";
+import { planApply } from "../../provider/group-roles/plan";
+import { NO_OTHERS, type OtherResources } from "../../provider/group-roles/plan-types";
 import { toInputs, toState, type GroupRolesState } from "../../provider/group-roles/types";
 import { deploymentLedger, inNewDeployment, type DeploymentLedger } from "../../provider/shared/deployment-ledger";
 import {

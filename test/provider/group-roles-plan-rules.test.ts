@@ -9,7 +9,8 @@ import { heldTextFields } from "../../client/role-fields";
 import type { RoleSummary } from "../../client/types";
 import { namesTaken } from "../../provider/group-roles/name-errors";
 import { otherResources } from "../../provider/group-roles/others";
-import { NO_OTHERS, planApply, type Holder, type OtherResources } from "../../provider/group-roles/plan";
+import { planApply } from "../../provider/group-roles/plan";
+import { NO_OTHERS, type Holder, type OtherResources } from "../../provider/group-roles/plan-types";
 import { DeploymentLedger } from "../../provider/shared/deployment-ledger";
 import type { EntryState, GroupRolesInputs, GroupRolesState } from "../../provider/group-roles/types";
 

@@ -7,7 +7,7 @@
  * provider suites).
  */
 import { describe, expect, it } from "vitest";
-import type { Plan } from "../../provider/group-roles/plan";
+import type { Plan } from "../../provider/group-roles/plan-types";
 import {
   declareCatalogue,
   declareNewCatalogue,
